@@ -1,0 +1,52 @@
+/** The closed list of error codes the service answers with, in `errors[].code`. */
+export const ERROR_CODES = [
+  'invalid_signature',
+  'bad_request',
+  'unauthorized',
+  'token_invalid',
+  'token_expired',
+  'token_revoked',
+  'forbidden',
+  'not_found',
+  'player_not_found',
+  'method_not_allowed',
+  'not_acceptable',
+  'type_conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'invalid_field',
+  'field_required',
+  'field_conflict',
+  'user_id_mismatch',
+  'auth_type_not_valid',
+  'game_code_not_valid',
+  'currency_blank',
+  'currency_not_found',
+  'currency_not_active',
+  'username_exists',
+  'username_too_long',
+  'rate_limited',
+  'internal_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** One item of a JSON:API `errors` array. */
+export interface ErrorObject {
+  status: number;
+  code: ErrorCode;
+  title: string;
+  detail: string;
+  source?: { pointer: string };
+}
+
+/** What a staging deployment adds to a signature error: the string it hashed, without the secret. */
+export interface SignatureDebugMeta {
+  signature?: { canonical: string; acceptedAlternative?: string };
+}
+
+/** Every error response body. */
+export interface ErrorDocument {
+  errors: ErrorObject[];
+  meta: { requestId: string } & SignatureDebugMeta;
+}
