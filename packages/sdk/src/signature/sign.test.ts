@@ -4,52 +4,57 @@ import { canonicalString, EXCLUDED_KEYS, numberText, type SignableParams } from 
 import { sign, signaturesMatch } from './sign.js';
 
 /** The worked vectors of decisions.md §2; they are also printed in the README. */
-const WORKED_VECTORS: { name: string; params: SignableParams; secret: string; canonical: string; sign: string }[] =
-  [
-    {
-      name: 'v2 lobby',
-      params: { clientId: 'demo', userId: '12345', nick: 'Player1', lang: 'en', authType: 'external' },
-      secret: 'test_secret',
-      canonical: 'externalenPlayer112345',
-      sign: '5659e1d6d9f9f54a432e978eacf6ec98cac7bcb8914dda49ddce81076ef1f84a',
+const WORKED_VECTORS: {
+  name: string;
+  params: SignableParams;
+  secret: string;
+  canonical: string;
+  sign: string;
+}[] = [
+  {
+    name: 'v2 lobby',
+    params: { clientId: 'demo', userId: '12345', nick: 'Player1', lang: 'en', authType: 'external' },
+    secret: 'test_secret',
+    canonical: 'externalenPlayer112345',
+    sign: '5659e1d6d9f9f54a432e978eacf6ec98cac7bcb8914dda49ddce81076ef1f84a',
+  },
+  {
+    name: 'v2 with launchOptions as a JSON string',
+    params: {
+      clientId: 'demo',
+      userId: '12345',
+      lang: 'en',
+      launchOptions: '{"restoreSessionUrl":"https://casino.example/restore"}',
     },
-    {
-      name: 'v2 with launchOptions as a JSON string',
-      params: {
-        clientId: 'demo',
-        userId: '12345',
-        lang: 'en',
-        launchOptions: '{"restoreSessionUrl":"https://casino.example/restore"}',
-      },
-      secret: 'test_secret',
-      canonical: 'enhttps://casino.example/restore12345',
-      sign: 'ba1a806bf20217b59f4b00e7abe13c3558746080ae945c905cbb70cf431816f9',
+    secret: 'test_secret',
+    canonical: 'enhttps://casino.example/restore12345',
+    sign: 'ba1a806bf20217b59f4b00e7abe13c3558746080ae945c905cbb70cf431816f9',
+  },
+  {
+    name: 'v2 poker table',
+    params: {
+      clientId: 'demo',
+      userId: 'p-77',
+      gameCode: 'poker',
+      tableId: '42',
+      currency: 'EUR',
+      longLifeLoginToken: 'true',
+      sessionId: 'ext-9',
     },
-    {
-      name: 'v2 poker table',
-      params: {
-        clientId: 'demo',
-        userId: 'p-77',
-        gameCode: 'poker',
-        tableId: '42',
-        currency: 'EUR',
-        longLifeLoginToken: 'true',
-        sessionId: 'ext-9',
-      },
-      secret: 's3cr3t',
-      canonical: 'EURpokertrueext-942p-77',
-      sign: '679ab769416b7419240cff810beaacdf9c0b2dcada9516e4c460fe9627da2f2f',
-    },
-    {
-      name: 'v3 open game document',
-      params: JSON.parse(
-        '{"data":{"type":"OpenGame","attributes":{"session":{"id":"s-1","authType":"external","tableId":7,"longLifeLoginToken":true,"launchOptions":{"restoreSessionUrl":"https://op.example/r"}},"player":{"id":"u-1","nick":"Zoë","verified":false,"avatar":3}}}}',
-      ),
-      secret: 's3cr3t',
-      canonical: '3u-1Zoëexternals-1https://op.example/r17OpenGame',
-      sign: '0d1cf9d1c81ffa65e0dcb8fa15e4b7fdeb2de2f62b4986ea6dfe8a1934624818',
-    },
-  ];
+    secret: 's3cr3t',
+    canonical: 'EURpokertrueext-942p-77',
+    sign: '679ab769416b7419240cff810beaacdf9c0b2dcada9516e4c460fe9627da2f2f',
+  },
+  {
+    name: 'v3 open game document',
+    params: JSON.parse(
+      '{"data":{"type":"OpenGame","attributes":{"session":{"id":"s-1","authType":"external","tableId":7,"longLifeLoginToken":true,"launchOptions":{"restoreSessionUrl":"https://op.example/r"}},"player":{"id":"u-1","nick":"Zoë","verified":false,"avatar":3}}}}',
+    ),
+    secret: 's3cr3t',
+    canonical: '3u-1Zoëexternals-1https://op.example/r17OpenGame',
+    sign: '0d1cf9d1c81ffa65e0dcb8fa15e4b7fdeb2de2f62b4986ea6dfe8a1934624818',
+  },
+];
 
 describe('worked vectors', () => {
   for (const vector of WORKED_VECTORS) {
@@ -105,7 +110,9 @@ describe('signaturesMatch', () => {
   });
 });
 
-const key = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !EXCLUDED_KEYS.has(k) && k !== '__proto__');
+const key = fc
+  .string({ minLength: 1, maxLength: 12 })
+  .filter((k) => !EXCLUDED_KEYS.has(k) && k !== '__proto__');
 const text = fc.string({ maxLength: 20 }).filter((s) => !/^\s*[[{]/.test(s));
 const params = fc.dictionary(key, text, { minKeys: 1, maxKeys: 8 });
 

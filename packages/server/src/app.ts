@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { AppContext } from './app-context.js';
+import { type Clock, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import type { Db } from './db/schema.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { BODY_LIMIT_BYTES } from './http/limits.js';
+import { requestIdFrom, serializeRequest } from './http/logging.js';
+import { parsePhpForm } from './http/php-form.js';
+import { registerRoutes } from './http/routes.js';
+import { v2Routes } from './launch/v2.routes.js';
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  /** Where JSON log lines go (default stdout); tests read them to prove no secret is logged. */
+  logStream?: DestinationStream;
+}
+
+/** Builds the HTTP app from its dependencies; never listens (see server.ts). */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const context: AppContext = { config: options.config, db: options.db, clock: options.clock ?? systemClock };
+  const app = Fastify({
+    logger: {
+      level: options.config.logLevel,
+      serializers: { req: serializeRequest },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
+    routerOptions: { querystringParser: parseQueryString },
+  });
+
+  registerBodyParsers(app);
+  // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
+  app.setValidatorCompiler(() => (value) => ({ value }));
+  registerErrorHandler(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+  });
+
+  // JSON:API: its media type carries no parameters but ext/profile, and Fastify would add a charset.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (String(reply.getHeader('content-type')).startsWith(JSON_API_MEDIA_TYPE)) {
+      reply.header('content-type', JSON_API_MEDIA_TYPE);
+    }
+    return payload;
+  });
+
+  registerRoutes(app, [...v2Routes(context)]);
+  return app;
+}
+
+function registerBodyParsers(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    ['application/json', 'application/vnd.api+json'],
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      try {
+        done(null, parsePhpForm(body as string));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
+}
+
+/** The query string as PHP reads it; a malformed one is read as far as it goes (the body parser is strict). */
+function parseQueryString(text: string): Record<string, unknown> {
+  try {
+    return parsePhpForm(text);
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,70 @@
+import type { Selectable } from 'kysely';
+import type { ClientTable, Db } from '../db/schema.js';
+import type { Client } from './client.js';
+
+export async function findClient(db: Db, id: string): Promise<Client | undefined> {
+  const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toClient(row) : undefined;
+}
+
+export async function listClients(db: Db): Promise<Client[]> {
+  const rows = await db.selectFrom('clients').selectAll().orderBy('id').execute();
+  return rows.map(toClient);
+}
+
+export async function countClients(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('clients')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Inserts a new client; the caller checks that the id is free (a duplicate raises a unique violation). */
+export async function insertClient(db: Db, client: Client): Promise<void> {
+  await db
+    .insertInto('clients')
+    .values({ ...toRow(client), created_at: client.createdAt, updated_at: client.createdAt })
+    .execute();
+}
+
+export async function updateClient(db: Db, client: Client, now: Date): Promise<void> {
+  await db
+    .updateTable('clients')
+    .set({ ...toRow(client), updated_at: now.toISOString() })
+    .where('id', '=', client.id)
+    .execute();
+}
+
+function toRow(client: Client) {
+  return {
+    id: client.id,
+    secret_key: client.secretKey,
+    active: client.active ? 1 : 0,
+    currency_mandatory: client.currencyMandatory ? 1 : 0,
+    player_id_mode: client.playerIdMode,
+    url_poker: client.launchUrls.poker ?? null,
+    url_casino_lobby: client.launchUrls.casinoLobby ?? null,
+    url_casino: client.launchUrls.casino ?? null,
+    url_sport: client.launchUrls.sport ?? null,
+    frame_origins: JSON.stringify(client.frameOrigins),
+  };
+}
+
+function toClient(row: Selectable<ClientTable>): Client {
+  return {
+    id: row.id,
+    secretKey: row.secret_key,
+    active: row.active === 1,
+    currencyMandatory: row.currency_mandatory === 1,
+    playerIdMode: row.player_id_mode === 'internal' ? 'internal' : 'external',
+    launchUrls: {
+      poker: row.url_poker ?? undefined,
+      casinoLobby: row.url_casino_lobby ?? undefined,
+      casino: row.url_casino ?? undefined,
+      sport: row.url_sport ?? undefined,
+    },
+    frameOrigins: JSON.parse(row.frame_origins) as string[],
+    createdAt: row.created_at,
+  };
+}

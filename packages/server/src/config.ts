@@ -1,0 +1,90 @@
+/** Runtime configuration, parsed once from the environment. Nothing else reads `process.env`. */
+export interface Config {
+  readonly database: DatabaseConfig;
+  readonly host: string;
+  readonly port: number;
+  /** Base of every launch URL, without a trailing slash. */
+  readonly publicUrl: string;
+  /** `staging` explains signature errors to integrators; `production` never does. */
+  readonly deployment: Deployment;
+  readonly logLevel: LogLevel;
+}
+
+export type DatabaseConfig =
+  | { readonly dialect: 'sqlite'; readonly path: string }
+  | { readonly dialect: 'postgres'; readonly url: string };
+
+export type Deployment = 'staging' | 'production';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/poker-launch.db';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * @example loadConfig({ PORT: '9000', DATABASE_URL: 'postgres://localhost/poker' })
+ * @throws ConfigError naming the variable and what it accepts.
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const host = nonEmpty(env.HOST) ?? '127.0.0.1';
+  const port = parsePort(nonEmpty(env.PORT) ?? '8080');
+  const publicHost =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return Object.freeze({
+    database: parseDatabaseUrl(nonEmpty(env.DATABASE_URL) ?? DEFAULT_DATABASE_URL),
+    host,
+    port,
+    publicUrl: parsePublicUrl(nonEmpty(env.PUBLIC_URL) ?? `http://${publicHost}:${port}`),
+    deployment: oneOf('POKER_LAUNCH_ENV', nonEmpty(env.POKER_LAUNCH_ENV) ?? 'staging', [
+      'staging',
+      'production',
+    ] as const),
+    logLevel: oneOf('LOG_LEVEL', nonEmpty(env.LOG_LEVEL) ?? 'info', LOG_LEVELS),
+  });
+}
+
+export function parseDatabaseUrl(url: string): DatabaseConfig {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '')
+      throw new ConfigError('DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/poker-launch.db');
+    return Object.freeze({ dialect: 'sqlite', path });
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) return Object.freeze({ dialect: 'postgres', url });
+  throw new ConfigError('DATABASE_URL must be sqlite:<path> or postgres://user@host:port/database');
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65535) {
+    throw new ConfigError(`PORT must be a whole number from 1 to 65535, got "${text}"`);
+  }
+  return port;
+}
+
+function parsePublicUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${text}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+    throw new ConfigError(
+      `PUBLIC_URL must be an http(s) URL without query, fragment or credentials, got "${text}"`,
+    );
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}

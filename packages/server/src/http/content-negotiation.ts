@@ -1,0 +1,49 @@
+import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './api-error.js';
+
+export type BodyMediaType = 'form' | 'json';
+
+const MEDIA_TYPES: Record<string, BodyMediaType> = {
+  'application/x-www-form-urlencoded': 'form',
+  'application/json': 'json',
+  [JSON_API_MEDIA_TYPE]: 'json',
+};
+
+/** What the client's Accept header admits; a response we could send must be one of these (else 406). */
+export function assertAcceptable(request: FastifyRequest): void {
+  const accept = request.headers.accept;
+  if (accept === undefined || accept.trim() === '') return;
+  const admitted = accept.split(',').some((range) => {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    if (params.some((param) => /^q=0(\.0*)?$/.test(param))) return false;
+    return ['*/*', 'application/*', 'application/json', JSON_API_MEDIA_TYPE].includes(type);
+  });
+  if (!admitted) {
+    throw ApiError.of(
+      'not_acceptable',
+      `Responses are ${JSON_API_MEDIA_TYPE}; the Accept header admits none of it`,
+    );
+  }
+}
+
+/** The route takes only these body media types; a body of any other type answers 415. */
+export function assertBodyMediaType(request: FastifyRequest, allowed: readonly BodyMediaType[]): void {
+  const header = request.headers['content-type'];
+  if (header === undefined) {
+    if (request.body === undefined || request.body === null) return;
+    throw unsupported(allowed);
+  }
+  const [type = '', ...params] = header.split(';').map((part) => part.trim().toLowerCase());
+  const kind = MEDIA_TYPES[type];
+  // JSON:API: its media type takes no parameters but ext and profile.
+  const badJsonApiParams = type === JSON_API_MEDIA_TYPE && params.some((p) => !/^(ext|profile)=/.test(p));
+  if (kind === undefined || !allowed.includes(kind) || badJsonApiParams) throw unsupported(allowed);
+}
+
+function unsupported(allowed: readonly BodyMediaType[]): ApiError {
+  const names = Object.entries(MEDIA_TYPES)
+    .filter(([, kind]) => allowed.includes(kind))
+    .map(([name]) => name);
+  return ApiError.of('unsupported_media_type', `The request body must be one of: ${names.join(', ')}`);
+}

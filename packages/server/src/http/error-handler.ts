@@ -1,0 +1,51 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errorObject } from './api-error.js';
+import { sendDocument } from './json-api.js';
+import { BODY_LIMIT_BYTES } from './limits.js';
+
+/** Renders every failure as a JSON:API errors document. Unknown errors become a logged 500 with no internals. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = error instanceof ApiError ? error : fromFrameworkError(error);
+    if (apiError.status >= 500 && !(error instanceof ApiError)) {
+      request.log.error({ err: error }, 'unhandled error');
+    }
+    return renderApiError(request, reply, apiError);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    renderApiError(
+      request,
+      reply,
+      ApiError.of('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`),
+    ),
+  );
+}
+
+export function renderApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.extras.headers ?? {})) reply.header(name, value);
+  return sendDocument(reply, error.status, {
+    errors: error.errors,
+    meta: { requestId: request.id, ...error.extras.meta },
+  });
+}
+
+/** Fastify's own failures (body parsing, limits) in our vocabulary. */
+function fromFrameworkError(error: FastifyError): ApiError {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return ApiError.of('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES} bytes`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return ApiError.of('unsupported_media_type', 'The request media type is not supported');
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 400) return ApiError.of('bad_request', 'The request body could not be parsed');
+  if (status === 413)
+    return ApiError.of('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES} bytes`);
+  if (status === 415) return ApiError.of('unsupported_media_type', 'The request media type is not supported');
+  if (status >= 400 && status < 500) {
+    return new ApiError([{ ...errorObject('bad_request', 'The request could not be processed'), status }]);
+  }
+  return ApiError.of('internal_error', 'Internal error');
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from 'fastify';
+import { ApiError } from './api-error.js';
+import { assertAcceptable, assertBodyMediaType, type BodyMediaType } from './content-negotiation.js';
+
+/** One endpoint. All endpoints are listed where the app is built, so the surface is greppable. */
+export interface RouteDefinition {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  /** Request/response schemas: documentation (OpenAPI); the exact validation is the handler's field rules. */
+  schema?: FastifySchema;
+  /** JSON:API routes check Accept (406); pages serve HTML and do not. Default true. */
+  jsonApi?: boolean;
+  /** Media types the body may have (415 otherwise); omit for routes without a body. */
+  bodyTypes?: readonly BodyMediaType[];
+  handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+}
+
+const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** Registers the routes, and a 405 with `Allow` for every other method on each of their paths. */
+export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefinition[]): void {
+  const methodsByUrl = new Map<string, Set<string>>();
+  for (const route of routes) {
+    const jsonApi = route.jsonApi ?? true;
+    app.route({
+      method: route.method,
+      url: route.url,
+      ...(route.schema ? { schema: route.schema } : {}),
+      onRequest: async (request) => {
+        if (jsonApi) assertAcceptable(request);
+      },
+      preValidation: async (request) => {
+        if (route.bodyTypes) assertBodyMediaType(request, route.bodyTypes);
+      },
+      handler: route.handler,
+    });
+    const methods = methodsByUrl.get(route.url) ?? new Set<string>();
+    methods.add(route.method);
+    if (route.method === 'GET') methods.add('HEAD');
+    methodsByUrl.set(route.url, methods);
+  }
+  for (const [url, methods] of methodsByUrl) {
+    const allow = [...methods].join(', ');
+    app.route({
+      method: ALL_METHODS.filter((method) => !methods.has(method)),
+      url,
+      handler: async () => {
+        throw new ApiError(
+          [
+            {
+              status: 405,
+              code: 'method_not_allowed',
+              title: 'Method Not Allowed',
+              detail: `Allowed methods: ${allow}`,
+            },
+          ],
+          { headers: { allow } },
+        );
+      },
+    });
+  }
+}
+
+/** A single header value; repeated headers are refused rather than guessed at. */
+export function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,51 @@
+import type { AuthType, LaunchOptions } from '@poker-launch/sdk';
+import { accept, type FieldRule, refuse } from '../validation/field-rule.js';
+import { integer, oneOf, parseHttpUrl, text } from '../validation/field-rules.js';
+import { isPlainObject } from '../validation/parse-fields.js';
+
+/** Rules both operations share, so v2 and v3 cannot drift apart. */
+export const USER_ID = text({ max: 64, acceptIntegers: true });
+export const SESSION_ID = text({ max: 128, acceptIntegers: true });
+export const GAME_ID = text({ max: 64, acceptIntegers: true });
+export const TABLE_ID = integer(1, 2_147_483_647);
+/** Hard ceiling of any nick; the operator's NickMaxLength (at most this) is checked with the other business rules. */
+export const NICK = text({ max: 255 });
+export const AUTH_TYPE = oneOf<AuthType>(['internal', 'external'], {
+  code: 'auth_type_not_valid',
+  detail: 'Auth type not valid',
+});
+
+export const LAUNCH_OPTIONS_MAX_BYTES = 4096;
+
+/** A JSON object, or a string holding one; `restoreSessionUrl`, when given, an absolute http(s) URL. */
+export const LAUNCH_OPTIONS: FieldRule<LaunchOptions> = {
+  schema: {
+    description: 'JSON object (or a string holding one), at most 4 KiB',
+    oneOf: [
+      {
+        type: 'object',
+        properties: { restoreSessionUrl: { type: 'string', format: 'uri', maxLength: 2048 } },
+        additionalProperties: true,
+      },
+      { type: 'string', maxLength: LAUNCH_OPTIONS_MAX_BYTES },
+    ],
+  },
+  parse(raw, name) {
+    let value = raw;
+    if (typeof raw === 'string') {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        return refuse('invalid_field', `${name} must be a JSON object`);
+      }
+    }
+    if (!isPlainObject(value)) return refuse('invalid_field', `${name} must be a JSON object`);
+    if (new TextEncoder().encode(JSON.stringify(value)).length > LAUNCH_OPTIONS_MAX_BYTES) {
+      return refuse('invalid_field', `${name} must be at most ${LAUNCH_OPTIONS_MAX_BYTES} bytes of JSON`);
+    }
+    if (value.restoreSessionUrl !== undefined && !parseHttpUrl(value.restoreSessionUrl)) {
+      return refuse('invalid_field', `${name}.restoreSessionUrl must be an absolute http or https URL`);
+    }
+    return accept(value as LaunchOptions);
+  },
+};

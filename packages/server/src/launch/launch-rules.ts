@@ -1,0 +1,89 @@
+import type { ErrorObject, LaunchOptions } from '@poker-launch/sdk';
+import type { Client } from '../clients/client.js';
+import { findCurrencyStatus } from '../currencies/currency.repository.js';
+import type { Db } from '../db/schema.js';
+import { errorObject } from '../http/api-error.js';
+import type { Settings } from '../settings/settings.js';
+import { textLength } from '../validation/field-rules.js';
+import type { LaunchPointers } from './launch-request.js';
+import type { GameCode } from './target.js';
+
+/** The fields the rules look at, as far as they could be read (a field that failed to parse is absent). */
+export interface LaunchRuleInput {
+  nick?: string | undefined;
+  currency?: string | undefined;
+  gameCode?: GameCode | undefined;
+  launchOptions?: LaunchOptions | undefined;
+}
+
+export interface LaunchRuleOutcome {
+  errors: ErrorObject[];
+  /** Not errors: what was not applied and why (top-level `meta.warnings`). */
+  warnings: string[];
+  /** The currency to store as the player's default, when one was sent and may be used. */
+  currency?: string | undefined;
+}
+
+/** The rules that depend on settings, the client and the database, shared by v2 and v3. */
+export async function checkLaunchRules(
+  db: Db,
+  client: Client,
+  settings: Settings,
+  input: LaunchRuleInput,
+  pointers: LaunchPointers,
+): Promise<LaunchRuleOutcome> {
+  const errors: ErrorObject[] = [];
+  if (input.nick !== undefined && textLength(input.nick) > settings.NickMaxLength) {
+    errors.push(
+      errorObject('username_too_long', `The maximum username length is ${settings.NickMaxLength}`, {
+        pointer: pointers.nick,
+        status: pointers.usernameErrorStatus,
+      }),
+    );
+  }
+  const restoreUrl = input.launchOptions?.restoreSessionUrl;
+  if (typeof restoreUrl === 'string' && client.frameOrigins.length > 0) {
+    if (!client.frameOrigins.includes(new URL(restoreUrl).origin)) {
+      errors.push(
+        errorObject(
+          'invalid_field',
+          'launchOptions.restoreSessionUrl must be on an origin the client allows',
+          {
+            pointer: pointers.launchOptions,
+          },
+        ),
+      );
+    }
+  }
+  const currency = await checkCurrency(db, client, input, pointers.currency);
+  return { errors: [...errors, ...currency.errors], warnings: currency.warnings, currency: currency.apply };
+}
+
+/**
+ * Mandatory (by the client's configuration, or because a casino game needs one): every problem is a 422.
+ * Optional: a currency that cannot be used is not applied, and the response says so in a warning.
+ */
+async function checkCurrency(db: Db, client: Client, input: LaunchRuleInput, pointer: string) {
+  const mandatory = client.currencyMandatory || input.gameCode === 'casino';
+  const none = {
+    errors: [] as ErrorObject[],
+    warnings: [] as string[],
+    apply: undefined as string | undefined,
+  };
+  if (input.currency === undefined) {
+    return mandatory
+      ? { ...none, errors: [errorObject('currency_blank', 'Currency cannot be blank', { pointer })] }
+      : none;
+  }
+  const status = await findCurrencyStatus(db, input.currency);
+  if (status === 'active') return { ...none, apply: input.currency };
+  if (mandatory) {
+    const error =
+      status === 'unknown'
+        ? errorObject('currency_not_found', 'Currency not found', { pointer })
+        : errorObject('currency_not_active', 'This currency is not active', { pointer });
+    return { ...none, errors: [error] };
+  }
+  const reason = status === 'unknown' ? 'is not an ISO 4217 code' : 'is not active';
+  return { ...none, warnings: [`Currency ${input.currency} ${reason}; it was not applied`] };
+}

@@ -1,0 +1,135 @@
+import type { ErrorObject } from '@poker-launch/sdk';
+import { errorObject } from '../http/api-error.js';
+import { boolean, currencyCode, ipAddress, languageCode, oneOf } from '../validation/field-rules.js';
+import { type ParsedFields, parseFields } from '../validation/parse-fields.js';
+import { AUTH_TYPE, GAME_ID, LAUNCH_OPTIONS, NICK, SESSION_ID, TABLE_ID, USER_ID } from './launch-fields.js';
+import type { LaunchPointers, LaunchRequest } from './launch-request.js';
+import type { LaunchRuleInput } from './launch-rules.js';
+import type { GameCode, Target } from './target.js';
+
+export const v2Pointer = (parameter: string): string => `/data/attributes/${parameter}`;
+
+export const V2_POINTERS: LaunchPointers = {
+  userId: v2Pointer('userId'),
+  nick: v2Pointer('nick'),
+  currency: v2Pointer('currency'),
+  launchOptions: v2Pointer('launchOptions'),
+  usernameErrorStatus: 500,
+};
+
+/** Every body parameter of v2 create session, with its rule. */
+export const V2_FIELDS = {
+  userId: USER_ID,
+  userIp: ipAddress(),
+  sessionId: SESSION_ID,
+  nick: NICK,
+  authType: AUTH_TYPE,
+  lang: languageCode(),
+  launchOptions: LAUNCH_OPTIONS,
+  currency: currencyCode(),
+  gameCode: oneOf(['poker', 'casinoLobby', 'casinolobby', 'casino', 'sport'], {
+    code: 'game_code_not_valid',
+    detail: 'Game code not valid',
+  }),
+  tableId: TABLE_ID,
+  tableID: TABLE_ID,
+  gameId: GAME_ID,
+  gameID: GAME_ID,
+  longLifeLoginToken: boolean(),
+};
+
+export type V2Fields = ParsedFields<typeof V2_FIELDS>;
+
+/**
+ * Reads the v2 parameters (path userId already merged in) into a launch request, or every problem found.
+ * `ruleInput` holds whatever could be read, for the business rules that run next.
+ */
+export function parseV2Params(params: Readonly<Record<string, unknown>>): {
+  ruleInput: LaunchRuleInput;
+  request?: LaunchRequest;
+  errors: ErrorObject[];
+} {
+  const { values: fields, errors } = parseFields(params, V2_FIELDS, v2Pointer);
+  const tableId = synonym(fields, 'tableId', 'tableID', errors);
+  const gameId = synonym(fields, 'gameId', 'gameID', errors);
+  const gameCode: GameCode = fields.gameCode === 'casinolobby' ? 'casinoLobby' : (fields.gameCode ?? 'poker');
+  const ruleInput = {
+    nick: fields.nick,
+    currency: fields.currency,
+    gameCode,
+    launchOptions: fields.launchOptions,
+  };
+  const target = errors.some((error) => error.source?.pointer === v2Pointer('gameCode'))
+    ? undefined
+    : resolveTarget(gameCode, tableId, gameId, errors);
+  if (errors.length > 0 || target === undefined || fields.userId === undefined) return { ruleInput, errors };
+  return {
+    ruleInput,
+    errors,
+    request: {
+      apiVersion: 'v2',
+      userId: fields.userId,
+      profile: fields.nick === undefined ? {} : { nick: fields.nick },
+      externalSessionId: fields.sessionId,
+      authType: fields.authType ?? 'external',
+      lang: fields.lang ?? 'en',
+      launchOptions: fields.launchOptions,
+      target,
+      longLife: fields.longLifeLoginToken ?? false,
+      userIp: fields.userIp,
+    },
+  };
+}
+
+/** `tableId` and `tableID` (likewise gameId/gameID) name one parameter; two different values are an error. */
+function synonym<K extends 'tableId' | 'gameId'>(
+  fields: V2Fields,
+  name: K,
+  alias: 'tableID' | 'gameID',
+  errors: ErrorObject[],
+): V2Fields[K] {
+  const value = fields[name];
+  const aliased = fields[alias] as V2Fields[K];
+  if (value !== undefined && aliased !== undefined && value !== aliased) {
+    errors.push(
+      errorObject('field_conflict', `${name} and ${alias} have different values`, {
+        pointer: v2Pointer(alias),
+      }),
+    );
+  }
+  return value ?? aliased;
+}
+
+/** Which parameters each target takes (the spec's "Parameters per target" table). */
+function resolveTarget(
+  gameCode: GameCode,
+  tableId: number | undefined,
+  gameId: string | undefined,
+  errors: ErrorObject[],
+): Target | undefined {
+  const refuse = (
+    field: string,
+    detail: string,
+    code: 'invalid_field' | 'field_required' = 'invalid_field',
+  ) => {
+    errors.push(errorObject(code, detail, { pointer: v2Pointer(field) }));
+    return undefined;
+  };
+  if (tableId !== undefined && gameCode !== 'poker')
+    return refuse('tableId', 'tableId applies only to gameCode poker');
+  if (gameId !== undefined && gameCode !== 'casino' && gameCode !== 'sport') {
+    return refuse('gameId', 'gameId applies only to gameCode casino or sport');
+  }
+  switch (gameCode) {
+    case 'poker':
+      return tableId === undefined ? { gameCode } : { gameCode, tableId };
+    case 'casinoLobby':
+      return { gameCode };
+    case 'casino':
+      return gameId === undefined
+        ? refuse('gameId', 'gameId cannot be blank for gameCode casino', 'field_required')
+        : { gameCode, gameId };
+    case 'sport':
+      return gameId === undefined ? { gameCode } : { gameCode, gameId };
+  }
+}

@@ -1,0 +1,64 @@
+import type { SignableParams } from '@poker-launch/sdk';
+import type { AppContext } from '../app-context.js';
+import { ApiError } from '../http/api-error.js';
+import { sendDocument } from '../http/json-api.js';
+import { headerValue, type RouteDefinition } from '../http/routes.js';
+import { loadSettings } from '../settings/setting.repository.js';
+import { authenticateClient } from '../signature/authenticate-client.js';
+import { isPlainObject } from '../validation/parse-fields.js';
+import { checkLaunchRules } from './launch-rules.js';
+import { launchSession } from './launch-session.js';
+import { toSessionDocument } from './session.serializer.js';
+import { parseV2Params, V2_POINTERS, v2Pointer } from './v2-params.js';
+
+export const V2_CREATE_SESSION_URL = '/api/web/v2/app/users/:userId/session';
+
+/** v2 create session: `POST /api/web/v2/app/users/{userId}/session?clientId=…`. */
+export function v2Routes(context: AppContext): RouteDefinition[] {
+  return [
+    {
+      method: 'POST',
+      url: V2_CREATE_SESSION_URL,
+      bodyTypes: ['form', 'json'],
+      async handler(request, reply) {
+        const { userId } = request.params as { userId: string };
+        const query = request.query as Record<string, unknown>;
+        const body = readBody(request.body);
+        if (body.userId !== undefined && body.userId !== null && String(body.userId) !== userId) {
+          throw ApiError.of('user_id_mismatch', 'userId in the body does not match userId in the path', {
+            pointer: v2Pointer('userId'),
+          });
+        }
+        // The path userId and the body userId are one parameter (decisions.md §2).
+        const params = { ...query, ...body, userId } as SignableParams;
+        const client = await authenticateClient(context.db, context.config.deployment, {
+          clientId: query.clientId,
+          candidates: [params],
+          received: headerValue(request, 'sign'),
+        });
+
+        const settings = await loadSettings(context.db);
+        const parsed = parseV2Params(params);
+        const rules = await checkLaunchRules(context.db, client, settings, parsed.ruleInput, V2_POINTERS);
+        const errors = [...parsed.errors, ...rules.errors];
+        if (errors.length > 0 || parsed.request === undefined) throw new ApiError(errors);
+
+        const launch = {
+          ...parsed.request,
+          profile: { ...parsed.request.profile, currency: rules.currency },
+        };
+        const now = context.clock();
+        const result = await launchSession({ ...context, now, settings }, client, launch, V2_POINTERS);
+        return sendDocument(reply, 200, toSessionDocument(result, rules.warnings));
+      },
+    },
+  ];
+}
+
+/** A form body is already an object; a JSON body must be one (flat parameters, as the form would carry). */
+function readBody(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (!isPlainObject(body))
+    throw ApiError.of('bad_request', 'The request body must be a JSON object of parameters');
+  return body;
+}

@@ -1,0 +1,46 @@
+/** Profile attributes an integrator may send (v2 sends only nick; v3 sends them all). */
+export interface PlayerProfile {
+  nick?: string;
+  name?: string;
+  email?: string;
+  referredBy?: string;
+  referralCode?: string;
+  bonusCode?: string;
+  avatar?: number;
+  phoneNumber?: string;
+  tag?: string;
+  active?: boolean;
+  verified?: boolean;
+  trustedLevel?: number;
+  currency?: string;
+  preferredCurrency?: string;
+  country?: string;
+}
+
+/** A player as stored: one per (client, external userId). */
+export type Player = {
+  id: string;
+  clientId: string;
+  externalId: string;
+  active: boolean;
+  verified: boolean;
+  createdAt: string;
+} & { [K in Exclude<keyof PlayerProfile, 'active' | 'verified'>]-?: NonNullable<PlayerProfile[K]> | null };
+
+export const PROFILE_FIELDS = [
+  'nick',
+  'name',
+  'email',
+  'referredBy',
+  'referralCode',
+  'bonusCode',
+  'avatar',
+  'phoneNumber',
+  'tag',
+  'active',
+  'verified',
+  'trustedLevel',
+  'currency',
+  'preferredCurrency',
+  'country',
+] as const satisfies readonly (keyof PlayerProfile)[];

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { type Database, openDatabase } from './db/open-database.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: Database;
+  /** The address it listens on, e.g. http://127.0.0.1:8080. */
+  address: string;
+  close(): Promise<void>;
+}
+
+/** Opens the database (migrating it), builds the app and listens. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const database = await openDatabase(config.database);
+  const app = await buildApp({ config, db: database.db });
+  try {
+    const address = await app.listen({ host: config.host, port: config.port });
+    return {
+      app,
+      database,
+      address,
+      async close() {
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+/** Closes gracefully on SIGINT/SIGTERM: in-flight requests finish, then the database closes. */
+export function closeOnSignals(server: RunningServer): void {
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    server.app.log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}

@@ -1,0 +1,88 @@
+import type { Selectable } from 'kysely';
+import type { Db, SessionTable } from '../db/schema.js';
+import type { Target } from '../launch/target.js';
+import type { ApiVersion, Session } from './session.js';
+
+export async function insertSession(db: Db, session: Session): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({
+      id: session.id,
+      token_hash: session.tokenHash,
+      client_id: session.clientId,
+      player_id: session.playerId,
+      external_session_id: session.externalSessionId,
+      api_version: session.apiVersion,
+      game_code: session.target.gameCode,
+      table_id: session.target.gameCode === 'poker' ? (session.target.tableId ?? null) : null,
+      game_id: 'gameId' in session.target ? (session.target.gameId ?? null) : null,
+      auth_type: session.authType,
+      lang: session.lang,
+      currency: session.currency,
+      launch_options: session.launchOptions === null ? null : JSON.stringify(session.launchOptions),
+      long_life: session.longLife ? 1 : 0,
+      user_ip: session.userIp,
+      created_at: session.createdAt,
+      expires_at: session.expiresAt,
+      revoked_at: session.revokedAt,
+    })
+    .execute();
+}
+
+export async function findSessionById(db: Db, id: string): Promise<Session | undefined> {
+  const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toSession(row) : undefined;
+}
+
+export async function findSessionByTokenHash(db: Db, tokenHash: string): Promise<Session | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row ? toSession(row) : undefined;
+}
+
+/** Marks the session revoked; a session revoked before keeps its first revocation time. */
+export async function revokeSession(db: Db, id: string, now: Date): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+function toTarget(row: Selectable<SessionTable>): Target {
+  switch (row.game_code) {
+    case 'casinoLobby':
+      return { gameCode: 'casinoLobby' };
+    case 'casino':
+      return { gameCode: 'casino', gameId: row.game_id ?? '' };
+    case 'sport':
+      return row.game_id === null ? { gameCode: 'sport' } : { gameCode: 'sport', gameId: row.game_id };
+    default:
+      return row.table_id === null ? { gameCode: 'poker' } : { gameCode: 'poker', tableId: row.table_id };
+  }
+}
+
+function toSession(row: Selectable<SessionTable>): Session {
+  return {
+    id: row.id,
+    tokenHash: row.token_hash,
+    clientId: row.client_id,
+    playerId: row.player_id,
+    externalSessionId: row.external_session_id,
+    apiVersion: row.api_version as ApiVersion,
+    target: toTarget(row),
+    authType: row.auth_type === 'internal' ? 'internal' : 'external',
+    lang: row.lang,
+    currency: row.currency,
+    launchOptions: row.launch_options === null ? null : JSON.parse(row.launch_options),
+    longLife: row.long_life === 1,
+    userIp: row.user_ip,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  };
+}

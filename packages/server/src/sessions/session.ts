@@ -1,0 +1,31 @@
+import type { AuthType, LaunchOptions } from '@poker-launch/sdk';
+import type { Target } from '../launch/target.js';
+
+export type ApiVersion = 'v2' | 'v3';
+export type SessionState = 'active' | 'expired' | 'revoked';
+
+/** A launched session as stored (the token only as its hash). */
+export interface Session {
+  id: string;
+  tokenHash: string;
+  clientId: string;
+  playerId: string;
+  externalSessionId: string;
+  apiVersion: ApiVersion;
+  target: Target;
+  authType: AuthType;
+  lang: string;
+  currency: string | null;
+  launchOptions: LaunchOptions | null;
+  longLife: boolean;
+  userIp: string | null;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+}
+
+/** Revoked wins over expired: a logged-out session stays "revoked" after its expiry passes. */
+export function sessionState(session: Pick<Session, 'expiresAt' | 'revokedAt'>, now: Date): SessionState {
+  if (session.revokedAt !== null) return 'revoked';
+  return now.toISOString() >= session.expiresAt ? 'expired' : 'active';
+}

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { canonicalString, type SignableParams, sign, signaturesMatch } from '@poker-launch/sdk';
+import type { Client } from '../clients/client.js';
+import { findClient } from '../clients/client.repository.js';
+import type { Deployment } from '../config.js';
+import type { Db } from '../db/schema.js';
+import { ApiError } from '../http/api-error.js';
+
+export interface SignedRequest {
+  clientId: unknown;
+  /** The canonical parameters first, then any other reading integrators use (v3 with `client` kept). */
+  candidates: readonly [SignableParams, ...SignableParams[]];
+  received: string | undefined;
+}
+
+/**
+ * The client the request speaks for, if its signature holds. Unknown client, disabled client, missing
+ * sign and wrong sign all give one and the same 400, so nobody can probe which clients exist.
+ */
+export async function authenticateClient(
+  db: Db,
+  deployment: Deployment,
+  request: SignedRequest,
+): Promise<Client> {
+  const client =
+    typeof request.clientId === 'string' && request.clientId !== ''
+      ? await findClient(db, request.clientId)
+      : undefined;
+  if (client?.active && client.secretKey === null) return client;
+  // An unknown client is checked against a random secret, so it costs the same time as a wrong sign.
+  const secret = client?.active ? (client.secretKey ?? '') : randomBytes(32).toString('hex');
+  let matched = false;
+  for (const candidate of request.candidates) {
+    if (signaturesMatch(await sign(candidate, secret), request.received)) matched = true;
+  }
+  if (client?.active && matched) return client;
+  throw invalidSignature(deployment, request.candidates[0]);
+}
+
+function invalidSignature(deployment: Deployment, canonical: SignableParams): ApiError {
+  const error = ApiError.of('invalid_signature', 'Not valid request signature');
+  if (deployment === 'production') return error;
+  // Staging only: the string we hashed (never the secret), so integrators can diff it against theirs.
+  return new ApiError(error.errors, { meta: { signature: { canonical: canonicalString(canonical) } } });
+}

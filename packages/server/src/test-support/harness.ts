@@ -1,0 +1,134 @@
+import { Writable } from 'node:stream';
+import { type SignableParams, sign } from '@poker-launch/sdk';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterEach, beforeEach } from 'vitest';
+import { buildApp } from '../app.js';
+import type { Client } from '../clients/client.js';
+import { insertClient } from '../clients/client.repository.js';
+import { type Config, loadConfig } from '../config.js';
+import { activateCurrencies } from '../currencies/currency.repository.js';
+import type { Database } from '../db/open-database.js';
+import type { Db } from '../db/schema.js';
+import { saveSetting } from '../settings/setting.repository.js';
+import type { SettingName } from '../settings/settings.js';
+import { TestClock } from './test-clock.js';
+import { createTestDatabase, type Dialect } from './test-database.js';
+
+export const PUBLIC_URL = 'https://poker.test';
+
+export interface Harness {
+  app: FastifyInstance;
+  db: Db;
+  clock: TestClock;
+  config: Config;
+  /** Every log line the app wrote. */
+  logs(): string;
+  addClient(overrides?: Partial<Client>): Promise<Client>;
+  setSetting(name: SettingName, value: string): Promise<void>;
+  activateCurrencies(...codes: string[]): Promise<void>;
+  /** POSTs v2 create session, signed with the client's secret unless `sign` is given. */
+  createSession(
+    userId: string,
+    params?: Record<string, unknown>,
+    options?: V2Options,
+  ): Promise<LightMyRequestResponse>;
+}
+
+export interface V2Options {
+  client?: Client;
+  clientId?: string;
+  sign?: string | null;
+  format?: 'form' | 'json';
+  headers?: Record<string, string>;
+}
+
+/** Registers a fresh app on a fresh database for each test; call inside a `describe`. */
+export function useHarness(dialect: Dialect, env: Record<string, string> = {}): () => Harness {
+  let harness: Harness | undefined;
+  let database: Database | undefined;
+  beforeEach(async () => {
+    database = await createTestDatabase(dialect);
+    harness = await createHarness(database.db, env);
+  });
+  afterEach(async () => {
+    await harness?.app.close();
+    await database?.close();
+  });
+  return () => {
+    if (!harness) throw new Error('useHarness: no test is running');
+    return harness;
+  };
+}
+
+async function createHarness(db: Db, env: Record<string, string>): Promise<Harness> {
+  const config = loadConfig({ LOG_LEVEL: 'info', PUBLIC_URL, ...env });
+  const clock = new TestClock();
+  const lines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const app = await buildApp({ config, db, clock: clock.now, logStream });
+  let defaultClient: Client | undefined;
+
+  const harness: Harness = {
+    app,
+    db,
+    clock,
+    config,
+    logs: () => lines.join(''),
+    async addClient(overrides = {}) {
+      const client: Client = {
+        id: 'demo',
+        secretKey: 'test_secret',
+        active: true,
+        currencyMandatory: false,
+        playerIdMode: 'external',
+        launchUrls: {},
+        frameOrigins: [],
+        createdAt: clock.now().toISOString(),
+        ...overrides,
+      };
+      await insertClient(db, client);
+      defaultClient ??= client;
+      return client;
+    },
+    setSetting: (name, value) => saveSetting(db, name, value),
+    activateCurrencies: (...codes) => activateCurrencies(db, codes),
+    async createSession(userId, params = {}, options = {}) {
+      const client = options.client ?? defaultClient ?? (await harness.addClient());
+      const clientId = options.clientId ?? client.id;
+      const signature =
+        options.sign === undefined
+          ? await sign({ ...(params as SignableParams), userId }, client.secretKey ?? '')
+          : options.sign;
+      const format = options.format ?? 'form';
+      return app.inject({
+        method: 'POST',
+        url: `/api/web/v2/app/users/${encodeURIComponent(userId)}/session?clientId=${encodeURIComponent(clientId)}`,
+        headers: {
+          'content-type': format === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
+          accept: 'application/vnd.api+json',
+          ...(signature === null ? {} : { sign: signature }),
+          ...options.headers,
+        },
+        payload: format === 'form' ? encodePhpForm(params) : JSON.stringify(params),
+      });
+    },
+  };
+  return harness;
+}
+
+/** The inverse of the service's form parser: nested objects as `key[sub]=…`. */
+export function encodePhpForm(params: Record<string, unknown>, prefix = ''): string {
+  return Object.entries(params)
+    .map(([key, value]) => {
+      const name = prefix === '' ? key : `${prefix}[${key}]`;
+      if (value !== null && typeof value === 'object')
+        return encodePhpForm(value as Record<string, unknown>, name);
+      return `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`;
+    })
+    .join('&');
+}

@@ -1,0 +1,164 @@
+import { isIP } from 'node:net';
+import { accept, type FieldRule, refuse } from './field-rule.js';
+
+// C0 and C1 control characters: never valid in any text field (they break logs, URLs and screens).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Length as a player sees it: code points, not UTF-16 units. */
+export const textLength = (text: string): number => [...text].length;
+
+export interface TextOptions {
+  max: number;
+  pattern?: RegExp;
+  patternDetail?: string;
+  /** Ids may arrive as JSON numbers; they are read as their decimal text. */
+  acceptIntegers?: boolean;
+}
+
+export function text(options: TextOptions): FieldRule<string> {
+  return {
+    schema: {
+      type: 'string',
+      minLength: 1,
+      maxLength: options.max,
+      ...(options.pattern ? { pattern: options.pattern.source } : {}),
+    },
+    parse(raw, name) {
+      const value = options.acceptIntegers && Number.isSafeInteger(raw) ? String(raw) : raw;
+      if (typeof value !== 'string') return refuse('invalid_field', `${name} must be a string`);
+      if (CONTROL_CHARACTERS.test(value))
+        return refuse('invalid_field', `${name} must not contain control characters`);
+      if (value.trim() === '') return refuse('invalid_field', `${name} must not be blank`);
+      if (textLength(value) > options.max) {
+        return refuse('invalid_field', `${name} must be at most ${options.max} characters long`);
+      }
+      if (options.pattern && !options.pattern.test(value)) {
+        return refuse('invalid_field', options.patternDetail ?? `${name} has an invalid format`);
+      }
+      return accept(value);
+    },
+  };
+}
+
+export function integer(min: number, max: number): FieldRule<number> {
+  return {
+    schema: { type: 'integer', minimum: min, maximum: max },
+    parse(raw, name) {
+      const value = typeof raw === 'string' && /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+        return refuse('invalid_field', `${name} must be an integer`);
+      }
+      if (value < min || value > max)
+        return refuse('invalid_field', `${name} must be between ${min} and ${max}`);
+      return accept(value);
+    },
+  };
+}
+
+const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+
+export function boolean(): FieldRule<boolean> {
+  return {
+    schema: { type: 'boolean' },
+    parse(raw, name) {
+      if (typeof raw === 'boolean') return accept(raw);
+      const value =
+        typeof raw === 'string' || typeof raw === 'number' ? BOOLEAN_TEXT[String(raw)] : undefined;
+      return value === undefined ? refuse('invalid_field', `${name} must be true or false`) : accept(value);
+    },
+  };
+}
+
+/** A closed list of values; the spec gives some of them their own code and text ("Auth type not valid"). */
+export function oneOf<T extends string>(
+  values: readonly T[],
+  failure: { code: 'auth_type_not_valid' | 'game_code_not_valid' | 'invalid_field'; detail: string },
+): FieldRule<T> {
+  return {
+    schema: { type: 'string', enum: values },
+    parse(raw) {
+      return typeof raw === 'string' && (values as readonly string[]).includes(raw)
+        ? accept(raw as T)
+        : refuse(failure.code, failure.detail);
+    },
+  };
+}
+
+export function ipAddress(): FieldRule<string> {
+  return {
+    schema: { type: 'string', maxLength: 45, description: 'IPv4 or IPv6 address' },
+    parse(raw, name) {
+      return typeof raw === 'string' && raw.length <= 45 && isIP(raw) !== 0
+        ? accept(raw)
+        : refuse('invalid_field', `${name} must be an IPv4 or IPv6 address`);
+    },
+  };
+}
+
+export function languageCode(): FieldRule<string> {
+  return {
+    schema: {
+      type: 'string',
+      pattern: '^[A-Za-z]{2}([-_][A-Za-z]{2})?$',
+      description: 'ISO 639-1 code, optionally with a region',
+    },
+    parse(raw, name) {
+      const match = typeof raw === 'string' ? /^([A-Za-z]{2})(?:[-_]([A-Za-z]{2}))?$/.exec(raw) : null;
+      if (!match) return refuse('invalid_field', `${name} must be a two-letter ISO 639-1 language code`);
+      const [, language = '', region] = match;
+      return accept(region ? `${language.toLowerCase()}-${region.toUpperCase()}` : language.toLowerCase());
+    },
+  };
+}
+
+/** Shape only (three letters, upper-cased); whether the code exists and is active is a business rule. */
+export function currencyCode(): FieldRule<string> {
+  return {
+    schema: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code' },
+    parse(raw, name) {
+      return typeof raw === 'string' && /^[A-Za-z]{3}$/.test(raw)
+        ? accept(raw.toUpperCase())
+        : refuse('invalid_field', `${name} must be a three-letter ISO 4217 currency code`);
+    },
+  };
+}
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+export function countryCode(): FieldRule<string> {
+  return {
+    schema: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 code' },
+    parse(raw, name) {
+      const code = typeof raw === 'string' && /^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : undefined;
+      return code !== undefined && regionNames.of(code) !== undefined
+        ? accept(code)
+        : refuse('invalid_field', `${name} must be an ISO 3166-1 alpha-2 country code`);
+    },
+  };
+}
+
+// Deliberately plain: one @, no spaces, a dot in the domain. Deliverability is the integrator's concern.
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+export function email(): FieldRule<string> {
+  return {
+    schema: { type: 'string', format: 'email', maxLength: 254 },
+    parse(raw, name) {
+      return typeof raw === 'string' && raw.length <= 254 && EMAIL.test(raw)
+        ? accept(raw)
+        : refuse('invalid_field', `${name} must be an e-mail address`);
+    },
+  };
+}
+
+/** An absolute http(s) URL, the only kind safe to send a player to. */
+export function parseHttpUrl(raw: unknown): URL | undefined {
+  if (typeof raw !== 'string' || raw.length > 2048) return undefined;
+  try {
+    const url = new URL(raw);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,39 @@
+import type { ErrorObject } from '@poker-launch/sdk';
+import { errorObject } from '../http/api-error.js';
+import type { FieldRule } from './field-rule.js';
+
+export type FieldRules = Record<string, FieldRule<unknown>>;
+export type ParsedFields<R extends FieldRules> = {
+  -readonly [K in keyof R]?: R[K] extends FieldRule<infer T> ? T : never;
+};
+
+/**
+ * Reads every field that has a rule and collects every problem at once, each with its pointer.
+ * An absent field, `null` and the empty string all count as "not sent" (what Yii's `skipOnEmpty`
+ * does, so integrators porting from the PHP platform see the same outcome).
+ */
+export function parseFields<R extends FieldRules>(
+  raw: Readonly<Record<string, unknown>>,
+  rules: R,
+  pointer: (field: string) => string,
+): { values: ParsedFields<R>; errors: ErrorObject[] } {
+  const values: Record<string, unknown> = {};
+  const errors: ErrorObject[] = [];
+  for (const [field, rule] of Object.entries(rules)) {
+    const value = Object.hasOwn(raw, field) ? raw[field] : undefined;
+    if (isNotSent(value)) continue;
+    const result = rule.parse(value, field);
+    if (result.ok) values[field] = result.value;
+    else errors.push(errorObject(result.issue.code, result.issue.detail, { pointer: pointer(field) }));
+  }
+  return { values: values as ParsedFields<R>, errors };
+}
+
+export function isNotSent(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+/** A JSON object (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
