@@ -1,0 +1,41 @@
+import type { ParseArgsConfig } from 'node:util';
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+
+/** What a command may touch: its output streams and the environment (for DATABASE_URL and friends). */
+export interface CommandContext {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface ParsedArgs {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+
+/** One CLI command; each lives in its own file under commands/ and is listed in commands/index.ts. */
+export interface Command {
+  /** Words that select it, e.g. `client add`. */
+  readonly name: string;
+  readonly summary: string;
+  /** Usage after the command name, e.g. `<id> [--secret <s> | --no-secret]`. */
+  readonly usage: string;
+  /** Extra help lines shown by --help. */
+  readonly help?: readonly string[];
+  readonly options?: OptionSpec;
+  /** Positional arguments it takes: [min, max] (max Infinity for "any number"). */
+  readonly positionals?: readonly [number, number];
+  /** Exit code: 0 (or nothing) on success. */
+  run(args: ParsedArgs, context: CommandContext): Promise<number | undefined>;
+}
+
+/** A mistake in how the command was called: one line on stderr and exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** A failure the user can act on (unknown client, value out of range): one line on stderr and exit code 1. */
+export class CommandError extends Error {
+  override name = 'CommandError';
+}

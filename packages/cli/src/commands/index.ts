@@ -1,0 +1,5 @@
+import type { Command } from '../command.js';
+import { signCommand } from './sign.js';
+
+/** Every command, in the order `poker-launch --help` lists them. */
+export const COMMANDS: readonly Command[] = [signCommand];

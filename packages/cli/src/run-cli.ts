@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+import { type Command, type CommandContext, CommandError, UsageError } from './command.js';
+import { COMMANDS } from './commands/index.js';
+
+const PROGRAM = 'poker-launch';
+
+/** Runs one command line; returns the exit code. */
+export async function runCli(argv: readonly string[], context: CommandContext): Promise<number> {
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  const command = findCommand(argv);
+  if (!command) {
+    if (argv.length === 0 || (wantsHelp && argv[0]?.startsWith('-'))) {
+      context.out(overview());
+      return argv.length === 0 ? 2 : 0;
+    }
+    const prefix = argv
+      .filter((word) => !word.startsWith('-'))
+      .slice(0, 2)
+      .join(' ');
+    const group = COMMANDS.filter((candidate) => candidate.name.startsWith(`${argv[0]} `));
+    if (wantsHelp && group.length > 0) {
+      context.out(group.map((c) => `  ${PROGRAM} ${c.name} ${c.usage}\n      ${c.summary}`).join('\n'));
+      return 0;
+    }
+    context.err(`${PROGRAM}: unknown command "${prefix}"; run ${PROGRAM} --help for the list`);
+    return 2;
+  }
+  if (wantsHelp) {
+    context.out(commandHelp(command));
+    return 0;
+  }
+  const words = command.name.split(' ').length;
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv.slice(words) as string[],
+      options: command.options ?? {},
+      allowPositionals: true,
+      allowNegative: true,
+      strict: true,
+    });
+    const [min, max] = command.positionals ?? [0, 0];
+    if (positionals.length < min || positionals.length > max) {
+      throw new UsageError(`usage: ${PROGRAM} ${command.name} ${command.usage}`);
+    }
+    return (await command.run({ values, positionals }, context)) ?? 0;
+  } catch (error) {
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      context.err(`${PROGRAM} ${command.name}: ${firstLine(error)}`);
+      return 2;
+    }
+    if (error instanceof CommandError || (error instanceof Error && error.name === 'ConfigError')) {
+      context.err(`${PROGRAM} ${command.name}: ${firstLine(error)}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+/** The command whose words start argv, longest name first (`client add` before `client`). */
+function findCommand(argv: readonly string[]): Command | undefined {
+  const sorted = [...COMMANDS].sort((a, b) => b.name.length - a.name.length);
+  return sorted.find((command) => command.name.split(' ').every((word, index) => argv[index] === word));
+}
+
+function commandHelp(command: Command): string {
+  return [
+    `usage: ${PROGRAM} ${command.name} ${command.usage}`.trimEnd(),
+    '',
+    command.summary,
+    ...(command.help ?? []),
+  ].join('\n');
+}
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  return [
+    `usage: ${PROGRAM} <command> [options]   (${PROGRAM} <command> --help for more)`,
+    '',
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+  ].join('\n');
+}
+
+function isParseArgsError(error: unknown): error is Error {
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}
+
+function firstLine(error: Error): string {
+  return error.message.split('\n')[0] ?? error.message;
+}
