@@ -6,8 +6,16 @@ const MIGRATIONS: Record<string, Migration> = {
   '001_initial_schema': initialSchema,
 };
 
-export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+/**
+ * @param schema PostgreSQL schema that holds the data; the migration bookkeeping tables go there too,
+ *   because Kysely looks for them across all schemas and would find another schema's.
+ */
+export async function migrateToLatest<T>(db: Kysely<T>, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }

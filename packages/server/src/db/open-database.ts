@@ -28,7 +28,7 @@ export async function openDatabase(
   const db =
     config.dialect === 'sqlite' ? openSqlite(config.path) : await openPostgres(config.url, options.schema);
   const database: Database = { db, dialect: config.dialect, close: () => db.destroy() };
-  if (options.migrate !== false) await migrateToLatest(db);
+  if (options.migrate !== false) await migrateToLatest(db, options.schema);
   return database;
 }
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { type SignableParams, sign } from '@poker-launch/sdk';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { buildApp } from '../app.js';
 import type { Client } from '../clients/client.js';
 import { insertClient } from '../clients/client.repository.js';
@@ -12,7 +12,7 @@ import type { Db } from '../db/schema.js';
 import { saveSetting } from '../settings/setting.repository.js';
 import type { SettingName } from '../settings/settings.js';
 import { TestClock } from './test-clock.js';
-import { createTestDatabase, type Dialect } from './test-database.js';
+import { createTestDatabase, type Dialect, dropFileDatabase } from './test-database.js';
 
 export const PUBLIC_URL = 'https://poker.test';
 
@@ -54,6 +54,7 @@ export function useHarness(dialect: Dialect, env: Record<string, string> = {}): 
     await harness?.app.close();
     await database?.close();
   });
+  afterAll(dropFileDatabase);
   return () => {
     if (!harness) throw new Error('useHarness: no test is running');
     return harness;
@@ -71,7 +72,7 @@ async function createHarness(db: Db, env: Record<string, string>): Promise<Harne
     },
   });
   const app = await buildApp({ config, db, clock: clock.now, logStream });
-  let defaultClient: Client | undefined;
+  let defaultClient: Promise<Client> | undefined;
 
   const harness: Harness = {
     app,
@@ -91,14 +92,16 @@ async function createHarness(db: Db, env: Record<string, string>): Promise<Harne
         createdAt: clock.now().toISOString(),
         ...overrides,
       };
-      await insertClient(db, client);
-      defaultClient ??= client;
-      return client;
+      const inserted = insertClient(db, client).then(() => client);
+      defaultClient ??= inserted;
+      return inserted;
     },
     setSetting: (name, value) => saveSetting(db, name, value),
     activateCurrencies: (...codes) => activateCurrencies(db, codes),
     async createSession(userId, params = {}, options = {}) {
-      const client = options.client ?? defaultClient ?? (await harness.addClient());
+      // Concurrent first calls share one default client.
+      defaultClient ??= harness.addClient();
+      const client = options.client ?? (await defaultClient);
       const clientId = options.clientId ?? client.id;
       const signature =
         options.sign === undefined

@@ -16,17 +16,50 @@ export const DIALECTS: Dialect[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqli
 /** A fresh, migrated database: SQLite in memory, or a new schema on the PostgreSQL test server. */
 export async function createTestDatabase(dialect: Dialect): Promise<Database> {
   if (dialect === 'sqlite') return openDatabase({ dialect: 'sqlite', path: ':memory:' });
-  const url = postgresUrl ?? '';
-  const schema = `test_${process.pid}_${randomBytes(6).toString('hex')}`;
+  const url = await fileDatabaseUrl();
+  const schema = `test_${randomBytes(6).toString('hex')}`;
   const database = await openDatabase({ dialect: 'postgres', url }, { schema });
   return {
     ...database,
     async close() {
       await database.close();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await admin.end();
+      await withAdmin(url, (admin) => admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
     },
   };
+}
+
+let fileDatabase: Promise<string> | undefined;
+
+/**
+ * One PostgreSQL database per test file (vitest gives each file its own module state). Catalog
+ * queries such as Kysely's introspection see only their own database, so test files running at
+ * once, and other checkouts' runs, never see each other's schemas come and go.
+ */
+function fileDatabaseUrl(): Promise<string> {
+  fileDatabase ??= (async () => {
+    const name = `poker_launch_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    await withAdmin(postgresUrl ?? '', (admin) => admin.query(`CREATE DATABASE ${name}`));
+    const url = new URL(postgresUrl ?? '');
+    url.pathname = `/${name}`;
+    return url.href;
+  })();
+  return fileDatabase;
+}
+
+/** Drops this file's PostgreSQL database, if it made one. */
+export async function dropFileDatabase(): Promise<void> {
+  if (!fileDatabase) return;
+  const name = new URL(await fileDatabase).pathname.slice(1);
+  fileDatabase = undefined;
+  await withAdmin(postgresUrl ?? '', (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}
+
+async function withAdmin(url: string, work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await work(admin);
+  } finally {
+    await admin.end();
+  }
 }
