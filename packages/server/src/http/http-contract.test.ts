@@ -1,0 +1,94 @@
+import { sign } from '@poker-launch/sdk';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../test-support/harness.js';
+
+const V2_URL = '/api/web/v2/app/users/u-1/session?clientId=demo';
+
+describe('HTTP contract', () => {
+  const h = useHarness('sqlite');
+
+  const post = (headers: Record<string, string>, payload: string, url = V2_URL) =>
+    h().app.inject({ method: 'POST', url, headers, payload });
+
+  const errorOf = (response: { json(): { errors: { status: number; code: string }[] } }) => response.json().errors[0];
+
+  it('answers 415 for a body media type the route does not take', async () => {
+    await h().addClient();
+    for (const contentType of ['text/plain', 'multipart/form-data; boundary=x', 'application/xml']) {
+      const response = await post({ 'content-type': contentType }, 'userId=u-1');
+      expect(response.statusCode, contentType).toBe(415);
+      expect(response.headers['content-type']).toBe('application/vnd.api+json');
+      expect(errorOf(response)).toMatchObject({ status: 415, code: 'unsupported_media_type' });
+    }
+  });
+
+  it('answers 415 for the JSON:API media type with a parameter other than ext or profile', async () => {
+    const response = await post({ 'content-type': 'application/vnd.api+json; version=1' }, '{}');
+    expect(response.statusCode).toBe(415);
+  });
+
+  it('answers 406 when Accept admits no JSON', async () => {
+    for (const accept of ['text/html', 'application/xml', 'application/json;q=0']) {
+      const response = await post({ 'content-type': 'application/json', accept }, '{}');
+      expect(response.statusCode, accept).toBe(406);
+      expect(errorOf(response)).toMatchObject({ status: 406, code: 'not_acceptable' });
+    }
+    for (const accept of ['*/*', 'application/*', 'text/html, application/json;q=0.5', 'application/vnd.api+json']) {
+      const response = await post({ 'content-type': 'application/json', accept }, '{}');
+      expect(response.statusCode, accept).not.toBe(406);
+    }
+  });
+
+  it('answers 413 for a body over 64 KiB and reads one just under it', async () => {
+    const big = await post({ 'content-type': 'application/x-www-form-urlencoded' }, `nick=${'x'.repeat(65 * 1024)}`);
+    expect(big.statusCode).toBe(413);
+    expect(errorOf(big)).toMatchObject({ status: 413, code: 'payload_too_large' });
+    const fits = await post({ 'content-type': 'application/x-www-form-urlencoded' }, `pad=${'x'.repeat(60 * 1024)}`);
+    expect(fits.statusCode).toBe(400); // read fine; then refused for its (missing) signature
+  });
+
+  it('answers 400 for malformed JSON and for a JSON body that is not an object', async () => {
+    await h().addClient();
+    const malformed = await post({ 'content-type': 'application/json' }, '{"nick": ');
+    expect(malformed.statusCode).toBe(400);
+    expect(errorOf(malformed)).toMatchObject({ code: 'bad_request' });
+    const array = await post({ 'content-type': 'application/json' }, '["u-1"]');
+    expect(array.statusCode).toBe(400);
+    expect(errorOf(array)).toMatchObject({ code: 'bad_request' });
+    const proto = await post({ 'content-type': 'application/json' }, '{"__proto__": {"admin": true}}');
+    expect(proto.statusCode).toBe(400);
+  });
+
+  it('answers 404 for an unknown route and 405 with Allow for a wrong method', async () => {
+    const unknown = await h().app.inject({ method: 'GET', url: '/api/web/v9/nothing' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['content-type']).toBe('application/vnd.api+json');
+    expect(errorOf(unknown)).toMatchObject({ status: 404, code: 'not_found' });
+    const wrongMethod = await h().app.inject({ method: 'GET', url: V2_URL });
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(wrongMethod.headers.allow).toBe('POST');
+    expect(errorOf(wrongMethod)).toMatchObject({ status: 405, code: 'method_not_allowed' });
+  });
+
+  it('echoes a well-formed X-Request-Id and replaces a hostile one', async () => {
+    const echoed = await h().app.inject({ method: 'GET', url: '/nothing', headers: { 'x-request-id': 'abc-123' } });
+    expect(echoed.headers['x-request-id']).toBe('abc-123');
+    expect(echoed.json().meta.requestId).toBe('abc-123');
+    const hostile = await h().app.inject({ method: 'GET', url: '/nothing', headers: { 'x-request-id': 'a\nb' } });
+    expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('never writes the auth token, the secret or the sign into its logs', async () => {
+    const client = await h().addClient({ secretKey: 'super-secret-value-123' });
+    const created = await h().createSession('u-1', { nick: 'Logged' }, { client });
+    const { auth } = created.json().data.attributes;
+    const signature = await sign({ nick: 'Logged', userId: 'u-1' }, 'super-secret-value-123');
+    await h().app.inject({ method: 'GET', url: `/api/web/v2/app/session?access-token=${auth}` });
+    await h().app.inject({ method: 'GET', url: `/play/poker?auth=${auth}&lang=en` });
+    const logs = h().logs();
+    expect(logs).toContain('"url":"/play/poker?auth=[redacted]&lang=en"');
+    expect(logs).not.toContain(auth);
+    expect(logs).not.toContain('super-secret-value-123');
+    expect(logs).not.toContain(signature);
+  });
+});
