@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('defaults to SQLite in ./data, 127.0.0.1:8080 and staging', () => {
+    expect(loadConfig({})).toEqual({
+      database: { dialect: 'sqlite', path: './data/poker-launch.db' },
+      host: '127.0.0.1',
+      port: 8080,
+      publicUrl: 'http://127.0.0.1:8080',
+      deployment: 'staging',
+      logLevel: 'info',
+    });
+  });
+
+  it('reads PostgreSQL, a public URL without its trailing slash, and production', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://app@db.internal:5432/poker',
+      HOST: '0.0.0.0',
+      PORT: '9000',
+      PUBLIC_URL: 'https://play.casino.example/',
+      POKER_LAUNCH_ENV: 'production',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      database: { dialect: 'postgres', url: 'postgres://app@db.internal:5432/poker' },
+      publicUrl: 'https://play.casino.example',
+      deployment: 'production',
+    });
+    expect(loadConfig({ HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:8080');
+  });
+
+  it('is frozen', () => {
+    expect(Object.isFrozen(loadConfig({}))).toBe(true);
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be sqlite:<path> or postgres:/],
+    [{ DATABASE_URL: 'sqlite:' }, /DATABASE_URL: sqlite: needs a file path/],
+    [{ PORT: '0' }, /PORT must be a whole number from 1 to 65535, got "0"/],
+    [{ PORT: 'eighty' }, /PORT must be a whole number/],
+    [{ PUBLIC_URL: 'ftp://x.example' }, /PUBLIC_URL must be an http\(s\) URL/],
+    [{ PUBLIC_URL: 'https://x.example/?a=1' }, /without query/],
+    [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL must be an absolute http\(s\) URL/],
+    [{ POKER_LAUNCH_ENV: 'prod' }, /POKER_LAUNCH_ENV must be one of staging, production, got "prod"/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
+  ])('refuses %o with a message naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
