@@ -10,6 +10,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
 import { requestIdFrom, serializeRequest } from './http/logging.js';
 import { parsePhpForm } from './http/php-form.js';
+import { RateLimiter } from './http/rate-limit.js';
 import { registerRoutes } from './http/routes.js';
 import { v2Routes } from './launch/v2.routes.js';
 
@@ -53,7 +54,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  registerRoutes(app, [...v2Routes(context)]);
+  const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, context.clock);
+  registerRoutes(app, [...v2Routes(context)], rateLimiter);
   return app;
 }
 

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       publicUrl: 'http://127.0.0.1:8080',
       deployment: 'staging',
       logLevel: 'info',
+      rateLimitPerMinute: 1200,
     });
   });
 
@@ -43,6 +44,7 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'https://x.example/?a=1' }, /without query/],
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL must be an absolute http\(s\) URL/],
     [{ POKER_LAUNCH_ENV: 'prod' }, /POKER_LAUNCH_ENV must be one of staging, production, got "prod"/],
+    [{ RATE_LIMIT_PER_MINUTE: '-1' }, /RATE_LIMIT_PER_MINUTE must be a whole number from 0/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

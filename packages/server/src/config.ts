@@ -8,6 +8,8 @@ export interface Config {
   /** `staging` explains signature errors to integrators; `production` never does. */
   readonly deployment: Deployment;
   readonly logLevel: LogLevel;
+  /** Requests per minute per client and server instance on the API routes; 0 turns the limit off. */
+  readonly rateLimitPerMinute: number;
 }
 
 export type DatabaseConfig =
@@ -43,6 +45,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       'production',
     ] as const),
     logLevel: oneOf('LOG_LEVEL', nonEmpty(env.LOG_LEVEL) ?? 'info', LOG_LEVELS),
+    rateLimitPerMinute: parseRateLimit(nonEmpty(env.RATE_LIMIT_PER_MINUTE) ?? '1200'),
   });
 }
 
@@ -63,6 +66,16 @@ function parsePort(text: string): number {
     throw new ConfigError(`PORT must be a whole number from 1 to 65535, got "${text}"`);
   }
   return port;
+}
+
+function parseRateLimit(text: string): number {
+  const limit = Number(text);
+  if (!/^\d+$/.test(text) || limit > 1_000_000) {
+    throw new ConfigError(
+      `RATE_LIMIT_PER_MINUTE must be a whole number from 0 (off) to 1000000, got "${text}"`,
+    );
+  }
+  return limit;
 }
 
 function parsePublicUrl(text: string): string {

@@ -10,7 +10,8 @@ describe('HTTP contract', () => {
   const post = (headers: Record<string, string>, payload: string, url = V2_URL) =>
     h().app.inject({ method: 'POST', url, headers, payload });
 
-  const errorOf = (response: { json(): { errors: { status: number; code: string }[] } }) => response.json().errors[0];
+  const errorOf = (response: { json(): { errors: { status: number; code: string }[] } }) =>
+    response.json().errors[0];
 
   it('answers 415 for a body media type the route does not take', async () => {
     await h().addClient();
@@ -33,17 +34,28 @@ describe('HTTP contract', () => {
       expect(response.statusCode, accept).toBe(406);
       expect(errorOf(response)).toMatchObject({ status: 406, code: 'not_acceptable' });
     }
-    for (const accept of ['*/*', 'application/*', 'text/html, application/json;q=0.5', 'application/vnd.api+json']) {
+    for (const accept of [
+      '*/*',
+      'application/*',
+      'text/html, application/json;q=0.5',
+      'application/vnd.api+json',
+    ]) {
       const response = await post({ 'content-type': 'application/json', accept }, '{}');
       expect(response.statusCode, accept).not.toBe(406);
     }
   });
 
   it('answers 413 for a body over 64 KiB and reads one just under it', async () => {
-    const big = await post({ 'content-type': 'application/x-www-form-urlencoded' }, `nick=${'x'.repeat(65 * 1024)}`);
+    const big = await post(
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      `nick=${'x'.repeat(65 * 1024)}`,
+    );
     expect(big.statusCode).toBe(413);
     expect(errorOf(big)).toMatchObject({ status: 413, code: 'payload_too_large' });
-    const fits = await post({ 'content-type': 'application/x-www-form-urlencoded' }, `pad=${'x'.repeat(60 * 1024)}`);
+    const fits = await post(
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      `pad=${'x'.repeat(60 * 1024)}`,
+    );
     expect(fits.statusCode).toBe(400); // read fine; then refused for its (missing) signature
   });
 
@@ -71,10 +83,18 @@ describe('HTTP contract', () => {
   });
 
   it('echoes a well-formed X-Request-Id and replaces a hostile one', async () => {
-    const echoed = await h().app.inject({ method: 'GET', url: '/nothing', headers: { 'x-request-id': 'abc-123' } });
+    const echoed = await h().app.inject({
+      method: 'GET',
+      url: '/nothing',
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(echoed.headers['x-request-id']).toBe('abc-123');
     expect(echoed.json().meta.requestId).toBe('abc-123');
-    const hostile = await h().app.inject({ method: 'GET', url: '/nothing', headers: { 'x-request-id': 'a\nb' } });
+    const hostile = await h().app.inject({
+      method: 'GET',
+      url: '/nothing',
+      headers: { 'x-request-id': 'a\nb' },
+    });
     expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -90,5 +110,27 @@ describe('HTTP contract', () => {
     expect(logs).not.toContain(auth);
     expect(logs).not.toContain('super-secret-value-123');
     expect(logs).not.toContain(signature);
+  });
+});
+
+describe('request quota', () => {
+  const h = useHarness('sqlite', { RATE_LIMIT_PER_MINUTE: '3' });
+
+  it('answers 429 with Retry-After past the per-client quota, and again 200 a minute later', async () => {
+    await h().addClient({ id: 'demo' });
+    await h().addClient({ id: 'other' });
+    for (let index = 0; index < 3; index++)
+      expect((await h().createSession(`u-${index}`)).statusCode).toBe(200);
+    const limited = await h().createSession('u-9');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBe('60');
+    expect(limited.json().errors[0]).toMatchObject({ status: 429, code: 'rate_limited' });
+    const otherClient = await h().app.inject({
+      method: 'POST',
+      url: '/api/web/v2/app/users/u-1/session?clientId=other',
+    });
+    expect(otherClient.statusCode).toBe(400);
+    h().clock.advance(60);
+    expect((await h().createSession('u-9')).statusCode).toBe(200);
   });
 });

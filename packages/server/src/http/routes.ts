@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from 'fastify';
 import { ApiError } from './api-error.js';
 import { assertAcceptable, assertBodyMediaType, type BodyMediaType } from './content-negotiation.js';
+import type { RateLimiter } from './rate-limit.js';
 
 /** One endpoint. All endpoints are listed where the app is built, so the surface is greppable. */
 export interface RouteDefinition {
@@ -18,7 +19,11 @@ export interface RouteDefinition {
 const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Registers the routes, and a 405 with `Allow` for every other method on each of their paths. */
-export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefinition[]): void {
+export function registerRoutes(
+  app: FastifyInstance,
+  routes: readonly RouteDefinition[],
+  rateLimiter?: RateLimiter,
+): void {
   const methodsByUrl = new Map<string, Set<string>>();
   for (const route of routes) {
     const jsonApi = route.jsonApi ?? true;
@@ -27,7 +32,9 @@ export function registerRoutes(app: FastifyInstance, routes: readonly RouteDefin
       url: route.url,
       ...(route.schema ? { schema: route.schema } : {}),
       onRequest: async (request) => {
-        if (jsonApi) assertAcceptable(request);
+        if (!jsonApi) return;
+        rateLimiter?.check(request);
+        assertAcceptable(request);
       },
       preValidation: async (request) => {
         if (route.bodyTypes) assertBodyMediaType(request, route.bodyTypes);
