@@ -1,0 +1,74 @@
+import type { Client } from '../clients/client.js';
+import { findClient } from '../clients/client.repository.js';
+import type { Db } from '../db/schema.js';
+import { ApiError } from '../http/api-error.js';
+import type { Player } from '../players/player.js';
+import { findPlayerById } from '../players/player.repository.js';
+import { type Session, sessionState } from '../sessions/session.js';
+import { findSessionByTokenHash } from '../sessions/session.repository.js';
+import { hashToken } from '../sessions/token.js';
+
+/** A session found by its auth token, with the client and player it belongs to. */
+export interface TokenSession {
+  session: Session;
+  client: Client;
+  player: Player;
+}
+
+/** RFC 6750 §3: a 401 for a bad token names the scheme and the error. */
+const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_token"' };
+
+/** The session an auth token opens, whatever its state; `undefined` for a token nobody issued. */
+export async function findTokenSession(db: Db, token: string): Promise<TokenSession | undefined> {
+  // Tokens are stored only as SHA-256; an equality lookup on the hash leaks nothing about the token.
+  const session = await findSessionByTokenHash(db, hashToken(token));
+  if (!session) return undefined;
+  const [client, player] = await Promise.all([
+    findClient(db, session.clientId),
+    findPlayerById(db, session.clientId, session.playerId),
+  ]);
+  return client && player ? { session, client, player } : undefined;
+}
+
+/**
+ * The active session of the token, else a 401 whose code tells why: `unauthorized` (no token),
+ * `token_invalid`, `token_expired` or `token_revoked`. A disabled client's sessions count as revoked.
+ */
+export async function authenticateToken(db: Db, token: string | undefined, now: Date): Promise<TokenSession> {
+  if (token === undefined) {
+    throw new ApiError(
+      [
+        {
+          status: 401,
+          code: 'unauthorized',
+          title: 'Unauthorized',
+          detail: 'An auth token is required: Authorization: Bearer <auth> or ?access-token=<auth>',
+        },
+      ],
+      { headers: { 'www-authenticate': 'Bearer' } },
+    );
+  }
+  const found = await findTokenSession(db, token);
+  if (!found) throw tokenError('token_invalid', 'The auth token is not valid');
+  const state = found.client.active ? sessionState(found.session, now) : 'revoked';
+  if (state === 'revoked') throw tokenError('token_revoked', 'The session of this auth token has ended');
+  if (state === 'expired') {
+    // The game page sends the player here (decisions.md §6); only the holder of the token learns it.
+    const restoreSessionUrl = found.session.launchOptions?.restoreSessionUrl;
+    throw tokenError(
+      'token_expired',
+      'The auth token has expired',
+      typeof restoreSessionUrl === 'string' ? { restoreSessionUrl } : {},
+    );
+  }
+  return found;
+}
+
+function tokenError(
+  code: 'token_invalid' | 'token_expired' | 'token_revoked',
+  detail: string,
+  meta: Record<string, unknown> = {},
+): ApiError {
+  const error = ApiError.of(code, detail);
+  return new ApiError(error.errors, { headers: INVALID_TOKEN_CHALLENGE, meta });
+}

@@ -1,0 +1,43 @@
+import type { Target } from '../launch/target.js';
+import type { TokenSession } from './token-session.js';
+
+/**
+ * The session as the game front end and game servers see it: never the token, its hash, the client's
+ * settings or the player's profile beyond the nick.
+ */
+export function toTokenSessionDocument({ session, client, player }: TokenSession, now: Date) {
+  return {
+    data: {
+      id: session.id,
+      type: 'session' as const,
+      attributes: {
+        'session-id': session.externalSessionId,
+        player: {
+          // As the integrator knows the player: its own id, or ours in internal player-id mode.
+          'user-id': client.playerIdMode === 'internal' ? player.id : player.externalId,
+          nick: player.nick,
+        },
+        target: targetAttributes(session.target),
+        lang: session.lang,
+        currency: session.currency,
+        launchOptions: session.launchOptions,
+        state: 'active' as const,
+        expiresAt: session.expiresAt,
+      },
+    },
+    // The page counts down from the server's clock, not the player's (which may be off by minutes).
+    meta: { serverTime: now.toISOString() },
+  };
+}
+
+function targetAttributes(target: Target) {
+  switch (target.gameCode) {
+    case 'poker':
+      return { gameCode: target.gameCode, tableId: target.tableId ?? null };
+    case 'casinoLobby':
+      return { gameCode: target.gameCode };
+    case 'casino':
+    case 'sport':
+      return { gameCode: target.gameCode, gameId: target.gameId ?? null };
+  }
+}
