@@ -13,6 +13,7 @@ import { parsePhpForm } from './http/php-form.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { registerRoutes } from './http/routes.js';
 import { v2Routes } from './launch/v2.routes.js';
+import { pageRoutes } from './pages/pages.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
 
 export interface AppOptions {
@@ -56,7 +57,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, context.clock);
-  registerRoutes(app, [...v2Routes(context), ...tokenRoutes(context)], rateLimiter);
+  registerRoutes(app, [...v2Routes(context), ...tokenRoutes(context), ...pageRoutes(context)], rateLimiter);
   return app;
 }
 

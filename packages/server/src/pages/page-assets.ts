@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/** `packages/server/assets/`, from `src/pages/` under Vitest and from `dist/pages/` once built. */
+const ASSETS_DIR = new URL('../../assets/', import.meta.url);
+
+export interface StaticAsset {
+  body: string;
+  contentType: string;
+  /** Strong validator: a changed file gets a new one, so `no-cache` revalidation is cheap and exact. */
+  etag: string;
+}
+
+export interface PageAssets {
+  template: string;
+  css: StaticAsset;
+  js: StaticAsset;
+}
+
+let loaded: PageAssets | undefined;
+
+/** Reads the shipped files once per process: a few kilobytes, served from memory. */
+export function loadPageAssets(): PageAssets {
+  loaded ??= {
+    template: read('game.html'),
+    css: asset('game.css', 'text/css; charset=utf-8'),
+    js: asset('game.js', 'text/javascript; charset=utf-8'),
+  };
+  return loaded;
+}
+
+function asset(name: string, contentType: string): StaticAsset {
+  const body = read(name);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  return { body, contentType, etag };
+}
+
+function read(name: string): string {
+  return readFileSync(new URL(name, ASSETS_DIR), 'utf8');
+}
