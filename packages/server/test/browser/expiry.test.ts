@@ -1,0 +1,80 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { Client } from '../../src/clients/client.js';
+import { describeInChromium, launchChromium } from './support/chromium.js';
+import { readShownSession } from './support/game-page.js';
+import { type RunningService, startRunningService } from './support/running-service.js';
+import { type StaticSite, serveSite } from './support/static-site.js';
+
+/** A session lives this long; long enough to see the page open, short enough to wait for. */
+const LIFETIME_SECONDS = 3;
+
+describeInChromium('session expiry in Chromium', () => {
+  let browser: Browser;
+  let service: RunningService;
+  let integrator: StaticSite;
+  let client: Client;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    [browser, service, integrator] = await Promise.all([
+      launchChromium(),
+      startRunningService(),
+      serveSite(),
+    ]);
+    integrator.pages.set(
+      '/restore',
+      '<!doctype html><html lang="en"><title>Restore</title><h1>Welcome back</h1></html>',
+    );
+    client = await service.addClient();
+    await service.setSetting('AuthorizationTicketLifetime', String(LIFETIME_SECONDS));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([service?.close(), integrator?.close()]);
+  });
+  beforeEach(async () => {
+    context = await browser.newContext();
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  it('lands on the restoreSessionUrl page when the countdown reaches zero', async () => {
+    const restoreSessionUrl = `${integrator.origin}/restore?from=poker`;
+    const { url } = await service.createV2Session(client, 'u-restore', {
+      nick: 'Restorer',
+      launchOptions: { restoreSessionUrl },
+    });
+    await page.goto(url);
+    const shown = await readShownSession(page);
+    expect(shown.nick).toBe('Restorer');
+    expect(shown.timeLeft).toMatch(/^0:0[1-3]$/);
+    await page.waitForURL(restoreSessionUrl, { timeout: (LIFETIME_SECONDS + 5) * 1000 });
+    expect(await page.locator('h1').textContent()).toBe('Welcome back');
+  });
+
+  it('shows "Your session has expired" when no restoreSessionUrl was given', async () => {
+    const { url } = await service.createV2Session(client, 'u-expire', { nick: 'Expirer' });
+    await page.goto(url);
+    await readShownSession(page);
+    await page
+      .getByRole('status')
+      .getByText('Your session has expired.')
+      .waitFor({
+        timeout: (LIFETIME_SECONDS + 5) * 1000,
+      });
+    expect(await page.locator('#session').isHidden()).toBe(true);
+    expect(page.url()).toBe(`${service.origin}/play/poker?lang=en`);
+  });
+
+  it('goes to the restoreSessionUrl when the token API already answers token_expired on opening', async () => {
+    const restoreSessionUrl = `${integrator.origin}/restore?from=late`;
+    const { url } = await service.createV2Session(client, 'u-late', { launchOptions: { restoreSessionUrl } });
+    await new Promise((resolve) => setTimeout(resolve, LIFETIME_SECONDS * 1000 + 100));
+    await page.goto(url);
+    await page.waitForURL(restoreSessionUrl);
+  });
+});

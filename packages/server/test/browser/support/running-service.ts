@@ -1,0 +1,146 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SignableParams, sign } from '@poker-launch/sdk';
+import type { Client } from '../../../src/clients/client.js';
+import { insertClient } from '../../../src/clients/client.repository.js';
+import { type Config, loadConfig } from '../../../src/config.js';
+import { activateCurrencies } from '../../../src/currencies/currency.repository.js';
+import type { LaunchRequest } from '../../../src/launch/launch-request.js';
+import { launchSession } from '../../../src/launch/launch-session.js';
+import { type RunningServer, startServer } from '../../../src/server.js';
+import { loadSettings, saveSetting } from '../../../src/settings/setting.repository.js';
+import type { SettingName } from '../../../src/settings/settings.js';
+import { encodePhpForm } from '../../../src/test-support/harness.js';
+
+export interface RunningService {
+  /** The origin it listens on, which is also its PUBLIC_URL. */
+  origin: string;
+  server: RunningServer;
+  addClient(overrides?: Partial<Client>): Promise<Client>;
+  setSetting(name: SettingName, value: string): Promise<void>;
+  activateCurrencies(...codes: string[]): Promise<void>;
+  /** v2 create session over real HTTP, signed with the client's secret; answers the redirect URL. */
+  createV2Session(client: Client, userId: string, params?: Record<string, unknown>): Promise<LaunchedUrl>;
+  /** A v3 launch through the shared launch core (the v3 route is not on this branch yet). */
+  launchV3Session(client: Client, userId: string, nick: string): Promise<LaunchedUrl>;
+  close(): Promise<void>;
+}
+
+export interface LaunchedUrl {
+  url: string;
+  auth: string;
+}
+
+/**
+ * The real service (server.ts) on a loopback port with a temporary SQLite file. PUBLIC_URL must be
+ * the origin it listens on, so the port is chosen first; if another process takes it meanwhile, retry.
+ */
+export async function startRunningService(): Promise<RunningService> {
+  const directory = await mkdtemp(join(tmpdir(), 'poker-launch-browser-'));
+  const { server, config } = await listenOnFreePort(`sqlite:${join(directory, 'poker-launch.db')}`);
+  const { db } = server.database;
+  const origin = server.address;
+  if (origin !== config.publicUrl) throw new Error(`listening on ${origin}, PUBLIC_URL ${config.publicUrl}`);
+  let clients = 0;
+  return {
+    origin,
+    server,
+    async addClient(overrides = {}) {
+      const client: Client = {
+        id: `client-${++clients}`,
+        secretKey: 'browser_secret',
+        active: true,
+        currencyMandatory: false,
+        playerIdMode: 'external',
+        launchUrls: {},
+        frameOrigins: [],
+        createdAt: new Date().toISOString(),
+        ...overrides,
+      };
+      await insertClient(db, client);
+      return client;
+    },
+    setSetting: (name, value) => saveSetting(db, name, value),
+    activateCurrencies: (...codes) => activateCurrencies(db, codes),
+    async createV2Session(client, userId, params = {}) {
+      const signature = await sign({ ...(params as SignableParams), userId }, client.secretKey ?? '');
+      const response = await fetch(
+        `${origin}/api/web/v2/app/users/${encodeURIComponent(userId)}/session?clientId=${client.id}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', sign: signature },
+          body: encodePhpForm(params),
+        },
+      );
+      const document = (await response.json()) as { data: { attributes: Record<string, string> } };
+      if (response.status !== 200)
+        throw new Error(`create session: ${response.status} ${JSON.stringify(document)}`);
+      return {
+        url: document.data.attributes['redirect-url'] ?? '',
+        auth: document.data.attributes.auth ?? '',
+      };
+    },
+    async launchV3Session(client, userId, nick) {
+      const request: LaunchRequest = {
+        apiVersion: 'v3',
+        userId,
+        profile: { nick },
+        authType: 'external',
+        lang: 'en',
+        target: { gameCode: 'poker' },
+        longLife: true,
+      };
+      const result = await launchSession(
+        { db, config, now: new Date(), settings: await loadSettings(db) },
+        client,
+        request,
+        {
+          userId: '/data/attributes/player/id',
+          nick: '/data/attributes/player/nick',
+          currency: '/data/attributes/player/currency',
+          launchOptions: '/data/attributes/session/launchOptions',
+          usernameErrorStatus: 422,
+        },
+      );
+      return { url: result.redirectUrl, auth: result.auth };
+    },
+    async close() {
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+async function listenOnFreePort(databaseUrl: string): Promise<{ server: RunningServer; config: Config }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    // PUBLIC_URL is left to its default, http://HOST:PORT: the very origin the browser talks to.
+    const config = loadConfig({
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      return { server: await startServer(config), config };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error;
+    }
+  }
+}
+
+/** A port the kernel just handed out for 127.0.0.1, released again for the service to take. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
