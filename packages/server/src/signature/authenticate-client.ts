@@ -34,12 +34,17 @@ export async function authenticateClient(
     if (signaturesMatch(await sign(candidate, secret), request.received)) matched = true;
   }
   if (client?.active && matched) return client;
-  throw invalidSignature(deployment, request.candidates[0]);
+  throw invalidSignature(deployment, request.candidates);
 }
 
-function invalidSignature(deployment: Deployment, canonical: SignableParams): ApiError {
+function invalidSignature(deployment: Deployment, candidates: SignedRequest['candidates']): ApiError {
   const error = ApiError.of('invalid_signature', 'Not valid request signature');
   if (deployment === 'production') return error;
-  // Staging only: the string we hashed (never the secret), so integrators can diff it against theirs.
-  return new ApiError(error.errors, { meta: { signature: { canonical: canonicalString(canonical) } } });
+  // Staging only: the strings we hashed (never the secret), so integrators can diff them against theirs.
+  const [canonical, alternative] = candidates;
+  const signature = {
+    canonical: canonicalString(canonical),
+    ...(alternative === undefined ? {} : { acceptedAlternative: canonicalString(alternative) }),
+  };
+  return new ApiError(error.errors, { meta: { signature } });
 }

@@ -11,18 +11,20 @@ export type ParsedFields<R extends FieldRules> = {
  * Reads every field that has a rule and collects every problem at once, each with its pointer.
  * An absent field, `null` and the empty string all count as "not sent" (what Yii's `skipOnEmpty`
  * does, so integrators porting from the PHP platform see the same outcome).
+ * `label` names the field in error texts where its bare name is ambiguous (v3: `player.id`, `session.id`).
  */
 export function parseFields<R extends FieldRules>(
   raw: Readonly<Record<string, unknown>>,
   rules: R,
   pointer: (field: string) => string,
+  label: (field: string) => string = (field) => field,
 ): { values: ParsedFields<R>; errors: ErrorObject[] } {
   const values: Record<string, unknown> = {};
   const errors: ErrorObject[] = [];
   for (const [field, rule] of Object.entries(rules)) {
     const value = Object.hasOwn(raw, field) ? raw[field] : undefined;
     if (isNotSent(value)) continue;
-    const result = rule.parse(value, field);
+    const result = rule.parse(value, label(field));
     if (result.ok) values[field] = result.value;
     else errors.push(errorObject(result.issue.code, result.issue.detail, { pointer: pointer(field) }));
   }
