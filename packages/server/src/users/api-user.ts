@@ -1,0 +1,35 @@
+/** The role that may do everything an API key can do (decisions.md §8). */
+export const ROLE_ADMIN = 'ROLE_ADMIN';
+/** The one permission v3 knows: create (and read back) OpenGame sessions. */
+export const PERMISSION_CREATE_OPEN_GAME = 'CREATE:OpenGame';
+
+export const API_ROLES = [ROLE_ADMIN] as const;
+export const API_PERMISSIONS = [PERMISSION_CREATE_OPEN_GAME] as const;
+
+export type ApiRole = (typeof API_ROLES)[number];
+export type ApiPermission = (typeof API_PERMISSIONS)[number];
+
+/** An operator-made user of the API, authenticating with an API key; the key itself is never kept. */
+export interface ApiUser {
+  name: string;
+  role: ApiRole | null;
+  permissions: ApiPermission[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** Names appear in logs and CLI output: a short, plain alphabet. */
+export const API_USER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+
+export function isApiRole(value: string): value is ApiRole {
+  return (API_ROLES as readonly string[]).includes(value);
+}
+
+export function isApiPermission(value: string): value is ApiPermission {
+  return (API_PERMISSIONS as readonly string[]).includes(value);
+}
+
+/** ROLE_ADMIN holds every permission; anyone else only those granted. */
+export function hasPermission(user: ApiUser, permission: ApiPermission): boolean {
+  return user.role === ROLE_ADMIN || user.permissions.includes(permission);
+}
