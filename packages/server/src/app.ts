@@ -13,6 +13,7 @@ import { parsePhpForm } from './http/php-form.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { registerRoutes } from './http/routes.js';
 import { v2Routes } from './launch/v2.routes.js';
+import { v3Routes } from './launch/v3.routes.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
 
@@ -57,7 +58,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, context.clock);
-  registerRoutes(app, [...v2Routes(context), ...tokenRoutes(context), ...pageRoutes(context)], rateLimiter);
+  registerRoutes(
+    app,
+    [...v2Routes(context), ...v3Routes(context), ...tokenRoutes(context), ...pageRoutes(context)],
+    rateLimiter,
+  );
   return app;
 }
 

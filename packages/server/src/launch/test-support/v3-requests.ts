@@ -1,0 +1,95 @@
+import { type SignableParams, sign } from '@poker-launch/sdk';
+import type { LightMyRequestResponse } from 'fastify';
+import type { Client } from '../../clients/client.js';
+import type { Harness } from '../../test-support/harness.js';
+
+export interface V3Options {
+  /** The client whose secret signs; default: the harness's first client (created if none). */
+  client?: Client;
+  /** The `client` query parameter; default the client's id; `null` leaves it out. */
+  clientId?: string | null;
+  /** An explicit sign header; `null` sends none; default: the canonical signature. */
+  sign?: string | null;
+  /** `Authorization: Bearer <key>`; with it, no sign is sent unless `sign` is given. */
+  apiKey?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+const clients = new WeakMap<Harness, Client>();
+
+async function clientFor(h: Harness, options: V3Options): Promise<Client> {
+  if (options.client) return options.client;
+  const known = clients.get(h);
+  if (known) return known;
+  const client = await h.addClient();
+  clients.set(h, client);
+  return client;
+}
+
+/** An OpenGame document with the given attributes. */
+export function openGameDocument(
+  player: Record<string, unknown>,
+  session?: Record<string, unknown>,
+): { data: { type: string; attributes: Record<string, unknown> } } {
+  return { data: { type: 'OpenGame', attributes: { ...(session ? { session } : {}), player } } };
+}
+
+/** POSTs v3 open game; `body` is sent as JSON unless it is already a string. */
+export async function openGame(
+  h: Harness,
+  body: unknown,
+  options: V3Options = {},
+): Promise<LightMyRequestResponse> {
+  const client = await clientFor(h, options);
+  const signature =
+    options.sign !== undefined
+      ? options.sign
+      : options.apiKey !== undefined || typeof body === 'string'
+        ? null
+        : await sign(body as SignableParams, client.secretKey ?? '');
+  return h.app.inject({
+    method: 'POST',
+    url: withClient('/apiweb/v3/open-game', client, options),
+    headers: {
+      'content-type': options.contentType ?? 'application/vnd.api+json',
+      accept: 'application/vnd.api+json',
+      ...accessHeaders(signature, options),
+      ...options.headers,
+    },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** GETs a GameSession by its IRI (`data.id`), signed over the path id by default. */
+export async function getGameSession(
+  h: Harness,
+  iri: string,
+  options: V3Options = {},
+): Promise<LightMyRequestResponse> {
+  const client = await clientFor(h, options);
+  const id = decodeURIComponent(iri.split('/').pop() ?? '');
+  const signature =
+    options.sign !== undefined
+      ? options.sign
+      : options.apiKey !== undefined
+        ? null
+        : await sign({ id }, client.secretKey ?? '');
+  return h.app.inject({
+    method: 'GET',
+    url: withClient(iri, client, options),
+    headers: { accept: 'application/vnd.api+json', ...accessHeaders(signature, options), ...options.headers },
+  });
+}
+
+function withClient(path: string, client: Client, options: V3Options): string {
+  const clientId = options.clientId === undefined ? client.id : options.clientId;
+  return clientId === null ? path : `${path}?client=${encodeURIComponent(clientId)}`;
+}
+
+function accessHeaders(signature: string | null, options: V3Options): Record<string, string> {
+  return {
+    ...(signature === null ? {} : { sign: signature }),
+    ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
+  };
+}

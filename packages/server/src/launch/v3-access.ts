@@ -1,0 +1,52 @@
+import type { SignableParams } from '@poker-launch/sdk';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import type { Client } from '../clients/client.js';
+import { findClient } from '../clients/client.repository.js';
+import { ApiError } from '../http/api-error.js';
+import { headerValue } from '../http/routes.js';
+import { authenticateClient } from '../signature/authenticate-client.js';
+import { PERMISSION_CREATE_OPEN_GAME } from '../users/api-user.js';
+import { authorizeApiKey } from '../users/authorize-api-key.js';
+
+/**
+ * Who may open (and read back) v3 game sessions for the client named by `?client=` (decisions.md §8):
+ * - with `Authorization`, an API key of a user with ROLE_ADMIN or CREATE:OpenGame (no `sign` needed);
+ *   the key is then the whole proof, so an unusable client is said plainly: 422;
+ * - without it, the request signature, or nothing for a client without a secret; there an unknown or
+ *   disabled client is the same 400 as a wrong sign, so nobody can probe which clients exist.
+ *
+ * `params` are the request's other parameters (body or path); the canonical signature drops `client`,
+ * and a signature computed with `client` kept is accepted too (decisions.md §2).
+ */
+export async function authorizeV3Caller(
+  context: AppContext,
+  request: FastifyRequest,
+  params: SignableParams,
+): Promise<Client> {
+  const { client: clientId, ...query } = request.query as Record<string, SignableParams[string]>;
+  const { authorization } = request.headers;
+  if (authorization !== undefined) {
+    await authorizeApiKey(context.db, authorization, PERMISSION_CREATE_OPEN_GAME);
+    return activeClientOrThrow(context, clientId);
+  }
+  return authenticateClient(context.db, context.config.deployment, {
+    clientId,
+    candidates: [
+      { ...query, ...params },
+      { ...query, client: clientId, ...params },
+    ],
+    received: headerValue(request, 'sign'),
+  });
+}
+
+async function activeClientOrThrow(context: AppContext, clientId: unknown): Promise<Client> {
+  if (clientId === undefined || clientId === '') {
+    throw ApiError.of('field_required', 'The client query parameter cannot be blank');
+  }
+  const client = typeof clientId === 'string' ? await findClient(context.db, clientId) : undefined;
+  if (!client?.active) {
+    throw ApiError.of('invalid_field', 'The client query parameter names no active client');
+  }
+  return client;
+}

@@ -1,0 +1,106 @@
+import type { ErrorObject } from '@poker-launch/sdk';
+import { ApiError, errorObject } from '../http/api-error.js';
+import type { PlayerProfile } from '../players/player.js';
+import { PROFILE_FIELDS } from '../players/player.js';
+import { isPlainObject, parseFields } from '../validation/parse-fields.js';
+import type { LaunchRequest } from './launch-request.js';
+import type { LaunchRuleInput } from './launch-rules.js';
+import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS, v3PlayerPointer, v3SessionPointer } from './v3-fields.js';
+
+export const OPEN_GAME_TYPE = 'OpenGame';
+
+/** The two attribute objects of an OpenGame document, once its JSON:API shape is known to be right. */
+export interface OpenGameAttributes {
+  session: Record<string, unknown>;
+  player: Record<string, unknown>;
+}
+
+/**
+ * Checks the JSON:API shape: not a document of the expected shape → 400; a document of another
+ * resource type → 409 (the JSON:API rule for a `type` the endpoint does not create).
+ */
+export function readOpenGameDocument(body: unknown): OpenGameAttributes {
+  const notDocument = (detail: string) => ApiError.of('bad_request', detail);
+  if (!isPlainObject(body) || !isPlainObject(body.data)) {
+    throw notDocument('The request body must be a JSON:API document with a data object');
+  }
+  const { data } = body;
+  if (typeof data.type !== 'string') {
+    throw ApiError.of('bad_request', 'data.type must be a string', { pointer: '/data/type' });
+  }
+  if (data.type !== OPEN_GAME_TYPE) {
+    throw ApiError.of('type_conflict', `data.type must be ${OPEN_GAME_TYPE}, not ${data.type.slice(0, 64)}`, {
+      pointer: '/data/type',
+    });
+  }
+  if (!isPlainObject(data.attributes)) {
+    throw ApiError.of('bad_request', 'data.attributes must be an object', { pointer: '/data/attributes' });
+  }
+  const { player, session } = data.attributes;
+  if (!isPlainObject(player)) {
+    throw ApiError.of('bad_request', 'data.attributes.player must be an object', {
+      pointer: '/data/attributes/player',
+    });
+  }
+  if (session !== undefined && session !== null && !isPlainObject(session)) {
+    throw ApiError.of('bad_request', 'data.attributes.session must be an object', {
+      pointer: '/data/attributes/session',
+    });
+  }
+  return { player, session: session ?? {} };
+}
+
+/**
+ * Reads the attributes into a launch request, or every problem found. `ruleInput` holds whatever could
+ * be read, for the business rules that run next (their errors join these in one response).
+ */
+export function parseOpenGameAttributes(attributes: OpenGameAttributes): {
+  ruleInput: LaunchRuleInput;
+  request?: LaunchRequest;
+  errors: ErrorObject[];
+} {
+  const session = parseFields(attributes.session, V3_SESSION_FIELDS, v3SessionPointer, (f) => `session.${f}`);
+  const player = parseFields(attributes.player, V3_PLAYER_FIELDS, v3PlayerPointer, (f) => `player.${f}`);
+  const errors = [...session.errors, ...player.errors];
+  const playerId = player.values.id;
+  if (playerId === undefined && !errors.some((error) => error.source?.pointer === v3PlayerPointer('id'))) {
+    errors.push(
+      errorObject('field_required', 'player.id cannot be blank', { pointer: v3PlayerPointer('id') }),
+    );
+  }
+  const ruleInput: LaunchRuleInput = {
+    nick: player.values.nick,
+    currency: player.values.currency,
+    gameCode: 'poker',
+    launchOptions: session.values.launchOptions,
+  };
+  if (errors.length > 0 || playerId === undefined) return { ruleInput, errors };
+
+  const { tableId } = session.values;
+  return {
+    ruleInput,
+    errors,
+    request: {
+      apiVersion: 'v3',
+      userId: playerId,
+      profile: profileOf(player.values),
+      externalSessionId: session.values.id,
+      authType: session.values.authType ?? 'external',
+      lang: session.values.lang ?? 'en',
+      launchOptions: session.values.launchOptions,
+      target: tableId === undefined ? { gameCode: 'poker' } : { gameCode: 'poker', tableId },
+      // decisions.md §6: long-life tokens are v3's default.
+      longLife: session.values.longLifeLoginToken ?? true,
+      userIp: session.values.userIp,
+    },
+  };
+}
+
+/** Only the fields sent: a field omitted must leave the stored value as it was. */
+function profileOf(values: Partial<Record<string, unknown>>): PlayerProfile {
+  const profile: Record<string, unknown> = {};
+  for (const field of PROFILE_FIELDS) {
+    if (values[field] !== undefined) profile[field] = values[field];
+  }
+  return profile as PlayerProfile;
+}

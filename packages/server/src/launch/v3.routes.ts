@@ -1,0 +1,79 @@
+import type { SignableParams } from '@poker-launch/sdk';
+import type { AppContext } from '../app-context.js';
+import { ApiError } from '../http/api-error.js';
+import { sendDocument } from '../http/json-api.js';
+import type { RouteDefinition } from '../http/routes.js';
+import { findPlayerById } from '../players/player.repository.js';
+import { sessionState } from '../sessions/session.js';
+import { findSessionById } from '../sessions/session.repository.js';
+import { loadSettings } from '../settings/setting.repository.js';
+import { isPlainObject } from '../validation/parse-fields.js';
+import {
+  GAME_SESSIONS_PATH,
+  gameSessionIri,
+  toGameSessionDocument,
+  toGameSessionStateDocument,
+} from './game-session.serializer.js';
+import { checkLaunchRules } from './launch-rules.js';
+import { launchSession } from './launch-session.js';
+import { authorizeV3Caller } from './v3-access.js';
+import { parseOpenGameAttributes, readOpenGameDocument } from './v3-document.js';
+import { V3_POINTERS } from './v3-fields.js';
+import { V3_ACCESS_SCHEMA, v3OpenGameSchema } from './v3-schema.js';
+
+export const V3_OPEN_GAME_URL = '/apiweb/v3/open-game';
+
+/** v3 open game, and reading back the GameSession it created. */
+export function v3Routes(context: AppContext): RouteDefinition[] {
+  return [
+    {
+      method: 'POST',
+      url: V3_OPEN_GAME_URL,
+      schema: v3OpenGameSchema(),
+      bodyTypes: ['json'],
+      async handler(request, reply) {
+        // Who is asking comes first: a caller without access learns nothing about the document's problems.
+        const body = isPlainObject(request.body) ? (request.body as SignableParams) : {};
+        const client = await authorizeV3Caller(context, request, body);
+        const attributes = readOpenGameDocument(request.body);
+
+        const settings = await loadSettings(context.db);
+        const parsed = parseOpenGameAttributes(attributes);
+        const rules = await checkLaunchRules(context.db, client, settings, parsed.ruleInput, V3_POINTERS);
+        const errors = [...parsed.errors, ...rules.errors];
+        if (errors.length > 0 || parsed.request === undefined) throw new ApiError(errors);
+
+        const launch = {
+          ...parsed.request,
+          profile: { ...parsed.request.profile, currency: rules.currency },
+        };
+        const now = context.clock();
+        const result = await launchSession({ ...context, now, settings }, client, launch, V3_POINTERS);
+        reply.header('location', gameSessionIri(result.session.id));
+        return sendDocument(reply, 201, toGameSessionDocument(result, rules.warnings));
+      },
+    },
+    {
+      method: 'GET',
+      url: `${GAME_SESSIONS_PATH}/:id`,
+      schema: V3_ACCESS_SCHEMA,
+      async handler(request, reply) {
+        const { id } = request.params as { id: string };
+        // The path id is a signed parameter (spec: query ∪ path ∪ body), so a sign is good for one session.
+        const client = await authorizeV3Caller(context, request, { id });
+        const session = await findSessionById(context.db, id);
+        // Another client's session, or a v2 one, is not a GameSession this caller can see.
+        const player =
+          session && session.clientId === client.id && session.apiVersion === 'v3'
+            ? await findPlayerById(context.db, client.id, session.playerId)
+            : undefined;
+        if (!session || !player)
+          throw ApiError.of('not_found', `No GameSession ${gameSessionIri(id.slice(0, 64))}`);
+        // The id the caller launched with: its own, or ours in internal player-id mode.
+        const playerId = client.playerIdMode === 'internal' ? player.id : player.externalId;
+        const state = sessionState(session, context.clock());
+        return sendDocument(reply, 200, toGameSessionStateDocument(session, playerId, state));
+      },
+    },
+  ];
+}
