@@ -126,12 +126,21 @@ export function currencyCode(): FieldRule<string> {
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 
+/**
+ * Regions CLDR (behind Intl) names that are not ISO 3166-1 countries: reserved and withdrawn codes
+ * (UK, YU, …), groupings (EU, UN), pseudo-regions and ZZ "Unknown Region". XK (Kosovo) stays: it is
+ * the user-assigned code everyone uses, and refusing it would lock out real players.
+ */
+const NOT_ISO_3166_1 = new Set(
+  'AC AN BU CP CQ CS DD DG DY EA EU EZ FX HV IC NH QO RH SU TA TP UK UN VD XA XB YD YU ZR ZZ'.split(' '),
+);
+
 export function countryCode(): FieldRule<string> {
   return {
     schema: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 code' },
     parse(raw, name) {
       const code = typeof raw === 'string' && /^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : undefined;
-      return code !== undefined && regionNames.of(code) !== undefined
+      return code !== undefined && !NOT_ISO_3166_1.has(code) && regionNames.of(code) !== undefined
         ? accept(code)
         : refuse('invalid_field', `${name} must be an ISO 3166-1 alpha-2 country code`);
     },
