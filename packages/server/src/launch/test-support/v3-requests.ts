@@ -1,6 +1,7 @@
 import { type SignableParams, sign } from '@poker-launch/sdk';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Client } from '../../clients/client.js';
+import { findClient } from '../../clients/client.repository.js';
 import type { Harness } from '../../test-support/harness.js';
 
 export interface V3Options {
@@ -16,15 +17,10 @@ export interface V3Options {
   headers?: Record<string, string>;
 }
 
-const clients = new WeakMap<Harness, Client>();
-
+/** The given client, else the harness's default `demo` (created on first use). */
 async function clientFor(h: Harness, options: V3Options): Promise<Client> {
   if (options.client) return options.client;
-  const known = clients.get(h);
-  if (known) return known;
-  const client = await h.addClient();
-  clients.set(h, client);
-  return client;
+  return (await findClient(h.db, 'demo')) ?? h.addClient();
 }
 
 /** An OpenGame document with the given attributes. */
