@@ -221,6 +221,12 @@ describe.each(DIALECTS)('v3 player profiles on %s', (dialect) => {
     expect(await h().db.selectFrom('players').selectAll().execute()).toHaveLength(1);
   });
 
+  it('accepts XK, the country code in use for Kosovo', async () => {
+    const response = await openGame(h(), openGameDocument({ id: 'u-1', country: 'xk' }));
+    expect(response.statusCode, response.body).toBe(201);
+    expect((await player()).country).toBe('XK');
+  });
+
   it('gives a new player the default active and verified settings', async () => {
     await h().setSetting('PlayerDefaultActive', 'false');
     await h().setSetting('PlayerDefaultVerified', 'true');

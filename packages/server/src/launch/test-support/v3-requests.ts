@@ -23,12 +23,14 @@ async function clientFor(h: Harness, options: V3Options): Promise<Client> {
   return (await findClient(h.db, 'demo')) ?? h.addClient();
 }
 
-/** An OpenGame document with the given attributes. */
+/** An OpenGame document with the given attributes (any values: tests send wrong ones on purpose). */
 export function openGameDocument(
   player: Record<string, unknown>,
   session?: Record<string, unknown>,
-): { data: { type: string; attributes: Record<string, unknown> } } {
-  return { data: { type: 'OpenGame', attributes: { ...(session ? { session } : {}), player } } };
+): SignableParams {
+  return {
+    data: { type: 'OpenGame', attributes: { ...(session ? { session } : {}), player } },
+  } as SignableParams;
 }
 
 /** POSTs v3 open game; `body` is sent as JSON unless it is already a string. */
