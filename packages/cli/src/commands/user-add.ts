@@ -1,0 +1,58 @@
+import {
+  API_PERMISSIONS,
+  API_ROLES,
+  type ApiPermission,
+  type ApiRole,
+  createApiUser,
+  isApiPermission,
+  isApiRole,
+} from '@poker-launch/server';
+import { type Command, CommandError, UsageError } from '../command.js';
+import { describeAccess, withDatabase } from './user-shared.js';
+
+export const userAddCommand: Command = {
+  name: 'user add',
+  summary: 'Create an API user and print its key, once (v3 open game with Authorization: Bearer <key>).',
+  usage: '<name> (--role ROLE_ADMIN | --permission CREATE:OpenGame)',
+  help: [
+    '',
+    'The key goes to stdout, alone on its line, so a script can capture it; only its SHA-256 is',
+    'stored, so it cannot be shown again. Lost it? Revoke the user and add a new one.',
+    `roles: ${API_ROLES.join(', ')}; permissions: ${API_PERMISSIONS.join(', ')}`,
+    '',
+    'example: KEY=$(poker-launch user add ops --role ROLE_ADMIN)',
+  ],
+  options: { role: { type: 'string' }, permission: { type: 'string', multiple: true } },
+  positionals: [1, 1],
+  async run({ values, positionals }, context) {
+    const [name = ''] = positionals;
+    const role = parseRole(values.role);
+    const permissions = parsePermissions(values.permission);
+    if (role === null && permissions.length === 0) {
+      throw new UsageError('give --role ROLE_ADMIN or --permission CREATE:OpenGame');
+    }
+    const result = await withDatabase(context, (db) =>
+      createApiUser(db, { name, role, permissions }, new Date()),
+    );
+    if (!result.ok) throw new CommandError(result.reason);
+    context.out(result.key);
+    context.err(
+      `created API user ${name} (${describeAccess(result.user)}); the key above is shown only this once`,
+    );
+    return 0;
+  },
+};
+
+function parseRole(value: unknown): ApiRole | null {
+  if (value === undefined) return null;
+  if (typeof value === 'string' && isApiRole(value)) return value;
+  throw new UsageError(`--role must be one of ${API_ROLES.join(', ')}`);
+}
+
+function parsePermissions(value: unknown): ApiPermission[] {
+  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return list.map((permission) => {
+    if (typeof permission === 'string' && isApiPermission(permission)) return permission;
+    throw new UsageError(`--permission must be one of ${API_PERMISSIONS.join(', ')}`);
+  });
+}

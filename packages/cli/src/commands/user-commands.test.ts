@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sha256Hex } from '@poker-launch/sdk';
+import { buildApp, type Database, loadConfig, openDatabase } from '@poker-launch/server';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+const KINDS = postgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+
+/**
+ * A fresh database per test that the bin reaches by DATABASE_URL alone: a SQLite file, or a whole
+ * PostgreSQL database (not a schema: migrations look at every schema of the database they run in).
+ */
+function useDatabaseUrl(kind: (typeof KINDS)[number]): () => string {
+  let url: string | undefined;
+  let cleanUp: (() => Promise<void>) | undefined;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  beforeEach(async () => {
+    if (kind === 'sqlite') {
+      const folder = await mkdtemp(join(tmpdir(), 'poker-launch-user-'));
+      url = `sqlite:${join(folder, 'poker-launch.db')}`;
+      cleanUp = () => rm(folder, { recursive: true, force: true });
+      return;
+    }
+    const name = `poker_launch_user_${process.pid}_${randomBytes(4).toString('hex')}`;
+    await admin(`CREATE DATABASE ${name}`);
+    const address = new URL(postgresUrl ?? '');
+    address.pathname = `/${name}`;
+    url = address.href;
+    cleanUp = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+  afterEach(async () => {
+    await cleanUp?.();
+    url = undefined;
+  });
+  return () => {
+    if (!url) throw new Error('useDatabaseUrl: no test is running');
+    return url;
+  };
+}
+
+describe.each(KINDS)('poker-launch user commands on %s', (kind) => {
+  const databaseUrl = useDatabaseUrl(kind);
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: databaseUrl() });
+
+  /** Opens the database as the server does and opens a v3 game with the key, like an operator's script. */
+  async function openGameWith(key: string): Promise<number> {
+    const config = loadConfig({ DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent' });
+    const database: Database = await openDatabase(config.database);
+    const app = await buildApp({ config, db: database.db });
+    try {
+      const now = new Date().toISOString();
+      await database.db
+        .insertInto('clients')
+        .values({
+          id: 'demo',
+          secret_key: 's3cr3t',
+          created_at: now,
+          updated_at: now,
+          frame_origins: '[]',
+          active: 1,
+          currency_mandatory: 0,
+          player_id_mode: 'external',
+        })
+        .onConflict((conflict) => conflict.column('id').doNothing())
+        .execute();
+      const response = await app.inject({
+        method: 'POST',
+        url: '/apiweb/v3/open-game?client=demo',
+        headers: { 'content-type': 'application/vnd.api+json', authorization: `Bearer ${key}` },
+        payload: { data: { type: 'OpenGame', attributes: { player: { id: 'u-1' } } } },
+      });
+      return response.statusCode;
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  }
+
+  it('adds a user, prints its key once on stdout, stores only its SHA-256, and the key opens v3', async () => {
+    const added = await cli('user', 'add', 'ops', '--role', 'ROLE_ADMIN');
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/^plk_[A-Za-z0-9_-]{43}\n$/);
+    const key = added.stdout.trim();
+    expect(added.stderr).toBe('created API user ops (ROLE_ADMIN); the key above is shown only this once\n');
+
+    const config = loadConfig({ DATABASE_URL: databaseUrl() });
+    const database = await openDatabase(config.database);
+    try {
+      const rows = await database.db.selectFrom('api_users').selectAll().execute();
+      expect(rows).toEqual([
+        expect.objectContaining({ name: 'ops', role: 'ROLE_ADMIN', key_hash: await sha256Hex(key) }),
+      ]);
+    } finally {
+      await database.close();
+    }
+    expect(await openGameWith(key)).toBe(201);
+  });
+
+  it('lists users with their access and never a key, as a table or as JSON', async () => {
+    const ops = (await cli('user', 'add', 'ops', '--role', 'ROLE_ADMIN')).stdout.trim();
+    const bot = (await cli('user', 'add', 'casino-bot', '--permission', 'CREATE:OpenGame')).stdout.trim();
+    expect(await openGameWith(bot)).toBe(201);
+
+    const listed = await cli('user', 'list');
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+ACCESS\s+CREATED\s+REVOKED$/);
+    expect(lines[1]).toMatch(/^casino-bot\s+CREATE:OpenGame\s+\d{4}-\d\d-\d\dT[\d:.]+Z\s+-$/);
+    expect(lines[2]).toMatch(/^ops\s+ROLE_ADMIN\s+/);
+    const json = JSON.parse((await cli('user', 'list', '--json')).stdout);
+    expect(
+      json.map((user: { name: string; permissions: string[] }) => [user.name, user.permissions]),
+    ).toEqual([
+      ['casino-bot', ['CREATE:OpenGame']],
+      ['ops', []],
+    ]);
+    for (const output of [listed.stdout, JSON.stringify(json)]) {
+      for (const key of [ops, bot]) {
+        expect(output).not.toContain(key);
+        expect(output).not.toContain(await sha256Hex(key));
+      }
+    }
+  });
+
+  it('revokes a user, after which its key answers 401; revoking again is harmless', async () => {
+    const key = (await cli('user', 'add', 'ops', '--role', 'ROLE_ADMIN')).stdout.trim();
+    const revoked = await cli('user', 'revoke', 'ops');
+    expect(revoked).toMatchObject({ code: 0, stdout: 'revoked API user ops\n' });
+    expect(await openGameWith(key)).toBe(401);
+    const again = await cli('user', 'revoke', 'ops');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^API user ops was revoked already, at \d{4}-\d\d-\d\dT[\d:.]+Z\n$/);
+    expect((await cli('user', 'list')).stdout).toMatch(
+      /^ops\s+ROLE_ADMIN\s+\S+\s+\d{4}-\d\d-\d\dT[\d:.]+Z$/m,
+    );
+  });
+
+  it('refuses wrong calls with exit code 2 and one line on stderr', async () => {
+    const usage = [
+      await cli('user', 'add', 'ops'),
+      await cli('user', 'add', 'ops', '--role', 'ROLE_GOD'),
+      await cli('user', 'add', 'ops', '--permission', 'DELETE:Everything'),
+      await cli('user', 'add', '--role', 'ROLE_ADMIN'),
+      await cli('user', 'revoke'),
+    ];
+    for (const result of usage) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(usage[0]?.stderr).toBe(
+      'poker-launch user add: give --role ROLE_ADMIN or --permission CREATE:OpenGame\n',
+    );
+  });
+
+  it('refuses a taken name, a bad name and an unknown user with exit code 1 and one line on stderr', async () => {
+    await cli('user', 'add', 'ops', '--role', 'ROLE_ADMIN');
+    const refused = [
+      await cli('user', 'add', 'ops', '--permission', 'CREATE:OpenGame'),
+      await cli('user', 'add', 'two words', '--role', 'ROLE_ADMIN'),
+      await cli('user', 'revoke', 'nobody'),
+    ];
+    expect(refused.map((result) => [result.code, result.stderr])).toEqual([
+      [1, 'poker-launch user add: a user named "ops" exists already\n'],
+      [
+        1,
+        'poker-launch user add: a user name is 1-64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit\n',
+      ],
+      [1, 'poker-launch user revoke: no API user named "nobody"\n'],
+    ]);
+  });
+
+  it('explains itself with --help', async () => {
+    const help = await cli('user', 'add', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain(
+      'usage: poker-launch user add <name> (--role ROLE_ADMIN | --permission CREATE:OpenGame)',
+    );
+  });
+});
