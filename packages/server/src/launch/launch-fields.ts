@@ -15,6 +15,9 @@ export const AUTH_TYPE = oneOf<AuthType>(['internal', 'external'], {
   detail: 'Auth type not valid',
 });
 
+/** The language of a launch that names none (the spec's v2 default; v3 names none, so the same). */
+export const DEFAULT_LANG = 'en';
+
 export const LAUNCH_OPTIONS_MAX_BYTES = 4096;
 
 /** A JSON object, or a string holding one; `restoreSessionUrl`, when given, an absolute http(s) URL. */

@@ -2,7 +2,16 @@ import type { ErrorObject } from '@poker-launch/sdk';
 import { errorObject } from '../http/api-error.js';
 import { boolean, currencyCode, ipAddress, languageCode, oneOf } from '../validation/field-rules.js';
 import { type ParsedFields, parseFields } from '../validation/parse-fields.js';
-import { AUTH_TYPE, GAME_ID, LAUNCH_OPTIONS, NICK, SESSION_ID, TABLE_ID, USER_ID } from './launch-fields.js';
+import {
+  AUTH_TYPE,
+  DEFAULT_LANG,
+  GAME_ID,
+  LAUNCH_OPTIONS,
+  NICK,
+  SESSION_ID,
+  TABLE_ID,
+  USER_ID,
+} from './launch-fields.js';
 import type { LaunchPointers, LaunchRequest } from './launch-request.js';
 import type { LaunchRuleInput } from './launch-rules.js';
 import type { GameCode, Target } from './target.js';
@@ -72,7 +81,7 @@ export function parseV2Params(params: Readonly<Record<string, unknown>>): {
       profile: fields.nick === undefined ? {} : { nick: fields.nick },
       externalSessionId: fields.sessionId,
       authType: fields.authType ?? 'external',
-      lang: fields.lang ?? 'en',
+      lang: fields.lang ?? DEFAULT_LANG,
       launchOptions: fields.launchOptions,
       target,
       longLife: fields.longLifeLoginToken ?? false,

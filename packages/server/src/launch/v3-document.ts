@@ -1,8 +1,8 @@
 import type { ErrorObject } from '@poker-launch/sdk';
 import { ApiError, errorObject } from '../http/api-error.js';
-import type { PlayerProfile } from '../players/player.js';
-import { PROFILE_FIELDS } from '../players/player.js';
+import { type PlayerProfile, PROFILE_FIELDS } from '../players/player.js';
 import { isPlainObject, parseFields } from '../validation/parse-fields.js';
+import { DEFAULT_LANG } from './launch-fields.js';
 import type { LaunchRequest } from './launch-request.js';
 import type { LaunchRuleInput } from './launch-rules.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS, v3PlayerPointer, v3SessionPointer } from './v3-fields.js';
@@ -86,7 +86,7 @@ export function parseOpenGameAttributes(attributes: OpenGameAttributes): {
       profile: profileOf(player.values),
       externalSessionId: session.values.id,
       authType: session.values.authType ?? 'external',
-      lang: session.values.lang ?? 'en',
+      lang: session.values.lang ?? DEFAULT_LANG,
       launchOptions: session.values.launchOptions,
       target: tableId === undefined ? { gameCode: 'poker' } : { gameCode: 'poker', tableId },
       // decisions.md §6: long-life tokens are v3's default.

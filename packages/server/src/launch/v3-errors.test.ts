@@ -270,11 +270,11 @@ describe.each(DIALECTS)('v3 field errors on %s', (dialect) => {
     ['bonusCode', 'b'.repeat(65), 'player.bonusCode must be at most 64 characters long'],
     ['avatar', -1, 'player.avatar must be between 0 and 2147483647'],
     ['avatar', 1.5, 'player.avatar must be an integer'],
-    [
+    ...['call me', '+', '(1-2)', '12+34'].map((bad): [string, unknown, string] => [
       'phoneNumber',
-      'call me',
-      'player.phoneNumber must be digits with spaces, ( ) . - and an optional leading +',
-    ],
+      bad,
+      'player.phoneNumber must be at least 3 digits with spaces, ( ) . - and an optional leading +',
+    ]),
     ['phoneNumber', `+${'1'.repeat(32)}`, 'player.phoneNumber must be at most 32 characters long'],
     ['tag', 't'.repeat(65), 'player.tag must be at most 64 characters long'],
     ['active', 'yes', 'player.active must be true or false'],

@@ -26,8 +26,8 @@ export const V3_POINTERS: LaunchPointers = {
 
 const MAX_INT32 = 2_147_483_647;
 
-/** Digits with the usual separators and an optional leading +; E.164 has at most 15 digits. */
-const PHONE_NUMBER = /^\+?[0-9](?:[0-9 ().-]*[0-9)])?$/;
+/** At least three digits with the usual separators, and an optional leading +: `+44 (0)20 7946-0000`. */
+const PHONE_NUMBER = /^\+?(?=(?:[^0-9]*[0-9]){3})[0-9 ().-]+$/;
 
 /** A preferred currency is only remembered, never charged in, so it must exist but need not be active. */
 function knownCurrencyCode(): FieldRule<string> {
@@ -67,7 +67,8 @@ export const V3_PLAYER_FIELDS = {
   phoneNumber: text({
     max: 32,
     pattern: PHONE_NUMBER,
-    patternDetail: 'player.phoneNumber must be digits with spaces, ( ) . - and an optional leading +',
+    patternDetail:
+      'player.phoneNumber must be at least 3 digits with spaces, ( ) . - and an optional leading +',
   }),
   tag: text({ max: 64 }),
   active: boolean(),

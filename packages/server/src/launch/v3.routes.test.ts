@@ -227,6 +227,14 @@ describe.each(DIALECTS)('v3 player profiles on %s', (dialect) => {
     expect((await player()).country).toBe('XK');
   });
 
+  it('accepts phone numbers as people write them', async () => {
+    for (const phoneNumber of ['(555) 123-4567', '+1.555.123.4567', '0170 1234567', '112']) {
+      const response = await openGame(h(), openGameDocument({ id: 'u-1', phoneNumber }));
+      expect(response.statusCode, phoneNumber).toBe(201);
+      expect((await player()).phone_number).toBe(phoneNumber);
+    }
+  });
+
   it('gives a new player the default active and verified settings', async () => {
     await h().setSetting('PlayerDefaultActive', 'false');
     await h().setSetting('PlayerDefaultVerified', 'true');
