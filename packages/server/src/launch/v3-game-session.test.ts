@@ -53,6 +53,20 @@ describe.each(DIALECTS)('v3 GET game-sessions/{id} on %s', (dialect) => {
     expect(data.meta.revokedAt).toBe('2026-11-21T12:00:10.000Z');
   });
 
+  it('answers revoked once the player logs out through the token API with the v3 token', async () => {
+    const created = await launch();
+    const bearer = { authorization: `Bearer ${created.attributes.auth}` };
+    const read = await h().app.inject({ method: 'GET', url: '/api/web/v2/app/session', headers: bearer });
+    expect(read.statusCode, read.body).toBe(200);
+    const logout = await h().app.inject({
+      method: 'DELETE',
+      url: '/api/web/v2/app/session',
+      headers: bearer,
+    });
+    expect(logout.statusCode).toBe(204);
+    expect((await getGameSession(h(), created.id)).json().data.attributes.state).toBe('revoked');
+  });
+
   it('answers 404 for an unknown id, a session of another client and a v2 session', async () => {
     const created = await launch();
     const other = await h().addClient({ id: 'other', secretKey: 'other-secret' });
