@@ -6,8 +6,16 @@ const MIGRATIONS: Record<string, Migration> = {
   '001_initial_schema': initialSchema,
 };
 
-export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+/**
+ * @param schema PostgreSQL: the schema the tables live in. Named, because without it Kysely takes a
+ * migration table in ANY schema of the database (another app's, a parallel test's) for ours.
+ */
+export async function migrateToLatest<T>(db: Kysely<T>, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }
