@@ -1,4 +1,4 @@
-import type { ClientChanges, LaunchTarget } from '@poker-launch/server';
+import type { ClientChanges, LaunchTarget } from '@poker-launch/server/admin';
 import { type OptionSpec, type ParsedArgs, UsageError } from './command.js';
 
 /** Each --url-… flag and the target it configures. */

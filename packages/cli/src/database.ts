@@ -1,4 +1,4 @@
-import { type Db, loadConfig, openDatabase } from '@poker-launch/server';
+import { type Db, loadConfig, openDatabase } from '@poker-launch/server/admin';
 import { type CommandContext, CommandError } from './command.js';
 
 /**

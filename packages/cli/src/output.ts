@@ -1,4 +1,4 @@
-import type { AdminResult } from '@poker-launch/server';
+import type { AdminResult } from '@poker-launch/server/admin';
 import { type CommandContext, CommandError } from './command.js';
 
 /** The value of an admin operation, or its refusal as a one-line failure (exit code 1). */

@@ -1,4 +1,4 @@
-import { addClient, generateClientSecret } from '@poker-launch/server';
+import { addClient, generateClientSecret } from '@poker-launch/server/admin';
 import {
   CLIENT_OPTIONS,
   CLIENT_OPTIONS_HELP,

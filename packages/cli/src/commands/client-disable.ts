@@ -1,4 +1,4 @@
-import { disableClient } from '@poker-launch/server';
+import { disableClient } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
 import { valueOrFail } from '../output.js';

@@ -1,4 +1,4 @@
-import { listClients, toClientJson } from '@poker-launch/server';
+import { listClients, toClientJson } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
 import { JSON_OPTION, printJson, printTable, yesNo } from '../output.js';

@@ -1,4 +1,4 @@
-import { findClientOrFail, LAUNCH_TARGETS, toClientJson } from '@poker-launch/server';
+import { findClientOrFail, LAUNCH_TARGETS, toClientJson } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
 import { JSON_OPTION, printFields, printJson, valueOrFail, yesNo } from '../output.js';

@@ -1,4 +1,4 @@
-import { changeClient } from '@poker-launch/server';
+import { changeClient } from '@poker-launch/server/admin';
 import {
   CLIENT_OPTIONS_HELP,
   CLIENT_OPTIONS_USAGE,

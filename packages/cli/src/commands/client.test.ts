@@ -1,4 +1,4 @@
-import { findClient } from '@poker-launch/server';
+import { findClient } from '@poker-launch/server/admin';
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { DATABASE_KINDS, useTempDatabase, useTempSqlite } from '../test-support/temp-database.js';

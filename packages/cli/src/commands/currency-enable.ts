@@ -1,4 +1,4 @@
-import { enableCurrencies } from '@poker-launch/server';
+import { enableCurrencies } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
 import { valueOrFail } from '../output.js';

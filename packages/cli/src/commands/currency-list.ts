@@ -1,4 +1,4 @@
-import { listCurrencies } from '@poker-launch/server';
+import { listCurrencies } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
 import { JSON_OPTION, printJson, printTable } from '../output.js';

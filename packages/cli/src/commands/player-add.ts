@@ -1,4 +1,4 @@
-import { registerPlayer } from '@poker-launch/server';
+import { registerPlayer } from '@poker-launch/server/admin';
 import { type Command, UsageError } from '../command.js';
 import { withDatabase } from '../database.js';
 import { valueOrFail } from '../output.js';

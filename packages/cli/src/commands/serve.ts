@@ -1,12 +1,9 @@
-import {
-  closeOnSignals,
-  createDemoClientIfEmpty,
-  loadConfig,
-  type RunningServer,
-  startServer,
-} from '@poker-launch/server';
+import { createDemoClientIfEmpty, loadConfig } from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
 import { firstStartNotice, localAddress } from '../first-start-notice.js';
+
+/** Logged once serve has started and done its first-start work. */
+export const READY_MESSAGE = 'poker-launch ready';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -22,20 +19,21 @@ export const serveCommand: Command = {
   ],
   async run(_args, context) {
     const config = loadConfig(context.env);
-    let server: RunningServer;
-    try {
-      server = await startServer(config);
-    } catch (error) {
+    // Loaded here only: the HTTP stack would triple the start-up time of every other command.
+    const { closeOnSignals, startServer } = await import('@poker-launch/server');
+    const server = await startServer(config).catch((error: unknown) => {
       throw new CommandError(`cannot start: ${error instanceof Error ? error.message : error}`);
-    }
-    // Printed, not logged: the secret must never reach the log stream, and the operator must see it.
+    });
+    closeOnSignals(server);
+    // Printed, not logged: the operator must see the secret, and it must never reach the log stream.
     const demo = await createDemoClientIfEmpty(server.database.db, new Date());
     if (demo?.secretKey) {
       for (const line of await firstStartNotice(localAddress(server.address), demo.id, demo.secretKey)) {
         context.out(line);
       }
     }
-    closeOnSignals(server);
+    // After the first-start work: from here on the service runs as configured.
+    server.app.log.info(READY_MESSAGE);
     return 0;
   },
 };

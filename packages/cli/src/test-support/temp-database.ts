@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Database, openDatabase } from '@poker-launch/server';
+import { type Database, openDatabase } from '@poker-launch/server/admin';
 import pg from 'pg';
 import { afterEach, beforeEach } from 'vitest';
 

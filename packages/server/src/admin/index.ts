@@ -1,5 +1,14 @@
-/** Operator operations: what the CLI (or any other admin front end) calls. */
+/**
+ * Operator operations: what the CLI (or any other admin front end) calls, and what it needs to reach
+ * the database. Also `@poker-launch/server/admin`: an entry without the HTTP stack, which would
+ * triple the start-up time of every operator command.
+ */
+export type { Client, PlayerIdMode } from '../clients/client.js';
 export { findClient, listClients } from '../clients/client.repository.js';
+export { type Config, ConfigError, loadConfig } from '../config.js';
+export { type Database, openDatabase } from '../db/open-database.js';
+export type { Db } from '../db/schema.js';
+export type { Player } from '../players/player.js';
 export type { AdminResult } from './admin-result.js';
 export { type ClientJson, toClientJson } from './client.serializer.js';
 export {
