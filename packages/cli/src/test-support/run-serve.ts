@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { READY_MESSAGE } from '../commands/serve.js';
 import { BIN } from './run-poker-launch.js';
 
 /** A port nobody listens on now: config wants 1–65535, so the bin cannot be given port 0. */
@@ -25,7 +26,10 @@ export interface ServeProcess {
   stop(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `poker-launch serve` in a child process, as `npm start` does, and waits until it listens. */
+/**
+ * Runs `poker-launch serve` in a child process, as `npm start` does, and waits until it is ready:
+ * listening, and done with its first start (whatever it prints about that is printed).
+ */
 export async function runServe(databaseUrl: string): Promise<ServeProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [BIN, 'serve'], {
@@ -66,6 +70,6 @@ export async function runServe(databaseUrl: string): Promise<ServeProcess> {
       return exited;
     },
   };
-  await waitForOutput('Server listening at');
+  await waitForOutput(`"msg":"${READY_MESSAGE}"`);
   return serve;
 }
