@@ -66,6 +66,49 @@ describe.each(DATABASE_KINDS)('poker-launch client add and show on %s', (kind) =
       'poker-launch client add: client "casino-1" exists already; change it with "client update casino-1"\n',
     );
   });
+  it("disables a client and revokes its players' live sessions, not the expired ones", async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret');
+    const playerId = (await cli('player', 'add', 'u1', '--client', 'casino-1')).stdout.trim();
+    const stored = await database().open();
+    try {
+      const session = (id: string, expiresAt: string) => ({
+        id,
+        token_hash: `hash-${id}`,
+        client_id: 'casino-1',
+        player_id: playerId,
+        external_session_id: `ext-${id}`,
+        api_version: 'v2',
+        game_code: 'poker',
+        auth_type: 'external',
+        lang: 'en',
+        long_life: 0,
+        created_at: '2020-01-01T00:00:00.000Z',
+        expires_at: expiresAt,
+      });
+      await stored.db
+        .insertInto('sessions')
+        .values([session('live', '2999-01-01T00:00:00.000Z'), session('expired', '2020-01-01T00:10:00.000Z')])
+        .execute();
+
+      const disabled = await cli('client', 'disable', 'casino-1');
+      expect(disabled).toMatchObject({
+        code: 0,
+        stdout: 'client casino-1 disabled; 1 live session(s) revoked\n',
+      });
+      const rows = await stored.db
+        .selectFrom('sessions')
+        .select(['id', 'revoked_at'])
+        .orderBy('id')
+        .execute();
+      expect(rows.map((row) => [row.id, row.revoked_at === null ? 'not revoked' : 'revoked'])).toEqual([
+        ['expired', 'not revoked'],
+        ['live', 'revoked'],
+      ]);
+      expect(JSON.parse((await cli('client', 'show', 'casino-1', '--json')).stdout).active).toBe(false);
+    } finally {
+      await stored.close();
+    }
+  });
 });
 
 describe('poker-launch client', () => {
