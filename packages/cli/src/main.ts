@@ -1,9 +1,18 @@
 import { runCli } from './run-cli.js';
 
+const serving = process.argv[2] === 'serve';
+if (!serving) {
+  // `poker-launch currency list | head`: the reader has all it wants; stop quietly, not with a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 const exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 });
 // serve keeps the process alive on its own; every other command ends here.
-if (exitCode !== 0 || process.argv[2] !== 'serve') process.exitCode = exitCode;
+if (exitCode !== 0 || !serving) process.exitCode = exitCode;

@@ -6,9 +6,10 @@ import {
   createApiUser,
   isApiPermission,
   isApiRole,
-} from '@poker-launch/server';
+} from '@poker-launch/server/admin';
 import { type Command, CommandError, UsageError } from '../command.js';
-import { describeAccess, withDatabase } from './user-shared.js';
+import { withDatabase } from '../database.js';
+import { describeAccess } from './user-shared.js';
 
 export const userAddCommand: Command = {
   name: 'user add',

@@ -1,6 +1,7 @@
-import { listApiUsers } from '@poker-launch/server';
+import { listApiUsers } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
-import { describeAccess, withDatabase } from './user-shared.js';
+import { withDatabase } from '../database.js';
+import { describeAccess } from './user-shared.js';
 
 export const userListCommand: Command = {
   name: 'user list',

@@ -1,6 +1,6 @@
-import { findApiUserByName, revokeApiUser } from '@poker-launch/server';
+import { findApiUserByName, revokeApiUser } from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
-import { withDatabase } from './user-shared.js';
+import { withDatabase } from '../database.js';
 
 export const userRevokeCommand: Command = {
   name: 'user revoke',

@@ -7,8 +7,8 @@ const MIGRATIONS: Record<string, Migration> = {
 };
 
 /**
- * @param schema PostgreSQL schema that holds the data; the migration bookkeeping tables go there too,
- *   because Kysely looks for them across all schemas and would find another schema's.
+ * @param schema PostgreSQL: the schema the tables live in. Named, because without it Kysely takes a
+ * migration table in ANY schema of the database (another app's, a parallel test's) for ours.
  */
 export async function migrateToLatest<T>(db: Kysely<T>, schema?: string): Promise<void> {
   const migrator = new Migrator({

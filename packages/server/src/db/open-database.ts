@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { migrateToLatest } from './migrations.js';
@@ -28,7 +28,9 @@ export async function openDatabase(
   const db =
     config.dialect === 'sqlite' ? openSqlite(config.path) : await openPostgres(config.url, options.schema);
   const database: Database = { db, dialect: config.dialect, close: () => db.destroy() };
-  if (options.migrate !== false) await migrateToLatest(db, options.schema);
+  if (options.migrate !== false) {
+    await migrateToLatest(db, config.dialect === 'postgres' ? await currentSchema(db) : undefined);
+  }
   return database;
 }
 
@@ -60,6 +62,12 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
   return new Kysely({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** The schema unqualified names resolve to: the first of the search_path that exists. */
+async function currentSchema(db: Db): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema ?? 'public';
 }
 
 /** A unique index refused the write (two players, one nick): the caller turns it into a business error. */

@@ -86,3 +86,15 @@ function toSession(row: Selectable<SessionTable>): Session {
     revokedAt: row.revoked_at,
   };
 }
+
+/** Revokes every live session of the client (it was disabled); returns how many. */
+export async function revokeClientSessions(db: Db, clientId: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now.toISOString() })
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

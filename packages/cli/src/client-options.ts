@@ -1,0 +1,87 @@
+import type { ClientChanges, LaunchTarget } from '@poker-launch/server/admin';
+import { type OptionSpec, type ParsedArgs, UsageError } from './command.js';
+
+/** Each --url-… flag and the target it configures. */
+const URL_FLAGS = {
+  'url-poker': 'poker',
+  'url-casino-lobby': 'casinoLobby',
+  'url-casino': 'casino',
+  'url-sport': 'sport',
+} as const satisfies Record<string, LaunchTarget>;
+const PLAYER_ID_MODES = ['external', 'internal'] as const;
+
+/** The flags of `client add`. */
+export const CLIENT_OPTIONS = {
+  secret: { type: 'string' },
+  'no-secret': { type: 'boolean' },
+  'currency-mandatory': { type: 'boolean' },
+  'player-ids': { type: 'string' },
+  'url-poker': { type: 'string' },
+  'url-casino-lobby': { type: 'string' },
+  'url-casino': { type: 'string' },
+  'url-sport': { type: 'string' },
+  'frame-origin': { type: 'string', multiple: true },
+} as const satisfies OptionSpec;
+
+/** `client update` takes the same flags, plus ways back: --enable, --no-url-…, --no-frame-origins. */
+export const CLIENT_UPDATE_OPTIONS = {
+  ...CLIENT_OPTIONS,
+  enable: { type: 'boolean' },
+  'no-url-poker': { type: 'boolean' },
+  'no-url-casino-lobby': { type: 'boolean' },
+  'no-url-casino': { type: 'boolean' },
+  'no-url-sport': { type: 'boolean' },
+  'no-frame-origins': { type: 'boolean' },
+} as const satisfies OptionSpec;
+
+export const CLIENT_OPTIONS_USAGE =
+  '[--secret <s> | --no-secret] [--currency-mandatory] [--player-ids external|internal] ' +
+  '[--url-poker U] [--url-casino-lobby U] [--url-casino U] [--url-sport U] [--frame-origin <origin>]…';
+
+export const CLIENT_OPTIONS_HELP = [
+  '',
+  '  --secret <s>            the shared secret of the signature (16 characters or more)',
+  '  --no-secret             no secret: the client may call unsigned',
+  '  --currency-mandatory    requests must carry an active currency (--no-currency-mandatory: optional)',
+  '  --player-ids <mode>     external: unknown userIds are registered (default);',
+  '                          internal: userId must be a player id of this service (see player add)',
+  '  --url-poker <U>         launch URL of gameCode poker (likewise --url-casino-lobby, --url-casino,',
+  '                          --url-sport); without one, the built-in game page is used',
+  '  --frame-origin <origin> an origin allowed to frame the game and host restoreSessionUrl, e.g.',
+  '                          https://casino.example (repeat it for several)',
+];
+
+/** What the flags ask to change; a flag left out changes nothing. */
+export function readClientChanges(values: ParsedArgs['values']): ClientChanges {
+  const changes: ClientChanges = {};
+  if (negated(values, 'secret')) changes.secretKey = null;
+  else if (typeof values.secret === 'string') changes.secretKey = values.secret;
+  if (typeof values['currency-mandatory'] === 'boolean')
+    changes.currencyMandatory = values['currency-mandatory'];
+  if (typeof values.enable === 'boolean') changes.active = values.enable;
+  const mode = values['player-ids'];
+  if (mode !== undefined) {
+    if (!PLAYER_ID_MODES.includes(mode as (typeof PLAYER_ID_MODES)[number])) {
+      throw new UsageError(`--player-ids must be external or internal, got "${mode}"`);
+    }
+    changes.playerIdMode = mode as (typeof PLAYER_ID_MODES)[number];
+  }
+  for (const [flag, target] of Object.entries(URL_FLAGS)) {
+    const url = values[flag];
+    if (negated(values, flag)) changes.launchUrls = { ...changes.launchUrls, [target]: null };
+    else if (typeof url === 'string') changes.launchUrls = { ...changes.launchUrls, [target]: url };
+  }
+  const origins = values['frame-origin'];
+  if (Array.isArray(origins)) changes.frameOrigins = origins.filter((origin) => typeof origin === 'string');
+  else if (negated(values, 'frame-origins')) changes.frameOrigins = [];
+  return changes;
+}
+
+/**
+ * `--no-<name>`, declared as its own boolean so that strict parsing accepts it. Node's parseArgs
+ * (allowNegative) stores it as `<name>: false`, the last of --x/--no-x winning; read `no-<name>` too,
+ * so the flag keeps working should it ever be stored under its own name.
+ */
+function negated(values: ParsedArgs['values'], name: string): boolean {
+  return values[name] === false || values[`no-${name}`] === true;
+}

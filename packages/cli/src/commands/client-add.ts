@@ -1,0 +1,37 @@
+import { addClient, generateClientSecret } from '@poker-launch/server/admin';
+import {
+  CLIENT_OPTIONS,
+  CLIENT_OPTIONS_HELP,
+  CLIENT_OPTIONS_USAGE,
+  readClientChanges,
+} from '../client-options.js';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+
+export const clientAddCommand: Command = {
+  name: 'client add',
+  summary: 'Add a client (an integrator platform); prints its generated secret once.',
+  usage: `<id> ${CLIENT_OPTIONS_USAGE}`,
+  help: [
+    ...CLIENT_OPTIONS_HELP,
+    '',
+    'Without --secret or --no-secret a random secret is generated and printed this once.',
+    '',
+    'example: poker-launch client add casino-1 --frame-origin https://casino.example',
+  ],
+  options: CLIENT_OPTIONS,
+  positionals: [1, 1],
+  async run({ values, positionals: [id = ''] }, context) {
+    const changes = readClientChanges(values);
+    const generated = changes.secretKey === undefined ? generateClientSecret() : undefined;
+    if (generated !== undefined) changes.secretKey = generated;
+    const client = await withDatabase(context, async (db) =>
+      valueOrFail(await addClient(db, id, changes, new Date())),
+    );
+    context.out(`client ${client.id} added`);
+    if (generated !== undefined) context.out(`secret: ${generated}   (shown this once; store it now)`);
+    else if (client.secretKey === null) context.out('no secret: its requests need no sign');
+    return 0;
+  },
+};

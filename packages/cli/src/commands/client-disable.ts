@@ -1,0 +1,24 @@
+import { disableClient } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+
+export const clientDisableCommand: Command = {
+  name: 'client disable',
+  summary: "Disable a client: its requests get 400 and its players' live sessions are revoked.",
+  usage: '<id>',
+  help: [
+    '',
+    'Undo with client update <id> --enable (revoked sessions stay revoked).',
+    '',
+    'example: poker-launch client disable casino-1',
+  ],
+  positionals: [1, 1],
+  async run({ positionals: [id = ''] }, context) {
+    const { revokedSessions } = await withDatabase(context, async (db) =>
+      valueOrFail(await disableClient(db, id, new Date())),
+    );
+    context.out(`client ${id} disabled; ${revokedSessions} live session(s) revoked`);
+    return 0;
+  },
+};

@@ -1,0 +1,32 @@
+import { listClients, toClientJson } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { JSON_OPTION, printJson, printTable, yesNo } from '../output.js';
+
+export const clientListCommand: Command = {
+  name: 'client list',
+  summary: 'List the clients (never their secrets).',
+  usage: '[--json]',
+  help: ['', 'example: poker-launch client list --json'],
+  options: JSON_OPTION,
+  async run({ values }, context) {
+    const clients = (await withDatabase(context, listClients)).map(toClientJson);
+    if (values.json) printJson(context, clients);
+    else if (clients.length === 0) context.out('no clients; add one with: poker-launch client add <id>');
+    else {
+      printTable(
+        context,
+        ['id', 'active', 'secret', 'currency mandatory', 'player ids', 'created'],
+        clients.map((client) => [
+          client.id,
+          yesNo(client.active),
+          client.hasSecret ? 'set' : 'none',
+          yesNo(client.currencyMandatory),
+          client.playerIds,
+          client.createdAt,
+        ]),
+      );
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,258 @@
+import { findClient } from '@poker-launch/server/admin';
+import { describe, expect, it } from 'vitest';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { DATABASE_KINDS, useTempDatabase, useTempSqlite } from '../test-support/temp-database.js';
+
+describe.each(DATABASE_KINDS)('poker-launch client add and show on %s', (kind) => {
+  const database = useTempDatabase(kind);
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
+
+  it('adds a client with a generated secret, prints it once, and stores exactly that secret', async () => {
+    const added = await cli('client', 'add', 'casino-1', '--frame-origin', 'https://Casino.example/');
+    expect(added.code).toBe(0);
+    const secret = /secret: ([0-9a-f]+)/.exec(added.stdout)?.[1] ?? '';
+    expect(secret).toMatch(/^[0-9a-f]{32,}$/);
+
+    const shown = await cli('client', 'show', 'casino-1');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toContain(secret);
+    expect(shown.stdout).toMatch(/secret\s+set/);
+    expect(shown.stdout).toMatch(/frame origins\s+https:\/\/casino\.example\n/);
+    expect((await cli('client', 'show', 'casino-1', '--show-secret')).stdout).toContain(secret);
+
+    const stored = await database().open();
+    try {
+      expect(await findClient(stored.db, 'casino-1')).toMatchObject({ secretKey: secret, active: true });
+    } finally {
+      await stored.close();
+    }
+  });
+
+  it('shows a client as JSON without its secret unless --show-secret', async () => {
+    await cli(
+      'client',
+      'add',
+      'casino-2',
+      '--secret',
+      'sixteen-chars-ok',
+      '--currency-mandatory',
+      '--player-ids',
+      'internal',
+      '--url-casino',
+      'https://casino.example/game',
+    );
+    const shown = JSON.parse((await cli('client', 'show', 'casino-2', '--json')).stdout);
+    expect(shown).toEqual({
+      id: 'casino-2',
+      active: true,
+      hasSecret: true,
+      currencyMandatory: true,
+      playerIds: 'internal',
+      launchUrls: { poker: null, casinoLobby: null, casino: 'https://casino.example/game', sport: null },
+      frameOrigins: [],
+      createdAt: expect.any(String),
+    });
+    const withSecret = JSON.parse(
+      (await cli('client', 'show', 'casino-2', '--json', '--show-secret')).stdout,
+    );
+    expect(withSecret.secret).toBe('sixteen-chars-ok');
+  });
+
+  it('refuses a duplicate id with exit code 1 and a message naming it', async () => {
+    expect((await cli('client', 'add', 'casino-1', '--no-secret')).code).toBe(0);
+    const again = await cli('client', 'add', 'casino-1', '--no-secret');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(
+      'poker-launch client add: client "casino-1" exists already; change it with "client update casino-1"\n',
+    );
+  });
+  it("disables a client and revokes its players' live sessions, not the expired ones", async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret');
+    const playerId = (await cli('player', 'add', 'u1', '--client', 'casino-1')).stdout.trim();
+    const stored = await database().open();
+    try {
+      const session = (id: string, expiresAt: string) => ({
+        id,
+        token_hash: `hash-${id}`,
+        client_id: 'casino-1',
+        player_id: playerId,
+        external_session_id: `ext-${id}`,
+        api_version: 'v2',
+        game_code: 'poker',
+        auth_type: 'external',
+        lang: 'en',
+        long_life: 0,
+        created_at: '2020-01-01T00:00:00.000Z',
+        expires_at: expiresAt,
+      });
+      await stored.db
+        .insertInto('sessions')
+        .values([session('live', '2999-01-01T00:00:00.000Z'), session('expired', '2020-01-01T00:10:00.000Z')])
+        .execute();
+
+      const disabled = await cli('client', 'disable', 'casino-1');
+      expect(disabled).toMatchObject({
+        code: 0,
+        stdout: 'client casino-1 disabled; 1 live session(s) revoked\n',
+      });
+      const rows = await stored.db
+        .selectFrom('sessions')
+        .select(['id', 'revoked_at'])
+        .orderBy('id')
+        .execute();
+      expect(rows.map((row) => [row.id, row.revoked_at === null ? 'not revoked' : 'revoked'])).toEqual([
+        ['expired', 'not revoked'],
+        ['live', 'revoked'],
+      ]);
+      expect(JSON.parse((await cli('client', 'show', 'casino-1', '--json')).stdout).active).toBe(false);
+    } finally {
+      await stored.close();
+    }
+  });
+});
+
+describe('poker-launch client', () => {
+  const database = useTempSqlite();
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
+  const showJson = async (id: string) => JSON.parse((await cli('client', 'show', id, '--json')).stdout);
+
+  it('refuses a bad id, a short secret, a non-http URL and an origin with a path, all in one line', async () => {
+    const result = await cli(
+      'client',
+      'add',
+      'bad/id',
+      '--secret',
+      'too-short',
+      '--url-sport',
+      'javascript:alert(1)',
+      '--frame-origin',
+      'https://casino.example/path',
+    );
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    for (const part of [
+      'client id "bad/id"',
+      'secret must be 16',
+      'sport URL',
+      'https://casino.example/path',
+    ]) {
+      expect(lines[0]).toContain(part);
+    }
+    expect(JSON.parse((await cli('client', 'list', '--json')).stdout)).toEqual([]);
+  });
+
+  it('answers wrong arguments with one line on stderr and exit code 2', async () => {
+    for (const args of [
+      ['client', 'add'],
+      ['client', 'add', 'a', 'b'],
+      ['client', 'add', 'a', '--player-ids', 'sometimes'],
+      ['client', 'add', 'a', '--bogus'],
+      ['client', 'update', 'a'],
+    ]) {
+      const result = await cli(...args);
+      expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({
+        args,
+        code: 2,
+        lines: 1,
+      });
+    }
+  });
+
+  it('updates only the flags given: rotates and removes the secret, clears URLs and origins, re-enables', async () => {
+    await cli(
+      'client',
+      'add',
+      'c1',
+      '--url-poker',
+      'https://c.example/poker',
+      '--frame-origin',
+      'https://c.example',
+    );
+    expect((await cli('client', 'update', 'c1', '--secret', 'a-new-secret-0123')).code).toBe(0);
+    expect((await cli('client', 'show', 'c1', '--show-secret')).stdout).toContain('a-new-secret-0123');
+    expect(await showJson('c1')).toMatchObject({
+      launchUrls: { poker: 'https://c.example/poker' },
+      frameOrigins: ['https://c.example'],
+    });
+
+    await cli(
+      'client',
+      'update',
+      'c1',
+      '--no-secret',
+      '--no-url-poker',
+      '--no-frame-origins',
+      '--currency-mandatory',
+    );
+    expect(await showJson('c1')).toMatchObject({
+      hasSecret: false,
+      launchUrls: { poker: null },
+      frameOrigins: [],
+      currencyMandatory: true,
+    });
+
+    await cli(
+      'client',
+      'update',
+      'c1',
+      '--no-currency-mandatory',
+      '--frame-origin',
+      'https://a.example',
+      '--frame-origin',
+      'http://b.example:8080',
+    );
+    expect(await showJson('c1')).toMatchObject({
+      currencyMandatory: false,
+      frameOrigins: ['https://a.example', 'http://b.example:8080'],
+    });
+
+    expect((await cli('client', 'disable', 'c1')).code).toBe(0);
+    expect(await showJson('c1')).toMatchObject({ active: false });
+    expect((await cli('client', 'update', 'c1', '--enable')).code).toBe(0);
+    expect(await showJson('c1')).toMatchObject({ active: true });
+  });
+
+  it('fails with exit code 1 on a client that does not exist', async () => {
+    for (const args of [
+      ['client', 'show', 'nobody'],
+      ['client', 'update', 'nobody', '--enable'],
+      ['client', 'disable', 'nobody'],
+    ]) {
+      const result = await cli(...args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('no client "nobody"');
+    }
+  });
+
+  it('lists the clients in a table and as JSON, never with a secret', async () => {
+    expect((await cli('client', 'list')).stdout).toContain('no clients');
+    const added = await cli('client', 'add', 'alpha');
+    const secret = /secret: ([0-9a-f]+)/.exec(added.stdout)?.[1] ?? 'missing';
+    await cli('client', 'add', 'beta', '--no-secret', '--player-ids', 'internal');
+    await cli('client', 'disable', 'beta');
+
+    const table = await cli('client', 'list');
+    expect(table.stdout).not.toContain(secret);
+    const rows = table.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s{2,}/));
+    expect(rows.map((row) => row.slice(0, 5))).toEqual([
+      ['ID', 'ACTIVE', 'SECRET', 'CURRENCY MANDATORY', 'PLAYER IDS'],
+      ['alpha', 'yes', 'set', 'no', 'external'],
+      ['beta', 'no', 'none', 'no', 'internal'],
+    ]);
+    const json = await cli('client', 'list', '--json');
+    expect(json.stdout).not.toContain(secret);
+    expect(
+      JSON.parse(json.stdout).map((client: { id: string; hasSecret: boolean }) => [
+        client.id,
+        client.hasSecret,
+      ]),
+    ).toEqual([
+      ['alpha', true],
+      ['beta', false],
+    ]);
+  });
+});

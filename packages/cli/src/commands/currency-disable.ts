@@ -1,0 +1,19 @@
+import { disableCurrencies } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+
+export const currencyDisableCommand: Command = {
+  name: 'currency disable',
+  summary: 'Deactivate currencies; an unknown code changes nothing.',
+  usage: '<CODE…>',
+  help: ['', 'example: poker-launch currency disable USD'],
+  positionals: [1, Number.POSITIVE_INFINITY],
+  async run({ positionals }, context) {
+    const codes = await withDatabase(context, async (db) =>
+      valueOrFail(await disableCurrencies(db, positionals)),
+    );
+    context.out(`inactive: ${codes.join(' ')}`);
+    return 0;
+  },
+};

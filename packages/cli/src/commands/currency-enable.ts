@@ -1,0 +1,19 @@
+import { enableCurrencies } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+
+export const currencyEnableCommand: Command = {
+  name: 'currency enable',
+  summary: 'Activate ISO 4217 currencies; an unknown code changes nothing.',
+  usage: '<CODE…>',
+  help: ['', 'example: poker-launch currency enable EUR USD'],
+  positionals: [1, Number.POSITIVE_INFINITY],
+  async run({ positionals }, context) {
+    const codes = await withDatabase(context, async (db) =>
+      valueOrFail(await enableCurrencies(db, positionals)),
+    );
+    context.out(`active: ${codes.join(' ')}`);
+    return 0;
+  },
+};

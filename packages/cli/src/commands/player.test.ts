@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+
+describe.each(DATABASE_KINDS)('poker-launch player add on %s', (kind) => {
+  const database = useTempDatabase(kind);
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
+
+  it("registers a player and prints the service's own id, the one the database holds", async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret', '--player-ids', 'internal');
+    const result = await cli('player', 'add', 'user-42', '--client', 'casino-1', '--nick', 'Ace42');
+    expect(result.code).toBe(0);
+    const id = result.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const stored = await database().open();
+    try {
+      const row = await stored.db
+        .selectFrom('players')
+        .select(['client_id', 'external_id', 'nick', 'active', 'verified'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      expect(row).toEqual({
+        client_id: 'casino-1',
+        external_id: 'user-42',
+        nick: 'Ace42',
+        active: 1,
+        verified: 0,
+      });
+    } finally {
+      await stored.close();
+    }
+  });
+
+  it('refuses a nick another player holds in another case, and a nick over NickMaxLength', async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret');
+    await cli('setting', 'set', 'NickMaxLength', '6');
+    expect((await cli('player', 'add', 'u1', '--client', 'casino-1', '--nick', 'Zoë')).code).toBe(0);
+    const taken = await cli('player', 'add', 'u2', '--client', 'casino-1', '--nick', 'ZOË');
+    expect(taken).toMatchObject({
+      code: 1,
+      stderr: 'poker-launch player add: A Player with this username already exists in the system.\n',
+    });
+    const long = await cli('player', 'add', 'u3', '--client', 'casino-1', '--nick', 'Seven77');
+    expect(long).toMatchObject({
+      code: 1,
+      stderr: 'poker-launch player add: The maximum username length is 6\n',
+    });
+  });
+
+  it('refuses an unknown client and a userId the client has already', async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret');
+    expect((await cli('player', 'add', 'u1', '--client', 'nobody')).stderr).toContain('no client "nobody"');
+    const id = (await cli('player', 'add', 'u1', '--client', 'casino-1')).stdout.trim();
+    const again = await cli('player', 'add', 'u1', '--client', 'casino-1');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`has a player "u1" already, with id ${id}`);
+  });
+
+  it('answers a call without --client with exit code 2', async () => {
+    expect((await cli('player', 'add', 'u1')).code).toBe(2);
+  });
+});

@@ -1,0 +1,39 @@
+import { createDemoClientIfEmpty, loadConfig } from '@poker-launch/server/admin';
+import { type Command, CommandError } from '../command.js';
+import { firstStartNotice, localAddress } from '../first-start-notice.js';
+
+/** Logged once serve has started and done its first-start work. */
+export const READY_MESSAGE = 'poker-launch ready';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Run the service (npm start); on an empty database, first create client demo.',
+  usage: '',
+  help: [
+    '',
+    'Configured by the environment: DATABASE_URL, HOST, PORT, PUBLIC_URL, POKER_LAUNCH_ENV, LOG_LEVEL.',
+    'On a database without clients it creates client "demo" with a random secret and prints the',
+    'secret, once, with a curl command that creates a session. SIGINT/SIGTERM close it gracefully.',
+    '',
+    'example: DATABASE_URL=sqlite:./data/poker-launch.db PORT=8080 poker-launch serve',
+  ],
+  async run(_args, context) {
+    const config = loadConfig(context.env);
+    // Loaded here only: the HTTP stack would triple the start-up time of every other command.
+    const { closeOnSignals, startServer } = await import('@poker-launch/server');
+    const server = await startServer(config).catch((error: unknown) => {
+      throw new CommandError(`cannot start: ${error instanceof Error ? error.message : error}`);
+    });
+    closeOnSignals(server);
+    // Printed, not logged: the operator must see the secret, and it must never reach the log stream.
+    const demo = await createDemoClientIfEmpty(server.database.db, new Date());
+    if (demo?.secretKey) {
+      for (const line of await firstStartNotice(localAddress(server.address), demo.id, demo.secretKey)) {
+        context.out(line);
+      }
+    }
+    // After the first-start work: from here on the service runs as configured.
+    server.app.log.info(READY_MESSAGE);
+    return 0;
+  },
+};

@@ -1,0 +1,19 @@
+import { changeSetting } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+
+export const settingSetCommand: Command = {
+  name: 'setting set',
+  summary: 'Change a setting; running servers use it from their next request.',
+  usage: '<Name> <value>',
+  help: ['', 'example: poker-launch setting set AuthorizationTicketLifetime 300'],
+  positionals: [2, 2],
+  async run({ positionals: [name = '', text = ''] }, context) {
+    const setting = await withDatabase(context, async (db) =>
+      valueOrFail(await changeSetting(db, name, text)),
+    );
+    context.out(`${setting.name} = ${setting.value} (default ${setting.defaultValue})`);
+    return 0;
+  },
+};

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { DATABASE_KINDS, useTempDatabase, useTempSqlite } from '../test-support/temp-database.js';
+
+describe.each(DATABASE_KINDS)('poker-launch setting set and get on %s', (kind) => {
+  const database = useTempDatabase(kind);
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
+
+  it('stores a valid value and reads it back; the default before that', async () => {
+    expect(await cli('setting', 'get', 'AuthorizationTicketLifetime')).toMatchObject({
+      code: 0,
+      stdout: '600\n',
+    });
+    expect(await cli('setting', 'set', 'AuthorizationTicketLifetime', '30')).toMatchObject({
+      code: 0,
+      stdout: 'AuthorizationTicketLifetime = 30 (default 600)\n',
+    });
+    expect((await cli('setting', 'get', 'AuthorizationTicketLifetime')).stdout).toBe('30\n');
+    await cli('setting', 'set', 'PlayerDefaultVerified', 'TRUE');
+    expect((await cli('setting', 'get', 'PlayerDefaultVerified')).stdout).toBe('true\n');
+  });
+
+  it('refuses a value out of range with what the setting accepts, and keeps the old one', async () => {
+    const result = await cli('setting', 'set', 'NickMaxLength', '256');
+    expect(result).toMatchObject({
+      code: 1,
+      stderr: 'poker-launch setting set: NickMaxLength must be a whole number from 1 to 255, got "256"\n',
+    });
+    expect((await cli('setting', 'get', 'NickMaxLength')).stdout).toBe('20\n');
+  });
+});
+
+describe('poker-launch setting', () => {
+  const database = useTempSqlite();
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
+
+  it('answers an unknown name with the list of valid names', async () => {
+    for (const args of [
+      ['setting', 'get', 'TicketLifetime'],
+      ['setting', 'set', 'TicketLifetime', '5'],
+    ]) {
+      const result = await cli(...args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        'no setting "TicketLifetime"; the settings are NickMaxLength, AuthorizationTicketLifetime, ' +
+          'LongAuthorizationTicketLifetime, PlayerDefaultActive, PlayerDefaultVerified',
+      );
+    }
+  });
+
+  it('lists name, value, default and description, as a table and as JSON', async () => {
+    await cli('setting', 'set', 'LongAuthorizationTicketLifetime', '3600');
+    const rows = (await cli('setting', 'list')).stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s{2,}/));
+    expect(rows[0]).toEqual(['NAME', 'VALUE', 'DEFAULT', 'DESCRIPTION']);
+    expect(rows).toContainEqual([
+      'LongAuthorizationTicketLifetime',
+      '3600',
+      '86400',
+      'Lifetime of a long-life auth token, in seconds',
+    ]);
+    const json = JSON.parse((await cli('setting', 'list', '--json')).stdout);
+    expect(json).toHaveLength(5);
+    expect(json).toContainEqual({
+      name: 'NickMaxLength',
+      value: '20',
+      defaultValue: '20',
+      description: 'Longest nickname, in characters',
+    });
+  });
+
+  it('answers a missing value with exit code 2', async () => {
+    expect((await cli('setting', 'set', 'NickMaxLength')).code).toBe(2);
+  });
+});

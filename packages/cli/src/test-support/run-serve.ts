@@ -1,0 +1,75 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { READY_MESSAGE } from '../commands/serve.js';
+import { BIN } from './run-poker-launch.js';
+
+/** A port nobody listens on now: config wants 1–65535, so the bin cannot be given port 0. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  /** e.g. http://127.0.0.1:41234 */
+  address: string;
+  stdout(): string;
+  /** Resolves once stdout contains `text`; rejects if the process ends first. */
+  waitForOutput(text: string): Promise<void>;
+  /** Sends the signal and resolves with how the process ended. */
+  stop(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Runs `poker-launch serve` in a child process, as `npm start` does, and waits until it is ready:
+ * listening, and done with its first start (whatever it prints about that is printed).
+ */
+export async function runServe(databaseUrl: string): Promise<ServeProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const waitForOutput = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!stdout.includes(text)) return;
+        child.stdout.off('data', check);
+        resolve();
+      };
+      child.stdout.on('data', check);
+      exited.then(() => reject(new Error(`serve ended before printing "${text}": ${stderr}${stdout}`)));
+      check();
+    });
+  const serve: ServeProcess = {
+    child,
+    address: `http://127.0.0.1:${port}`,
+    stdout: () => stdout,
+    waitForOutput,
+    stop(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  await waitForOutput(`"msg":"${READY_MESSAGE}"`);
+  return serve;
+}

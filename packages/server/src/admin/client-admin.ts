@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import type { Client } from '../clients/client.js';
+import { countClients, findClient, insertClient, updateClient } from '../clients/client.repository.js';
+import { isUniqueViolation } from '../db/open-database.js';
+import type { Db } from '../db/schema.js';
+import { revokeClientSessions } from '../sessions/session.repository.js';
+import { type AdminResult, fail, succeed } from './admin-result.js';
+import { type ClientChanges, checkClientChanges, checkClientId, LAUNCH_TARGETS } from './client-changes.js';
+
+/** 256 bits from the OS CSPRNG as 64 hex characters: a secret nobody guesses. */
+export function generateClientSecret(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** A new client: active, external player ids and the built-in game pages unless `changes` say otherwise. */
+export async function addClient(
+  db: Db,
+  id: string,
+  changes: ClientChanges,
+  now: Date,
+): Promise<AdminResult<Client>> {
+  const checkedId = checkClientId(id);
+  const checked = checkClientChanges(changes);
+  if (!checkedId.ok || !checked.ok) {
+    return fail([checkedId, checked].flatMap((result) => (result.ok ? [] : [result.reason])).join('; '));
+  }
+  const exists = fail(`client "${id}" exists already; change it with "client update ${id}"`);
+  if (await findClient(db, id)) return exists;
+  const blank: Client = {
+    id,
+    secretKey: null,
+    active: true,
+    currencyMandatory: false,
+    playerIdMode: 'external',
+    launchUrls: {},
+    frameOrigins: [],
+    createdAt: now.toISOString(),
+  };
+  const client = applyChanges(blank, checked.value);
+  try {
+    await insertClient(db, client);
+  } catch (error) {
+    // Another operator (or a second server's first start) took the id between the check and the insert.
+    if (isUniqueViolation(error)) return exists;
+    throw error;
+  }
+  return succeed(client);
+}
+
+export async function changeClient(
+  db: Db,
+  id: string,
+  changes: ClientChanges,
+  now: Date,
+): Promise<AdminResult<Client>> {
+  const checked = checkClientChanges(changes);
+  if (!checked.ok) return checked;
+  const found = await findClientOrFail(db, id);
+  if (!found.ok) return found;
+  const client = applyChanges(found.value, checked.value);
+  await updateClient(db, client, now);
+  return succeed(client);
+}
+
+/**
+ * Disables the client and revokes its live sessions in one transaction (decisions.md §6): from the next
+ * request on, its calls get 400 and its players' tokens stop working.
+ */
+export async function disableClient(
+  db: Db,
+  id: string,
+  now: Date,
+): Promise<AdminResult<{ client: Client; revokedSessions: number }>> {
+  return db.transaction().execute(async (trx) => {
+    const found = await findClientOrFail(trx, id);
+    if (!found.ok) return found;
+    const client = { ...found.value, active: false };
+    await updateClient(trx, client, now);
+    const revokedSessions = await revokeClientSessions(trx, id, now);
+    return succeed({ client, revokedSessions });
+  });
+}
+
+export async function findClientOrFail(db: Db, id: string): Promise<AdminResult<Client>> {
+  const client = await findClient(db, id);
+  return client ? succeed(client) : fail(`no client "${id}"; see "client list"`);
+}
+
+export const DEMO_CLIENT_ID = 'demo';
+
+/**
+ * First start: on a database without clients, creates client `demo` with a fresh secret and returns it
+ * (with the secret, to show once). Otherwise, or when a concurrent first start won, returns undefined.
+ */
+export async function createDemoClientIfEmpty(db: Db, now: Date): Promise<Client | undefined> {
+  if ((await countClients(db)) > 0) return undefined;
+  const created = await addClient(db, DEMO_CLIENT_ID, { secretKey: generateClientSecret() }, now);
+  return created.ok ? created.value : undefined;
+}
+
+function applyChanges(client: Client, changes: ClientChanges): Client {
+  const launchUrls = { ...client.launchUrls };
+  for (const target of LAUNCH_TARGETS) {
+    const url = changes.launchUrls?.[target];
+    if (url !== undefined) launchUrls[target] = url ?? undefined;
+  }
+  return {
+    ...client,
+    secretKey: changes.secretKey === undefined ? client.secretKey : changes.secretKey,
+    active: changes.active ?? client.active,
+    currencyMandatory: changes.currencyMandatory ?? client.currencyMandatory,
+    playerIdMode: changes.playerIdMode ?? client.playerIdMode,
+    launchUrls,
+    frameOrigins: changes.frameOrigins ? [...changes.frameOrigins] : client.frameOrigins,
+  };
+}

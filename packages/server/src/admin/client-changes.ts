@@ -1,0 +1,66 @@
+import { CLIENT_ID_PATTERN, type LaunchUrls, type PlayerIdMode } from '../clients/client.js';
+import { parseHttpUrl } from '../validation/field-rules.js';
+import { type AdminResult, fail, succeed } from './admin-result.js';
+
+export type LaunchTarget = keyof LaunchUrls;
+export const LAUNCH_TARGETS = ['poker', 'casinoLobby', 'casino', 'sport'] as const satisfies LaunchTarget[];
+
+/** What an operator sets on a client; a field left out stays as it is. `null` removes a secret or URL. */
+export interface ClientChanges {
+  secretKey?: string | null;
+  active?: boolean;
+  currencyMandatory?: boolean;
+  playerIdMode?: PlayerIdMode;
+  launchUrls?: { [K in LaunchTarget]?: string | null };
+  frameOrigins?: readonly string[];
+}
+
+export const SECRET_MIN_LENGTH = 16;
+const SECRET_MAX_LENGTH = 512;
+
+export function checkClientId(id: string): AdminResult<string> {
+  return CLIENT_ID_PATTERN.test(id)
+    ? succeed(id)
+    : fail(
+        `client id "${id}" must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+      );
+}
+
+/**
+ * Checks every field and normalises frame origins to the form the launch rules compare against
+ * (`new URL(…).origin`). All problems are reported together, in one line.
+ */
+export function checkClientChanges(changes: ClientChanges): AdminResult<ClientChanges> {
+  const problems: string[] = [];
+  const { secretKey, launchUrls = {}, frameOrigins } = changes;
+  if (typeof secretKey === 'string') {
+    if (secretKey.length < SECRET_MIN_LENGTH || secretKey.length > SECRET_MAX_LENGTH) {
+      problems.push(`the secret must be ${SECRET_MIN_LENGTH} to ${SECRET_MAX_LENGTH} characters long`);
+    } else if (/[\s\p{Cc}]/u.test(secretKey)) {
+      // A space or control character in a secret is nearly always a paste accident, and hard to see.
+      problems.push('the secret must not contain spaces or control characters');
+    }
+  }
+  for (const target of LAUNCH_TARGETS) {
+    const url = launchUrls[target];
+    if (typeof url === 'string' && !parseHttpUrl(url)) {
+      problems.push(`the ${target} URL must be an absolute http or https URL, got "${url}"`);
+    }
+  }
+  const origins = frameOrigins?.map((origin) => {
+    const normalised = bareOrigin(origin);
+    if (normalised === undefined) {
+      problems.push(`a frame origin must be scheme://host[:port] without a path, got "${origin}"`);
+    }
+    return normalised ?? origin;
+  });
+  if (problems.length > 0) return fail(problems.join('; '));
+  return succeed(origins === undefined ? changes : { ...changes, frameOrigins: [...new Set(origins)] });
+}
+
+function bareOrigin(text: string): string | undefined {
+  const url = parseHttpUrl(text);
+  // `new URL` reads "https://a.example/?" as having no query: look at the text for "?" and "#".
+  if (!url || url.username || url.password || url.pathname !== '/' || /[?#]/.test(text)) return undefined;
+  return url.origin;
+}

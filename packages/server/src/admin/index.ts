@@ -1,0 +1,49 @@
+/**
+ * Operator operations: what the CLI (or any other admin front end) calls, and what it needs to reach
+ * the database. Also `@poker-launch/server/admin`: an entry without the HTTP stack, which would
+ * triple the start-up time of every operator command.
+ */
+export type { Client, PlayerIdMode } from '../clients/client.js';
+export { findClient, listClients } from '../clients/client.repository.js';
+export { type Config, ConfigError, loadConfig } from '../config.js';
+export { type Database, openDatabase } from '../db/open-database.js';
+export type { Db } from '../db/schema.js';
+export type { Player } from '../players/player.js';
+export {
+  API_PERMISSIONS,
+  API_ROLES,
+  type ApiPermission,
+  type ApiRole,
+  type ApiUser,
+  isApiPermission,
+  isApiRole,
+  PERMISSION_CREATE_OPEN_GAME,
+  ROLE_ADMIN,
+} from '../users/api-user.js';
+export { findApiUserByName, listApiUsers, revokeApiUser } from '../users/api-user.repository.js';
+export { type CreateApiUserResult, createApiUser, type NewApiUser } from '../users/create-api-user.js';
+export type { AdminResult } from './admin-result.js';
+export { type ClientJson, toClientJson } from './client.serializer.js';
+export {
+  addClient,
+  changeClient,
+  createDemoClientIfEmpty,
+  DEMO_CLIENT_ID,
+  disableClient,
+  findClientOrFail,
+  generateClientSecret,
+} from './client-admin.js';
+export {
+  type ClientChanges,
+  LAUNCH_TARGETS,
+  type LaunchTarget,
+  SECRET_MIN_LENGTH,
+} from './client-changes.js';
+export {
+  type CurrencyListing,
+  disableCurrencies,
+  enableCurrencies,
+  listCurrencies,
+} from './currency-admin.js';
+export { type PlayerRegistration, registerPlayer } from './player-admin.js';
+export { changeSetting, getSetting, listSettings, type SettingListing } from './setting-admin.js';

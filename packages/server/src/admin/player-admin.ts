@@ -1,0 +1,57 @@
+import { findClient } from '../clients/client.repository.js';
+import { isUniqueViolation } from '../db/open-database.js';
+import type { Db } from '../db/schema.js';
+import { NICK, USER_ID } from '../launch/launch-fields.js';
+import type { Player } from '../players/player.js';
+import { findPlayerByExternalId, insertPlayerIfAbsent } from '../players/player.repository.js';
+import { loadSettings } from '../settings/setting.repository.js';
+import { textLength } from '../validation/field-rules.js';
+import { type AdminResult, fail, succeed } from './admin-result.js';
+
+export interface PlayerRegistration {
+  clientId: string;
+  /** The integrator's id of the player. */
+  userId: string;
+  nick?: string | undefined;
+}
+
+/**
+ * Registers a player the way a launch would (same field rules, NickMaxLength, the nick's uniqueness
+ * index), so that a client in internal player-id mode can be given the service's own player id.
+ */
+export async function registerPlayer(
+  db: Db,
+  registration: PlayerRegistration,
+  now: Date,
+): Promise<AdminResult<Player>> {
+  const { clientId, userId, nick } = registration;
+  const problems = [
+    USER_ID.parse(userId, 'userId'),
+    ...(nick === undefined ? [] : [NICK.parse(nick, 'nick')]),
+  ].flatMap((result) => (result.ok ? [] : [result.issue.detail]));
+  if (problems.length > 0) return fail(problems.join('; '));
+  if (!(await findClient(db, clientId))) return fail(`no client "${clientId}"; see "client list"`);
+  const settings = await loadSettings(db);
+  if (nick !== undefined && textLength(nick) > settings.NickMaxLength) {
+    return fail(`The maximum username length is ${settings.NickMaxLength}`);
+  }
+  const existing = await findPlayerByExternalId(db, clientId, userId);
+  if (existing) return fail(`client "${clientId}" has a player "${userId}" already, with id ${existing.id}`);
+  try {
+    const player = await insertPlayerIfAbsent(
+      db,
+      {
+        clientId,
+        externalId: userId,
+        profile: nick === undefined ? {} : { nick },
+        active: settings.PlayerDefaultActive,
+        verified: settings.PlayerDefaultVerified,
+      },
+      now,
+    );
+    return succeed(player);
+  } catch (error) {
+    if (isUniqueViolation(error)) return fail('A Player with this username already exists in the system.');
+    throw error;
+  }
+}
