@@ -2,6 +2,7 @@ import {
   type CreateSessionParams,
   type CreateSessionResult,
   createLaunchClient,
+  type FetchLike,
   type LaunchApiError,
   type LaunchErrorCode,
   type OpenGameResult,
@@ -56,6 +57,12 @@ describe('createSession parameter types', () => {
       void client.openGame({ player: { id: 'u-1', avatar: '3' } });
     };
     expectTypeOf(invalidCalls).toBeFunction();
+  });
+});
+
+describe('the fetch option', () => {
+  it('takes the runtime fetch as it is', () => {
+    expectTypeOf(globalThis.fetch).toExtend<FetchLike>();
   });
 });
 
