@@ -103,6 +103,74 @@ export const GAME_SESSION_DOCUMENT: JsonSchema = {
   },
 };
 
+/** The session as the token API shows it to the game front end and game servers (never the token). */
+export const TOKEN_SESSION_DOCUMENT: JsonSchema = {
+  $id: 'TokenSessionDocument',
+  type: 'object',
+  required: ['data', 'meta'],
+  additionalProperties: false,
+  properties: {
+    data: {
+      type: 'object',
+      required: ['id', 'type', 'attributes'],
+      additionalProperties: false,
+      properties: {
+        id: { type: 'string' },
+        type: { type: 'string', const: 'session' },
+        attributes: {
+          type: 'object',
+          required: [
+            'session-id',
+            'player',
+            'target',
+            'lang',
+            'currency',
+            'launchOptions',
+            'state',
+            'expiresAt',
+          ],
+          additionalProperties: false,
+          properties: {
+            'session-id': { type: 'string' },
+            player: {
+              type: 'object',
+              required: ['user-id', 'nick'],
+              additionalProperties: false,
+              properties: {
+                'user-id': {
+                  type: 'string',
+                  description: "The integrator's userId (ours in internal player-id mode)",
+                },
+                nick: { type: ['string', 'null'] },
+              },
+            },
+            target: {
+              type: 'object',
+              required: ['gameCode'],
+              additionalProperties: false,
+              properties: {
+                gameCode: { type: 'string', enum: ['poker', 'casinoLobby', 'casino', 'sport'] },
+                tableId: { type: ['integer', 'null'] },
+                gameId: { type: ['string', 'null'] },
+              },
+            },
+            lang: { type: 'string' },
+            currency: { type: ['string', 'null'] },
+            launchOptions: { type: ['object', 'null'] },
+            state: { type: 'string', const: 'active' },
+            expiresAt: { type: 'string', format: 'date-time' },
+          },
+        },
+      },
+    },
+    meta: {
+      type: 'object',
+      required: ['serverTime'],
+      properties: { serverTime: { type: 'string', format: 'date-time', description: "The server's clock" } },
+    },
+  },
+};
+
 /** Every error response (decisions.md §9). */
 export const ERROR_DOCUMENT: JsonSchema = {
   $id: 'ErrorDocument',
@@ -141,6 +209,10 @@ export const ERROR_DOCUMENT: JsonSchema = {
           description: 'Staging only, on a signature error: the string the server hashed, without the secret',
           properties: { canonical: { type: 'string' } },
         },
+        restoreSessionUrl: {
+          type: 'string',
+          description: 'token_expired only: where the integrator asked to send the player back',
+        },
       },
     },
   },
@@ -148,7 +220,7 @@ export const ERROR_DOCUMENT: JsonSchema = {
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Not valid request signature (unknown client, missing or wrong sign), or a malformed request',
-  401: 'Missing or invalid credentials',
+  401: 'Missing or invalid credentials; for a token: unauthorized, token_invalid, token_expired or token_revoked',
   403: 'Authenticated, but not allowed',
   404: 'Not found (e.g. "Player not found")',
   405: 'Method not allowed (see the Allow header)',
@@ -178,13 +250,19 @@ export function errorResponses(
 export const SHARED_SCHEMAS: readonly JsonSchema[] = [
   SESSION_DOCUMENT,
   GAME_SESSION_DOCUMENT,
+  TOKEN_SESSION_DOCUMENT,
   ERROR_DOCUMENT,
 ];
 
 /** A reference to a shared schema, e.g. `{ description: '…', ...ref(SESSION_DOCUMENT) }`. */
 export function ref(schema: JsonSchema): { $ref: string } {
+  // An unregistered $ref would leave a dangling reference in the document.
+  if (!SHARED_SCHEMAS.includes(schema)) throw new Error(`${String(schema.$id)} is not in SHARED_SCHEMAS`);
   return { $ref: `${String(schema.$id)}#` };
 }
 
 /** Security requirement of the signed operations: the sign header, optional for clients without a secret. */
 export const SIGNED = [{ signature: [] }, {}] as const;
+
+/** Security requirement of the token API: the auth token, as a Bearer header or the access-token query. */
+export const AUTH_TOKEN = [{ authToken: [] }, { accessToken: [] }] as const;

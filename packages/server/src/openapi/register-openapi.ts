@@ -77,6 +77,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
             description: 'Lowercase hex SHA-256 of the canonical string followed by the secret key',
           },
           apiKey: { type: 'http', scheme: 'bearer', description: 'An API key issued with the operator CLI' },
+          authToken: { type: 'http', scheme: 'bearer', description: 'The auth token of a launched session' },
+          accessToken: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'access-token',
+            description: 'The auth token of a launched session, in the query',
+          },
         },
       },
     },

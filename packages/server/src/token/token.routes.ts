@@ -1,6 +1,8 @@
+import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import { sendDocument } from '../http/json-api.js';
 import type { RouteDefinition } from '../http/routes.js';
+import { AUTH_TOKEN, errorResponses, ref, TOKEN_SESSION_DOCUMENT } from '../openapi/document-schemas.js';
 import { setTransportSecurity } from '../pages/security-headers.js';
 import { revokeSession } from '../sessions/session.repository.js';
 import { readBearerToken } from './bearer-token.js';
@@ -15,6 +17,19 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: TOKEN_API_URL,
+      schema: {
+        summary: 'Read the session of an auth token',
+        description:
+          'For the game front end and game servers: the session an auth token opens, while it is active.',
+        tags: ['token'],
+        operationId: 'getTokenSession',
+        security: AUTH_TOKEN,
+        produces: [JSON_API_MEDIA_TYPE],
+        response: {
+          200: { description: 'The active session', ...ref(TOKEN_SESSION_DOCUMENT) },
+          ...errorResponses([400, 401, 406, 429]),
+        },
+      },
       async handler(request, reply) {
         setTransportSecurity(reply, context.config);
         const now = context.clock();
@@ -25,6 +40,17 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'DELETE',
       url: TOKEN_API_URL,
+      schema: {
+        summary: 'End the session of an auth token (logout)',
+        tags: ['token'],
+        operationId: 'deleteTokenSession',
+        security: AUTH_TOKEN,
+        produces: [JSON_API_MEDIA_TYPE],
+        response: {
+          204: { description: 'Ended; the token opens nothing any more', type: 'null' },
+          ...errorResponses([400, 401, 406, 429]),
+        },
+      },
       async handler(request, reply) {
         setTransportSecurity(reply, context.config);
         const now = context.clock();
