@@ -28,6 +28,7 @@ export interface PokerLaunch extends SessionParamsBase {
   gameId?: never;
 }
 
+/** The casino lobby (the client's casino URL). */
 export interface CasinoLobbyLaunch extends SessionParamsBase {
   gameCode: 'casinoLobby';
   tableId?: never;

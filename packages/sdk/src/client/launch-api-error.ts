@@ -7,13 +7,15 @@ import { explainCanonicalMismatch } from './canonical-diff.js';
  */
 export type LaunchErrorCode = ErrorCode | 'network_error' | 'unexpected_response';
 
-/**
- * The spec's documented business errors: v2 answers them with 500, but they are the caller's to fix
- * (pick another nickname), so they are never retried.
- */
 /** One item of the response's `errors`, as the service sends it. */
 export type LaunchErrorObject = Omit<ErrorObject, 'code'> & { code: LaunchErrorCode };
 
+/**
+ * The spec's documented business errors: v2 answers them with 500, but they are the caller's to fix
+ * (pick another nickname), so they are never retried.
+ *
+ * @example BUSINESS_ERROR_CODES.has(error.code) // true for username_exists and username_too_long
+ */
 export const BUSINESS_ERROR_CODES: ReadonlySet<LaunchErrorCode> = new Set([
   'username_exists',
   'username_too_long',

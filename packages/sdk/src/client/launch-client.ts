@@ -14,6 +14,11 @@ import {
 import { type RetryOptions, retryPolicy } from './retry.js';
 import { type Answer, type FetchLike, type PreparedRequest, send } from './transport.js';
 
+/**
+ * Options of `createLaunchClient`.
+ *
+ * @example { baseUrl: 'https://poker.example.com', clientId: 'demo', secretKey: '…', retry: { tries: 5 } }
+ */
 export interface LaunchClientOptions {
   /** Where the service lives, e.g. `https://poker.example.com` (the v2 and v3 paths are appended). */
   baseUrl: string;
@@ -35,6 +40,7 @@ export interface OpenGameParams {
   player: OpenGamePlayer;
 }
 
+/** The two operations of the API, bound to one client id and its credentials. */
 export interface LaunchClient {
   /**
    * v2 create session: registers or updates the player and answers the URL that opens the target.
