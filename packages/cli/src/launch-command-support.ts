@@ -13,6 +13,7 @@ export const CONNECTION_HELP = [
   '  --url <base>     the service root, e.g. https://poker.example.com',
   '  --client <id>    your client id',
   '  --secret <s>     your secret key; or set POKER_LAUNCH_SECRET, which keeps it out of the process list',
+  '                   (leave both out for a client that has no secret)',
   '  --json           print the whole response document instead of the launch URL',
 ];
 

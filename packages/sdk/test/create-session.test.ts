@@ -111,3 +111,10 @@ describe.each(DIALECTS)('createSession against the real service on %s', (dialect
     expect(result.redirectUrl).toContain('/play/poker?auth=');
   });
 });
+
+describe('createSession arguments', () => {
+  it('refuses an empty userId before sending anything', async () => {
+    const launch = createLaunchClient({ baseUrl: 'http://127.0.0.1:1', clientId: 'demo' });
+    await expect(launch.createSession('')).rejects.toThrow(TypeError);
+  });
+});

@@ -75,6 +75,8 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
 
   return {
     async createSession(userId, params = {}) {
+      if (typeof userId !== 'string' || userId === '')
+        throw new TypeError('createSession: userId must be a non-empty string');
       // userId travels in the path and again in the body; the signature counts it once.
       const fields = toFormFields({ ...params, userId });
       const signed = { clientId: options.clientId, ...fields };
