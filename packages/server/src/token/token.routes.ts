@@ -11,6 +11,8 @@ import { authenticateToken } from './token-session.js';
 
 export const TOKEN_API_URL = '/api/web/v2/app/session';
 
+const TOKEN_ERRORS = { 400: 'The auth token came twice: as a Bearer header and as access-token' };
+
 /** The token API: the game front end and game servers read the session (GET) or end it (DELETE, logout). */
 export function tokenRoutes(context: AppContext): RouteDefinition[] {
   return [
@@ -27,7 +29,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         produces: [JSON_API_MEDIA_TYPE],
         response: {
           200: { description: 'The active session', ...ref(TOKEN_SESSION_DOCUMENT) },
-          ...errorResponses([400, 401, 406, 429]),
+          ...errorResponses([400, 401, 406, 429], TOKEN_ERRORS),
         },
       },
       async handler(request, reply) {
@@ -48,7 +50,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         produces: [JSON_API_MEDIA_TYPE],
         response: {
           204: { description: 'Ended; the token opens nothing any more', type: 'null' },
-          ...errorResponses([400, 401, 406, 429]),
+          ...errorResponses([400, 401, 406, 429], TOKEN_ERRORS),
         },
       },
       async handler(request, reply) {
