@@ -1,3 +1,25 @@
+export type {
+  CasinoGameLaunch,
+  CasinoLobbyLaunch,
+  CreateSessionParams,
+  PokerLaunch,
+  SportLaunch,
+} from './client/create-session-params.js';
+export {
+  BUSINESS_ERROR_CODES,
+  LaunchApiError,
+  type LaunchErrorCode,
+  type LaunchErrorObject,
+} from './client/launch-api-error.js';
+export {
+  createLaunchClient,
+  type LaunchClient,
+  type LaunchClientOptions,
+  type OpenGameParams,
+} from './client/launch-client.js';
+export type { CreateSessionResult, OpenGameResult } from './client/results.js';
+export { DEFAULT_RETRY, type RetryOptions } from './client/retry.js';
+export type { FetchLike, FetchResponseLike } from './client/transport.js';
 export {
   canonicalString,
   compareUtf8,

@@ -14,6 +14,7 @@ import { RateLimiter } from './http/rate-limit.js';
 import { registerRoutes } from './http/routes.js';
 import { v2Routes } from './launch/v2.routes.js';
 import { v3Routes } from './launch/v3.routes.js';
+import { registerOpenApi } from './openapi/register-openapi.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
 
@@ -58,6 +59,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, context.clock);
+  // After the hooks (its pages get them too), before any route (it documents those registered after it).
+  await registerOpenApi(app, options.config);
   registerRoutes(
     app,
     [...v2Routes(context), ...v3Routes(context), ...tokenRoutes(context), ...pageRoutes(context)],

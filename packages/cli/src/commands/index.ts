@@ -7,8 +7,10 @@ import { clientUpdateCommand } from './client-update.js';
 import { currencyDisableCommand } from './currency-disable.js';
 import { currencyEnableCommand } from './currency-enable.js';
 import { currencyListCommand } from './currency-list.js';
+import { openGameCommand } from './open-game.js';
 import { playerAddCommand } from './player-add.js';
 import { serveCommand } from './serve.js';
+import { sessionCreateCommand } from './session-create.js';
 import { settingGetCommand } from './setting-get.js';
 import { settingListCommand } from './setting-list.js';
 import { settingSetCommand } from './setting-set.js';
@@ -36,4 +38,6 @@ export const COMMANDS: readonly Command[] = [
   userListCommand,
   userRevokeCommand,
   signCommand,
+  sessionCreateCommand,
+  openGameCommand,
 ];

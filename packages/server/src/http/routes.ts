@@ -16,6 +16,13 @@ export interface RouteDefinition {
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Why a route is left out of the API reference; a hidden route without a reason fails the OpenAPI test. */
+    undocumented?: 'html-page' | 'method-not-allowed' | 'api-reference';
+  }
+}
+
 const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Registers the routes, and a 405 with `Allow` for every other method on each of their paths. */
@@ -27,10 +34,13 @@ export function registerRoutes(
   const methodsByUrl = new Map<string, Set<string>>();
   for (const route of routes) {
     const jsonApi = route.jsonApi ?? true;
+    // Pages serve HTML to players, not the integrators' API: they stay out of the API reference.
+    const schema = jsonApi ? route.schema : { ...route.schema, hide: true };
     app.route({
       method: route.method,
       url: route.url,
-      ...(route.schema ? { schema: route.schema } : {}),
+      ...(schema ? { schema } : {}),
+      ...(jsonApi ? {} : { config: { undocumented: 'html-page' as const } }),
       onRequest: async (request) => {
         if (!jsonApi) return;
         rateLimiter?.check(request);
@@ -51,6 +61,8 @@ export function registerRoutes(
     app.route({
       method: ALL_METHODS.filter((method) => !methods.has(method)),
       url,
+      schema: { hide: true },
+      config: { undocumented: 'method-not-allowed' },
       handler: async () => {
         throw new ApiError(
           [

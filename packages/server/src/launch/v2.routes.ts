@@ -1,15 +1,18 @@
-import type { SignableParams } from '@poker-launch/sdk';
+import { JSON_API_MEDIA_TYPE, type SignableParams } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
+import { CLIENT_ID_PATTERN } from '../clients/client.js';
 import { ApiError } from '../http/api-error.js';
 import { sendDocument } from '../http/json-api.js';
 import { headerValue, type RouteDefinition } from '../http/routes.js';
+import { errorResponses, fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../openapi/document-schemas.js';
 import { loadSettings } from '../settings/setting.repository.js';
 import { authenticateClient } from '../signature/authenticate-client.js';
 import { isPlainObject } from '../validation/parse-fields.js';
+import { USER_ID } from './launch-fields.js';
 import { checkLaunchRules } from './launch-rules.js';
 import { launchSession } from './launch-session.js';
 import { toSessionDocument } from './session.serializer.js';
-import { parseV2Params, V2_POINTERS, v2Pointer } from './v2-params.js';
+import { parseV2Params, V2_FIELDS, V2_POINTERS, v2Pointer } from './v2-params.js';
 
 export const V2_CREATE_SESSION_URL = '/api/web/v2/app/users/:userId/session';
 
@@ -20,6 +23,33 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
       method: 'POST',
       url: V2_CREATE_SESSION_URL,
       bodyTypes: ['form', 'json'],
+      schema: {
+        summary: 'Create session (v2)',
+        description:
+          'Registers or updates the player and creates a session; answers the URL that opens the target ' +
+          '(gameCode). The body is a form (PHP-style nesting: launchOptions[restoreSessionUrl]=…) or a flat ' +
+          'JSON object. Signed over the path userId and the body parameters; clientId is not signed.',
+        tags: ['v2'],
+        operationId: 'createSession',
+        security: SIGNED,
+        params: { type: 'object', required: ['userId'], properties: { userId: USER_ID.schema } },
+        querystring: {
+          type: 'object',
+          required: ['clientId'],
+          properties: { clientId: { type: 'string', pattern: CLIENT_ID_PATTERN.source } },
+        },
+        body: fieldsSchema(V2_FIELDS, ['userId']),
+        consumes: ['application/x-www-form-urlencoded', 'application/json', JSON_API_MEDIA_TYPE],
+        produces: [JSON_API_MEDIA_TYPE],
+        response: {
+          200: { description: 'The session and the launch URL', ...ref(SESSION_DOCUMENT) },
+          ...errorResponses([400, 404, 406, 413, 415, 422, 429, 500], {
+            500:
+              'Business errors of the spec: "A Player with this username already exists in the system." ' +
+              '(username_exists), "The maximum username length is X" (username_too_long); or an internal error',
+          }),
+        },
+      },
       async handler(request, reply) {
         const { userId } = request.params as { userId: string };
         const query = request.query as Record<string, unknown>;

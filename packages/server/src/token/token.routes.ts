@@ -1,6 +1,8 @@
+import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import { sendDocument } from '../http/json-api.js';
 import type { RouteDefinition } from '../http/routes.js';
+import { AUTH_TOKEN, errorResponses, ref, TOKEN_SESSION_DOCUMENT } from '../openapi/document-schemas.js';
 import { setTransportSecurity } from '../pages/security-headers.js';
 import { revokeSession } from '../sessions/session.repository.js';
 import { readBearerToken } from './bearer-token.js';
@@ -9,12 +11,27 @@ import { authenticateToken } from './token-session.js';
 
 export const TOKEN_API_URL = '/api/web/v2/app/session';
 
+const TOKEN_ERRORS = { 400: 'The auth token came twice: as a Bearer header and as access-token' };
+
 /** The token API: the game front end and game servers read the session (GET) or end it (DELETE, logout). */
 export function tokenRoutes(context: AppContext): RouteDefinition[] {
   return [
     {
       method: 'GET',
       url: TOKEN_API_URL,
+      schema: {
+        summary: 'Read the session of an auth token',
+        description:
+          'For the game front end and game servers: the session an auth token opens, while it is active.',
+        tags: ['token'],
+        operationId: 'getTokenSession',
+        security: AUTH_TOKEN,
+        produces: [JSON_API_MEDIA_TYPE],
+        response: {
+          200: { description: 'The active session', ...ref(TOKEN_SESSION_DOCUMENT) },
+          ...errorResponses([400, 401, 406, 429], TOKEN_ERRORS),
+        },
+      },
       async handler(request, reply) {
         setTransportSecurity(reply, context.config);
         const now = context.clock();
@@ -25,6 +42,17 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
     {
       method: 'DELETE',
       url: TOKEN_API_URL,
+      schema: {
+        summary: 'End the session of an auth token (logout)',
+        tags: ['token'],
+        operationId: 'deleteTokenSession',
+        security: AUTH_TOKEN,
+        produces: [JSON_API_MEDIA_TYPE],
+        response: {
+          204: { description: 'Ended; the token opens nothing any more', type: 'null' },
+          ...errorResponses([400, 401, 406, 429], TOKEN_ERRORS),
+        },
+      },
       async handler(request, reply) {
         setTransportSecurity(reply, context.config);
         const now = context.clock();

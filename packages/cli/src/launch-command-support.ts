@@ -1,0 +1,94 @@
+import { LaunchApiError } from '@poker-launch/sdk';
+import { type CommandContext, type OptionSpec, type ParsedArgs, UsageError } from './command.js';
+
+/** Options both integrator commands (session create, open-game) take. */
+export const CONNECTION_OPTIONS: OptionSpec = {
+  url: { type: 'string' },
+  client: { type: 'string' },
+  secret: { type: 'string' },
+  json: { type: 'boolean' },
+};
+
+export const CONNECTION_HELP = [
+  '  --url <base>     the service root, e.g. https://poker.example.com',
+  '  --client <id>    your client id',
+  '  --secret <s>     your secret key; or set POKER_LAUNCH_SECRET, which keeps it out of the process list',
+  '                   (leave both out for a client that has no secret)',
+  '  --json           print the whole response document instead of the launch URL',
+];
+
+export interface Connection {
+  baseUrl: string;
+  clientId: string;
+  secretKey?: string;
+}
+
+export function readConnection(values: ParsedArgs['values'], context: CommandContext): Connection {
+  const baseUrl = stringOption(values, 'url');
+  const clientId = stringOption(values, 'client');
+  if (baseUrl === undefined || !/^https?:\/\/[^/]/.test(baseUrl)) {
+    throw new UsageError('--url <base> is required: the http(s) address of the service');
+  }
+  if (clientId === undefined) throw new UsageError('--client <id> is required');
+  const secretKey = stringOption(values, 'secret') ?? context.env.POKER_LAUNCH_SECRET;
+  return { baseUrl, clientId, ...(secretKey === undefined || secretKey === '' ? {} : { secretKey }) };
+}
+
+export function stringOption(values: ParsedArgs['values'], name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export type Params = { [key: string]: string | number | boolean | Params };
+
+/**
+ * `key=value` words as parameters; a dotted key nests (`launchOptions.restoreSessionUrl=…` gives
+ * `{ launchOptions: { restoreSessionUrl: … } }`). `convert` turns the text of a path into its value.
+ */
+export function parseKeyValues(
+  words: readonly string[],
+  convert: (path: readonly string[], text: string) => string | number | boolean = (_path, text) => text,
+): Params {
+  const params: Params = {};
+  for (const word of words) {
+    const separator = word.indexOf('=');
+    if (separator <= 0) throw new UsageError(`expected key=value, got "${word}"`);
+    const key = word.slice(0, separator);
+    const path = key.split('.');
+    if (path.some((segment) => segment === '' || segment === '__proto__')) {
+      throw new UsageError(`"${key}" is not a parameter name`);
+    }
+    let container = params;
+    for (const segment of path.slice(0, -1)) {
+      const next = Object.hasOwn(container, segment) ? container[segment] : {};
+      if (typeof next !== 'object') throw new UsageError(`${key} is given twice`);
+      container[segment] = next;
+      container = next;
+    }
+    const last = path.at(-1) ?? key;
+    if (Object.hasOwn(container, last)) throw new UsageError(`${key} is given twice`);
+    container[last] = convert(path, word.slice(separator + 1));
+  }
+  return params;
+}
+
+/** Prints the launch URL (or the document with --json) and any warnings; exit code 0. */
+export function printLaunch(
+  context: CommandContext,
+  json: boolean,
+  result: { warnings: readonly string[]; document: unknown },
+  url: string,
+): number {
+  context.out(json ? JSON.stringify(result.document, null, 2) : url);
+  if (!json) for (const warning of result.warnings) context.err(`warning: ${warning}`);
+  return 0;
+}
+
+/** A refused launch on stderr: status, code and detail of every error (and the signature hint); exit 1. */
+export function printLaunchError(context: CommandContext, command: string, error: unknown): number {
+  if (!(error instanceof LaunchApiError)) throw error;
+  const [first = '', ...rest] = error.message.split('\n');
+  context.err(`poker-launch ${command}: ${first}`);
+  for (const line of rest) context.err(`  ${line}`);
+  return 1;
+}

@@ -1,0 +1,96 @@
+import type { ErrorCode, ErrorObject } from '../wire/errors.js';
+import { explainCanonicalMismatch } from './canonical-diff.js';
+
+/**
+ * `code` of a LaunchApiError: one of the service's error codes, or, when no JSON:API error document
+ * came back, `network_error` (no response at all) or `unexpected_response` (a response the SDK cannot read).
+ */
+export type LaunchErrorCode = ErrorCode | 'network_error' | 'unexpected_response';
+
+/** One item of the response's `errors`, as the service sends it. */
+export type LaunchErrorObject = Omit<ErrorObject, 'code'> & { code: LaunchErrorCode };
+
+/**
+ * The spec's documented business errors: v2 answers them with 500, but they are the caller's to fix
+ * (pick another nickname), so they are never retried.
+ *
+ * @example BUSINESS_ERROR_CODES.has(error.code) // true for username_exists and username_too_long
+ */
+export const BUSINESS_ERROR_CODES: ReadonlySet<LaunchErrorCode> = new Set([
+  'username_exists',
+  'username_too_long',
+]);
+
+export interface LaunchApiErrorInit {
+  status: number;
+  errors: readonly LaunchErrorObject[];
+  requestId?: string | undefined;
+  /** The staging server's canonical string and the SDK's own, for a signature error. */
+  canonical?: { server: string; sdk: string } | undefined;
+  attempts: number;
+  /** Fallback code and detail when the response carried no errors document. */
+  fallback?: { code: LaunchErrorCode; detail: string } | undefined;
+  cause?: unknown;
+}
+
+/**
+ * The one error the client throws: the service refused the request, or it could not be reached.
+ * `code`, `detail` and `pointer` are those of the first error; `errors` holds all of them.
+ *
+ * @example
+ * try {
+ *   await client.createSession('u-1', { nick: 'Bob' });
+ * } catch (error) {
+ *   if (error instanceof LaunchApiError && error.code === 'username_exists') askForAnotherNick();
+ *   else throw error;
+ * }
+ */
+export class LaunchApiError extends Error {
+  override readonly name = 'LaunchApiError';
+  /** HTTP status; 0 when no response arrived. */
+  readonly status: number;
+  readonly code: LaunchErrorCode;
+  readonly detail: string;
+  /** JSON pointer of the field at fault, e.g. `/data/attributes/authType`. */
+  readonly pointer: string | undefined;
+  /** `meta.requestId` (or the `X-Request-Id` header): quote it when asking the operator about a failure. */
+  readonly requestId: string | undefined;
+  /** Every error of the response, in its order. */
+  readonly errors: readonly LaunchErrorObject[];
+  /** Staging only: the canonical strings of both sides of a signature error. */
+  readonly canonical: { readonly server: string; readonly sdk: string } | undefined;
+  /** How many requests were sent, retries included. */
+  readonly attempts: number;
+
+  constructor(init: LaunchApiErrorInit) {
+    const first = init.errors[0];
+    const code = first?.code ?? init.fallback?.code ?? 'unexpected_response';
+    const detail = first?.detail ?? init.fallback?.detail ?? `HTTP ${init.status}`;
+    super(describe(init, code, detail), init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.code = code;
+    this.detail = detail;
+    this.pointer = first?.source?.pointer;
+    this.requestId = init.requestId;
+    this.errors = init.errors;
+    this.canonical = init.canonical;
+    this.attempts = init.attempts;
+  }
+
+  /** A documented business error (username taken or too long), not a fault of the service. */
+  get isBusinessError(): boolean {
+    return BUSINESS_ERROR_CODES.has(this.code);
+  }
+}
+
+function describe(init: LaunchApiErrorInit, code: LaunchErrorCode, detail: string): string {
+  const where = (error: LaunchErrorObject) => (error.source ? ` (${error.source.pointer})` : '');
+  const head = `${init.status === 0 ? 'no response' : init.status} ${code}: ${detail}`;
+  const first = init.errors[0];
+  const lines = [first ? head + where(first) : head];
+  for (const error of init.errors.slice(1)) lines.push(`${error.code}: ${error.detail}${where(error)}`);
+  if (init.canonical) lines.push(...explainCanonicalMismatch(init.canonical.server, init.canonical.sdk));
+  if (init.requestId !== undefined) lines.push(`request id: ${init.requestId}`);
+  if (init.attempts > 1) lines.push(`after ${init.attempts} attempts`);
+  return lines.join('\n');
+}

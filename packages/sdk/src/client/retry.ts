@@ -1,0 +1,39 @@
+/** How failed requests are retried: server faults (5xx but the business errors) and network failures. */
+export interface RetryOptions {
+  /** Requests in all, the first included (1 turns retrying off). Default 3. */
+  tries?: number;
+  /** Ceiling of the first wait; it doubles on each retry. Default 200 ms. */
+  baseDelayMs?: number;
+  /** Ceiling of any wait. Default 5000 ms. */
+  maxDelayMs?: number;
+}
+
+export type RetryPolicy = Required<RetryOptions>;
+
+export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ tries: 3, baseDelayMs: 200, maxDelayMs: 5000 });
+
+export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
+  const policy = { ...DEFAULT_RETRY, ...definedOnly(options) };
+  if (!Number.isInteger(policy.tries) || policy.tries < 1)
+    throw new RangeError('retry.tries must be an integer ≥ 1');
+  if (!(policy.baseDelayMs >= 0) || !(policy.maxDelayMs >= 0)) {
+    throw new RangeError('retry.baseDelayMs and retry.maxDelayMs must be ≥ 0');
+  }
+  return policy;
+}
+
+/**
+ * The wait before retry number `retry` (1 for the first): exponential backoff with full jitter, a uniform
+ * draw from [0, min(maxDelayMs, baseDelayMs · 2^(retry-1))). Full jitter spreads the retries of many
+ * integrator servers that failed at the same moment, instead of sending them back in step.
+ */
+export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+  return Math.floor(random() * ceiling);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function definedOnly<T extends object>(object: T): Partial<T> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,130 @@
+import { canonicalString, type SignableParams } from '../signature/canonical-string.js';
+import {
+  BUSINESS_ERROR_CODES,
+  LaunchApiError,
+  type LaunchErrorCode,
+  type LaunchErrorObject,
+} from './launch-api-error.js';
+import { backoffDelay, type RetryPolicy, sleep } from './retry.js';
+
+/** The part of a fetch `Response` the client reads. */
+export interface FetchResponseLike {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/** The part of `fetch` the client uses; pass your own to add a proxy, tracing or a test double. */
+export type FetchLike = (
+  url: string,
+  init: { method: 'POST'; headers: Record<string, string>; body: string },
+) => Promise<FetchResponseLike>;
+
+/** One request, built and signed once: every retry sends these very bytes and this very sign. */
+export interface PreparedRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** What the signature covered, to explain a staging server's signature error. */
+  signed: SignableParams;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  headers: FetchResponseLike['headers'];
+  attempts: number;
+}
+
+/** Sends the request, retrying server faults and network failures; resolves with a 2xx answer only. */
+export async function send(fetch: FetchLike, policy: RetryPolicy, request: PreparedRequest): Promise<Answer> {
+  for (let attempt = 1; ; attempt++) {
+    let answer: Answer;
+    try {
+      const response = await fetch(request.url, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+      });
+      answer = {
+        status: response.status,
+        body: parseJson(await response.text()),
+        headers: response.headers,
+        attempts: attempt,
+      };
+    } catch (cause) {
+      if (attempt < policy.tries) {
+        await sleep(backoffDelay(attempt, policy));
+        continue;
+      }
+      throw new LaunchApiError({
+        status: 0,
+        errors: [],
+        attempts: attempt,
+        fallback: { code: 'network_error', detail: cause instanceof Error ? cause.message : String(cause) },
+        cause,
+      });
+    }
+    if (answer.status >= 200 && answer.status < 300) return answer;
+    const error = toLaunchApiError(answer, request, attempt);
+    if (!isRetryable(error) || attempt >= policy.tries) throw error;
+    await sleep(backoffDelay(attempt, policy));
+  }
+}
+
+/** 5xx are server faults worth another try, except the documented business errors; 4xx never are. */
+function isRetryable(error: LaunchApiError): boolean {
+  return error.status >= 500 && !error.errors.some((item) => BUSINESS_ERROR_CODES.has(item.code));
+}
+
+export function toLaunchApiError(answer: Answer, request: PreparedRequest, attempts: number): LaunchApiError {
+  const document = isRecord(answer.body) ? answer.body : {};
+  const errors = Array.isArray(document.errors)
+    ? document.errors.flatMap((item) => toErrorObject(item, answer.status))
+    : [];
+  const meta = isRecord(document.meta) ? document.meta : {};
+  const requestId = typeof meta.requestId === 'string' ? meta.requestId : answer.headers.get('x-request-id');
+  const serverCanonical = isRecord(meta.signature) ? meta.signature.canonical : undefined;
+  return new LaunchApiError({
+    status: answer.status,
+    errors,
+    requestId: requestId ?? undefined,
+    attempts,
+    canonical:
+      typeof serverCanonical === 'string'
+        ? { server: serverCanonical, sdk: canonicalString(request.signed) }
+        : undefined,
+    fallback: {
+      code: 'unexpected_response',
+      detail: `HTTP ${answer.status} without a JSON:API errors document`,
+    },
+  });
+}
+
+/** One item of an errors document; items of other JSON:API servers may lack a code or an integer status. */
+function toErrorObject(item: unknown, responseStatus: number): LaunchErrorObject[] {
+  if (!isRecord(item) || typeof item.detail !== 'string') return [];
+  const pointer = isRecord(item.source) ? item.source.pointer : undefined;
+  const status = Number(item.status);
+  return [
+    {
+      status: Number.isInteger(status) && status > 0 ? status : responseStatus,
+      code: (typeof item.code === 'string' ? item.code : 'unexpected_response') as LaunchErrorCode,
+      title: typeof item.title === 'string' ? item.title : '',
+      detail: item.detail,
+      ...(typeof pointer === 'string' ? { source: { pointer } } : {}),
+    },
+  ];
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,87 @@
+import {
+  type CreateSessionParams,
+  type CreateSessionResult,
+  createLaunchClient,
+  type FetchLike,
+  type LaunchApiError,
+  type LaunchErrorCode,
+  type OpenGameResult,
+} from '@poker-launch/sdk';
+import { describe, expectTypeOf, it } from 'vitest';
+
+// These cases are checked by the compiler (`npx tsc -p tsconfig.test.json`, part of `npm test`): every
+// `@ts-expect-error` line must fail to compile, or the type check fails. The calls sit in functions that
+// never run; what vitest runs is the expectTypeOf assertions, which are no-ops at run time.
+const client = createLaunchClient({ baseUrl: 'http://127.0.0.1:1', clientId: 'demo', secretKey: 's' });
+
+describe('createSession parameter types', () => {
+  it('accept each of the six targets', () => {
+    expectTypeOf<{ lang: 'en' }>().toExtend<CreateSessionParams>();
+    expectTypeOf<{ gameCode: 'poker'; tableId: number }>().toExtend<CreateSessionParams>();
+    expectTypeOf<{ gameCode: 'casinoLobby' }>().toExtend<CreateSessionParams>();
+    expectTypeOf<{ gameCode: 'casino'; gameId: string; currency: string }>().toExtend<CreateSessionParams>();
+    expectTypeOf<{ gameCode: 'sport' }>().toExtend<CreateSessionParams>();
+    expectTypeOf<{ gameCode: 'sport'; gameId: string }>().toExtend<CreateSessionParams>();
+  });
+
+  it('refuse invalid calls at compile time', () => {
+    expectTypeOf<{ gameCode: 'casino'; gameId: string }>().not.toExtend<CreateSessionParams>();
+    expectTypeOf<{ gameCode: 'bingo' }>().not.toExtend<CreateSessionParams>();
+    const invalidCalls = () => {
+      // @ts-expect-error casino needs gameId and currency
+      void client.createSession('u-1', { gameCode: 'casino' });
+      // @ts-expect-error casino needs currency too
+      void client.createSession('u-1', { gameCode: 'casino', gameId: 'roulette' });
+      void client.createSession('u-1', {
+        gameCode: 'casino',
+        gameId: 'roulette',
+        currency: 'EUR',
+        // @ts-expect-error tableId only with poker
+        tableId: 7,
+      });
+      // @ts-expect-error tableId only with poker
+      void client.createSession('u-1', { gameCode: 'sport', tableId: 7 });
+      // @ts-expect-error tableId only with poker
+      void client.createSession('u-1', { gameCode: 'casinoLobby', tableId: 7 });
+      // @ts-expect-error gameId does not apply to poker (the default target)
+      void client.createSession('u-1', { gameId: 'roulette' });
+      // @ts-expect-error unknown gameCode
+      void client.createSession('u-1', { gameCode: 'bingo' });
+      // @ts-expect-error authType is internal or external
+      void client.createSession('u-1', { authType: 'session' });
+      // @ts-expect-error tableId is a number
+      void client.createSession('u-1', { tableId: '7' });
+      // @ts-expect-error v3 needs the player
+      void client.openGame({ session: { tableId: 7 } });
+      // @ts-expect-error avatar is an integer id
+      void client.openGame({ player: { id: 'u-1', avatar: '3' } });
+    };
+    expectTypeOf(invalidCalls).toBeFunction();
+  });
+});
+
+describe('the fetch option', () => {
+  it('takes the runtime fetch as it is', () => {
+    expectTypeOf(globalThis.fetch).toExtend<FetchLike>();
+  });
+});
+
+describe('result and error types', () => {
+  it('give the flattened fields as strings', () => {
+    expectTypeOf(client.createSession('u-1')).resolves.toEqualTypeOf<CreateSessionResult>();
+    expectTypeOf<CreateSessionResult['redirectUrl']>().toEqualTypeOf<string>();
+    expectTypeOf<CreateSessionResult['warnings']>().toEqualTypeOf<string[]>();
+    expectTypeOf<OpenGameResult['url']>().toEqualTypeOf<string>();
+    expectTypeOf<OpenGameResult['playerId']>().toEqualTypeOf<string>();
+  });
+
+  it('type the error code as a closed union, business errors included', () => {
+    expectTypeOf<LaunchApiError['code']>().toEqualTypeOf<LaunchErrorCode>();
+    expectTypeOf<'username_exists'>().toExtend<LaunchErrorCode>();
+    expectTypeOf<'username_too_long'>().toExtend<LaunchErrorCode>();
+    const typo = (error: LaunchApiError) =>
+      // @ts-expect-error not a code the service ever sends
+      error.code === 'username_taken';
+    expectTypeOf(typo).returns.toBeBoolean();
+  });
+});

@@ -1,0 +1,132 @@
+import { type AuthType, createLaunchClient, LaunchApiError } from '@poker-launch/sdk';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, useLiveServer } from './support/live-server.js';
+import { recordingFetch } from './support/recording-fetch.js';
+
+/** Runs the call and returns what it threw; fails the test when it did not throw a LaunchApiError. */
+async function failure(call: Promise<unknown>): Promise<LaunchApiError> {
+  const error = await call.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof LaunchApiError)) throw new Error(`expected a LaunchApiError, got ${String(error)}`);
+  return error;
+}
+
+describe.each(DIALECTS)('LaunchApiError from the real service on %s', (dialect) => {
+  const server = useLiveServer(dialect);
+  const client = (options: { secretKey?: string; rewrite?: (body: string) => string } = {}) => {
+    const recorder = recordingFetch(options.rewrite);
+    const launch = createLaunchClient({
+      baseUrl: server().baseUrl,
+      clientId: 'demo',
+      secretKey: options.secretKey ?? 'test_secret',
+      fetch: recorder.fetch,
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+    });
+    return { launch, calls: recorder.calls };
+  };
+
+  it('carries every error of a 422 with status, code, detail, pointer and request id, and is not retried', async () => {
+    await server().addClient();
+    const { launch, calls } = client();
+    const error = await failure(
+      launch.createSession('u-1', { authType: 'session' as AuthType, lang: 'english' }),
+    );
+    expect(calls).toHaveLength(1);
+    expect(error).toMatchObject({
+      name: 'LaunchApiError',
+      status: 422,
+      code: 'auth_type_not_valid',
+      detail: 'Auth type not valid',
+      pointer: '/data/attributes/authType',
+      requestId: calls[0]?.requestId,
+      attempts: 1,
+    });
+    expect(error.errors.map((item) => [item.code, item.source?.pointer])).toEqual([
+      ['auth_type_not_valid', '/data/attributes/authType'],
+      ['invalid_field', '/data/attributes/lang'],
+    ]);
+    expect(error.message.split('\n').slice(0, 2)).toEqual([
+      '422 auth_type_not_valid: Auth type not valid (/data/attributes/authType)',
+      'invalid_field: lang must be a two-letter ISO 639-1 language code (/data/attributes/lang)',
+    ]);
+    expect(error.isBusinessError).toBe(false);
+  });
+
+  it('types the business 500 "username exists" and never retries it', async () => {
+    await server().addClient();
+    const { launch, calls } = client();
+    await launch.createSession('u-1', { nick: 'Taken' });
+    const error = await failure(launch.createSession('u-2', { nick: 'taken' }));
+    expect(calls).toHaveLength(2);
+    expect(error).toMatchObject({
+      status: 500,
+      code: 'username_exists',
+      detail: 'A Player with this username already exists in the system.',
+      pointer: '/data/attributes/nick',
+      isBusinessError: true,
+      attempts: 1,
+    });
+  });
+
+  it('types the business 500 "username too long" and never retries it', async () => {
+    await server().addClient();
+    await server().setSetting('NickMaxLength', '5');
+    const { launch, calls } = client();
+    const error = await failure(launch.createSession('u-1', { nick: 'Longname' }));
+    expect(calls).toHaveLength(1);
+    expect(error).toMatchObject({
+      status: 500,
+      code: 'username_too_long',
+      detail: 'The maximum username length is 5',
+    });
+  });
+
+  it('never retries a 404 either', async () => {
+    await server().addClient({ playerIdMode: 'internal' });
+    const { launch, calls } = client();
+    const error = await failure(launch.createSession('no-such-player'));
+    expect(calls).toHaveLength(1);
+    expect(error).toMatchObject({ status: 404, code: 'player_not_found', detail: 'Player not found' });
+  });
+
+  it('shows the staging canonical string next to its own, marking where they part', async () => {
+    await server().addClient();
+    // A body changed on the way: the server hashes other text than the SDK signed.
+    const { launch } = client({ rewrite: (body) => body.replace('nick=Alice', 'nick=Alicf') });
+    const error = await failure(launch.createSession('u-1', { nick: 'Alice' }));
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'invalid_signature',
+      detail: 'Not valid request signature',
+      canonical: { server: 'Alicfu-1', sdk: 'Aliceu-1' },
+    });
+    const lines = error.message.split('\n');
+    expect(lines.slice(1, 4)).toEqual([
+      'server canonical: Alicfu-1',
+      'SDK canonical:    Aliceu-1',
+      '                      ^ first difference at character 5',
+    ]);
+  });
+
+  it('says the secret differs when both canonical strings agree', async () => {
+    await server().addClient();
+    const { launch } = client({ secretKey: 'not-the-secret' });
+    const error = await failure(launch.createSession('u-1', { nick: 'Alice' }));
+    expect(error.canonical).toEqual({ server: 'Aliceu-1', sdk: 'Aliceu-1' });
+    expect(error.message).toContain('the secret key is not the one the server has');
+  });
+});
+
+describe('LaunchApiError from a production deployment', () => {
+  const server = useLiveServer('sqlite', { POKER_LAUNCH_ENV: 'production' });
+
+  it('has no canonical strings, since production never explains a signature', async () => {
+    await server().addClient();
+    const launch = createLaunchClient({ baseUrl: server().baseUrl, clientId: 'demo', secretKey: 'wrong' });
+    const error = await failure(launch.createSession('u-1'));
+    expect(error).toMatchObject({ status: 400, code: 'invalid_signature', canonical: undefined });
+    expect(error.message).not.toContain('canonical');
+  });
+});

@@ -1,0 +1,112 @@
+import { createLaunchClient, LaunchApiError } from '@poker-launch/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FlakyProxy, type ScriptedAnswer, startFlakyProxy } from './support/flaky-proxy.js';
+import { useLiveServer } from './support/live-server.js';
+
+const FAST = { baseDelayMs: 1, maxDelayMs: 4 };
+const SERVER_FAULT: ScriptedAnswer = {
+  status: 500,
+  headers: { 'content-type': 'application/vnd.api+json' },
+  body: JSON.stringify({
+    errors: [
+      { status: 500, code: 'internal_error', title: 'Internal Server Error', detail: 'Internal error' },
+    ],
+    meta: { requestId: 'req-fault' },
+  }),
+};
+const BAD_GATEWAY: ScriptedAnswer = { status: 502, body: '<html>Bad Gateway</html>' };
+
+describe('retries against a flaky proxy in front of the real service', () => {
+  const server = useLiveServer('sqlite');
+  let proxy: FlakyProxy | undefined;
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+  });
+
+  const launchThrough = async (script: ScriptedAnswer[], tries?: number) => {
+    await server().addClient();
+    proxy = await startFlakyProxy(server().baseUrl, script);
+    return createLaunchClient({
+      baseUrl: proxy.url,
+      clientId: 'demo',
+      secretKey: 'test_secret',
+      retry: tries === undefined ? FAST : { ...FAST, tries },
+    });
+  };
+
+  it('retries 5xx until the service answers, re-sending the same body and sign', async () => {
+    const launch = await launchThrough([SERVER_FAULT, BAD_GATEWAY]);
+    const result = await launch.createSession('u-1', {
+      nick: 'Retry',
+      launchOptions: { restoreSessionUrl: 'https://casino.example/r' },
+    });
+    const requests = proxy?.requests ?? [];
+    expect(requests).toHaveLength(3);
+    const [first, ...retries] = requests;
+    for (const retry of retries) {
+      expect(retry.body).toBe(first?.body);
+      expect(retry.headers.sign).toBe(first?.headers.sign);
+      expect(retry.url).toBe(first?.url);
+    }
+    // The third request reached the service, which checked the signature of what the retry re-sent.
+    expect(result.userId).toBe('u-1');
+  });
+
+  it('retries dropped connections', async () => {
+    const launch = await launchThrough(['drop', 'drop']);
+    const result = await launch.createSession('u-1');
+    expect(proxy?.requests).toHaveLength(3);
+    expect(result.redirectUrl).toContain('auth=');
+  });
+
+  it('gives up after `tries` with the last server error', async () => {
+    const launch = await launchThrough([BAD_GATEWAY, SERVER_FAULT, SERVER_FAULT, SERVER_FAULT], 3);
+    const error = await launch.createSession('u-1').catch((thrown: unknown) => thrown);
+    expect(proxy?.requests).toHaveLength(3);
+    expect(error).toBeInstanceOf(LaunchApiError);
+    expect(error).toMatchObject({ status: 500, code: 'internal_error', requestId: 'req-fault', attempts: 3 });
+  });
+
+  it('reports a response that is not JSON:API as unexpected_response', async () => {
+    const launch = await launchThrough([BAD_GATEWAY], 1);
+    const error = await launch.createSession('u-1').catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ status: 502, code: 'unexpected_response', errors: [], attempts: 1 });
+  });
+
+  it('gives up on the network with status 0 and code network_error', async () => {
+    const launch = await launchThrough(['drop', 'drop', 'drop', 'drop'], 4);
+    const error = await launch.createSession('u-1').catch((thrown: unknown) => thrown);
+    expect(proxy?.requests).toHaveLength(4);
+    expect(error).toMatchObject({ status: 0, code: 'network_error', attempts: 4 });
+    expect((error as Error).cause).toBeInstanceOf(Error);
+  });
+
+  it('tries once when told tries: 1', async () => {
+    const launch = await launchThrough([SERVER_FAULT], 1);
+    await expect(launch.createSession('u-1')).rejects.toMatchObject({ status: 500, attempts: 1 });
+    expect(proxy?.requests).toHaveLength(1);
+  });
+
+  it('never retries a 4xx, not even a 429', async () => {
+    const tooMany: ScriptedAnswer = {
+      status: 429,
+      headers: { 'content-type': 'application/vnd.api+json', 'retry-after': '1' },
+      body: JSON.stringify({
+        errors: [{ status: 429, code: 'rate_limited', title: 'Too Many Requests', detail: 'Slow down' }],
+        meta: { requestId: 'r' },
+      }),
+    };
+    const launch = await launchThrough([tooMany]);
+    await expect(launch.createSession('u-1')).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(proxy?.requests).toHaveLength(1);
+  });
+});
+
+describe('retry options', () => {
+  it('refuses tries below 1', () => {
+    expect(() =>
+      createLaunchClient({ baseUrl: 'http://127.0.0.1:1', clientId: 'demo', retry: { tries: 0 } }),
+    ).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,80 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A scripted answer to one request: an HTTP response, or the connection dropped without one. */
+export type ScriptedAnswer = { status: number; body?: string; headers?: Record<string, string> } | 'drop';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export interface FlakyProxy {
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback HTTP server that answers the first requests as scripted (failures, mostly), then forwards
+ * each request unchanged to `target` (the real service) and relays its answer, so the service itself
+ * judges what a retry re-sent.
+ */
+export async function startFlakyProxy(
+  target: string | undefined,
+  script: readonly ScriptedAnswer[],
+): Promise<FlakyProxy> {
+  const pending = [...script];
+  const requests: RecordedRequest[] = [];
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
+    const scripted = pending.shift();
+    if (scripted === 'drop') {
+      request.socket.destroy();
+      return;
+    }
+    if (scripted || target === undefined) {
+      const {
+        status,
+        body: text = '',
+        headers = { 'content-type': 'text/plain' },
+      } = scripted ?? { status: 599 };
+      response.writeHead(status, headers);
+      response.end(text);
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of ['content-type', 'accept', 'sign', 'authorization']) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const forwarded = await fetch(target + (request.url ?? ''), {
+      method: request.method ?? 'POST',
+      headers,
+      body,
+    });
+    const relayed: Record<string, string> = {};
+    for (const name of ['content-type', 'x-request-id', 'location']) {
+      const value = forwarded.headers.get(name);
+      if (value !== null) relayed[name] = value;
+    }
+    response.writeHead(forwarded.status, relayed);
+    response.end(await forwarded.text());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

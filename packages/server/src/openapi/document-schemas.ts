@@ -1,0 +1,268 @@
+import { ERROR_CODES } from '@poker-launch/sdk';
+import type { FieldRules } from '../validation/parse-fields.js';
+
+/**
+ * JSON Schemas of the documents the API exchanges, for the API reference. They document; they do not
+ * validate (field rules do) nor serialize (see register-openapi.ts).
+ */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** An object whose properties are the fields' own schemas: one source for the rules and the reference. */
+export function fieldsSchema(
+  rules: FieldRules,
+  required: readonly string[] = [],
+  description?: string,
+): JsonSchema {
+  return {
+    type: 'object',
+    ...(description === undefined ? {} : { description }),
+    required: [...required],
+    properties: Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, rule.schema])),
+  };
+}
+
+const expiryMeta = {
+  type: 'object',
+  required: ['expiresAt'],
+  properties: {
+    expiresAt: { type: 'string', format: 'date-time', description: 'When the auth token expires' },
+  },
+};
+
+const warningsMeta = {
+  type: 'object',
+  description: 'Present when something sent was not applied',
+  properties: { warnings: { type: 'array', items: { type: 'string' } } },
+};
+
+/** v2 Session resource document. */
+export const SESSION_DOCUMENT: JsonSchema = {
+  $id: 'SessionDocument',
+  type: 'object',
+  required: ['data'],
+  additionalProperties: false,
+  properties: {
+    data: {
+      type: 'object',
+      required: ['id', 'type', 'attributes', 'meta'],
+      additionalProperties: false,
+      properties: {
+        id: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'Resource id (never the token)' },
+        type: { type: 'string', const: 'session' },
+        attributes: {
+          type: 'object',
+          required: ['user-id', 'redirect-url', 'auth', 'session-id'],
+          additionalProperties: false,
+          properties: {
+            'user-id': { type: 'string' },
+            'redirect-url': {
+              type: 'string',
+              format: 'uri',
+              description: 'Opens the target for the player; carries auth and lang',
+            },
+            auth: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'Short-lived auth token' },
+            'session-id': { type: 'string', description: 'The sessionId sent, or a generated UUID' },
+          },
+        },
+        meta: expiryMeta,
+      },
+    },
+    meta: warningsMeta,
+  },
+};
+
+/** v3 GameSession resource document. */
+export const GAME_SESSION_DOCUMENT: JsonSchema = {
+  $id: 'GameSessionDocument',
+  type: 'object',
+  required: ['data'],
+  additionalProperties: false,
+  properties: {
+    data: {
+      type: 'object',
+      required: ['id', 'type', 'attributes', 'meta'],
+      additionalProperties: false,
+      properties: {
+        id: { type: 'string', description: 'IRI path of the GameSession, /apiweb/v3/game-sessions/{id}' },
+        type: { type: 'string', const: 'GameSession' },
+        attributes: {
+          type: 'object',
+          required: ['playerId', 'sessionId', 'auth', 'url'],
+          additionalProperties: false,
+          properties: {
+            playerId: { type: 'string' },
+            sessionId: { type: 'string' },
+            auth: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+            url: { type: 'string', format: 'uri' },
+          },
+        },
+        meta: expiryMeta,
+      },
+    },
+    meta: warningsMeta,
+  },
+};
+
+/** The session as the token API shows it to the game front end and game servers (never the token). */
+export const TOKEN_SESSION_DOCUMENT: JsonSchema = {
+  $id: 'TokenSessionDocument',
+  type: 'object',
+  required: ['data', 'meta'],
+  additionalProperties: false,
+  properties: {
+    data: {
+      type: 'object',
+      required: ['id', 'type', 'attributes'],
+      additionalProperties: false,
+      properties: {
+        id: { type: 'string' },
+        type: { type: 'string', const: 'session' },
+        attributes: {
+          type: 'object',
+          required: [
+            'session-id',
+            'player',
+            'target',
+            'lang',
+            'currency',
+            'launchOptions',
+            'state',
+            'expiresAt',
+          ],
+          additionalProperties: false,
+          properties: {
+            'session-id': { type: 'string' },
+            player: {
+              type: 'object',
+              required: ['user-id', 'nick'],
+              additionalProperties: false,
+              properties: {
+                'user-id': {
+                  type: 'string',
+                  description: "The integrator's userId (ours in internal player-id mode)",
+                },
+                nick: { type: ['string', 'null'] },
+              },
+            },
+            target: {
+              type: 'object',
+              required: ['gameCode'],
+              additionalProperties: false,
+              properties: {
+                gameCode: { type: 'string', enum: ['poker', 'casinoLobby', 'casino', 'sport'] },
+                tableId: { type: ['integer', 'null'] },
+                gameId: { type: ['string', 'null'] },
+              },
+            },
+            lang: { type: 'string' },
+            currency: { type: ['string', 'null'] },
+            launchOptions: { type: ['object', 'null'] },
+            state: { type: 'string', const: 'active' },
+            expiresAt: { type: 'string', format: 'date-time' },
+          },
+        },
+      },
+    },
+    meta: {
+      type: 'object',
+      required: ['serverTime'],
+      properties: { serverTime: { type: 'string', format: 'date-time', description: "The server's clock" } },
+    },
+  },
+};
+
+/** Every error response (decisions.md §9). */
+export const ERROR_DOCUMENT: JsonSchema = {
+  $id: 'ErrorDocument',
+  type: 'object',
+  required: ['errors', 'meta'],
+  additionalProperties: false,
+  properties: {
+    errors: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['status', 'code', 'title', 'detail'],
+        additionalProperties: false,
+        properties: {
+          status: { type: 'integer' },
+          code: { type: 'string', enum: [...ERROR_CODES] },
+          title: { type: 'string' },
+          detail: { type: 'string', description: 'The spec\'s message, e.g. "Auth type not valid"' },
+          source: {
+            type: 'object',
+            required: ['pointer'],
+            additionalProperties: false,
+            properties: { pointer: { type: 'string', description: 'e.g. /data/attributes/authType' } },
+          },
+        },
+      },
+    },
+    meta: {
+      type: 'object',
+      required: ['requestId'],
+      properties: {
+        requestId: { type: 'string', description: 'Also in the X-Request-Id header' },
+        signature: {
+          type: 'object',
+          description: 'Staging only, on a signature error: the string the server hashed, without the secret',
+          properties: { canonical: { type: 'string' } },
+        },
+        restoreSessionUrl: {
+          type: 'string',
+          description: 'token_expired only: where the integrator asked to send the player back',
+        },
+      },
+    },
+  },
+};
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Not valid request signature (unknown client, missing or wrong sign), or a malformed request',
+  401: 'Missing or invalid credentials; for a token: unauthorized, token_invalid, token_expired or token_revoked',
+  403: 'Authenticated, but not allowed',
+  404: 'Not found (e.g. "Player not found")',
+  405: 'Method not allowed (see the Allow header)',
+  406: 'The Accept header admits no JSON:API response',
+  409: 'Wrong data.type',
+  413: 'Body over 64 KiB',
+  415: 'Unsupported request media type',
+  422: 'Invalid fields; every problem of the request is listed, each with its pointer',
+  429: 'Too many requests (see Retry-After)',
+  500: 'Internal error',
+};
+
+/** Error responses for the given statuses, each an errors document; `overrides` replace descriptions. */
+export function errorResponses(
+  statuses: readonly number[],
+  overrides: Readonly<Record<number, string>> = {},
+): Record<number, JsonSchema> {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: overrides[status] ?? ERROR_DESCRIPTIONS[status] ?? 'Error', ...ref(ERROR_DOCUMENT) },
+    ]),
+  );
+}
+
+/** Documents registered once with the app (`addSchema`) and listed in the reference's components. */
+export const SHARED_SCHEMAS: readonly JsonSchema[] = [
+  SESSION_DOCUMENT,
+  GAME_SESSION_DOCUMENT,
+  TOKEN_SESSION_DOCUMENT,
+  ERROR_DOCUMENT,
+];
+
+/** A reference to a shared schema, e.g. `{ description: '…', ...ref(SESSION_DOCUMENT) }`. */
+export function ref(schema: JsonSchema): { $ref: string } {
+  // An unregistered $ref would leave a dangling reference in the document.
+  if (!SHARED_SCHEMAS.includes(schema)) throw new Error(`${String(schema.$id)} is not in SHARED_SCHEMAS`);
+  return { $ref: `${String(schema.$id)}#` };
+}
+
+/** Security requirement of the signed operations: the sign header, optional for clients without a secret. */
+export const SIGNED = [{ signature: [] }, {}] as const;
+
+/** Security requirement of the token API: the auth token, as a Bearer header or the access-token query. */
+export const AUTH_TOKEN = [{ authToken: [] }, { accessToken: [] }] as const;

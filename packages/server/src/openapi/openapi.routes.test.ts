@@ -1,0 +1,206 @@
+import type { LightMyRequestResponse as Answer } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { V2_CREATE_SESSION_URL } from '../launch/v2.routes.js';
+import { encodePhpForm, useHarness } from '../test-support/harness.js';
+import { DIALECTS } from '../test-support/test-database.js';
+import { TOKEN_API_URL } from '../token/token.routes.js';
+import { registeredRoutes } from './register-openapi.js';
+import { openApiProblems, schemaViolations } from './test-support/openapi-check.js';
+import { openApiPath, referenceGaps } from './test-support/reference-gaps.js';
+
+type JsonObject = Record<string, unknown>;
+
+describe('the structural check', () => {
+  it('finds the mistakes generators make', () => {
+    const broken = {
+      openapi: '3.0.3',
+      info: { title: 'x' },
+      paths: {
+        '/users/{userId}': {
+          post: {
+            operationId: 'same',
+            security: [{ nope: [] }],
+            requestBody: { content: { 'application/json': { schema: { type: 'object', nullable: true } } } },
+            responses: {
+              '200': {
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Missing' } } },
+              },
+              '422': { description: 'bad', content: { 'application/json': { schema: { type: 'text' } } } },
+            },
+          },
+          get: {
+            operationId: 'same',
+            parameters: [{ name: 'userId', in: 'path', schema: { type: 'string' } }],
+            responses: { ok: { description: 'x' } },
+          },
+        },
+      },
+      components: { schemas: { Doc: { type: 'object', required: ['id'], properties: { name: {} } } } },
+    };
+    expect(openApiProblems(broken).sort()).toEqual(
+      [
+        'openapi: must be 3.1.x, is 3.0.3',
+        'info: needs title and version',
+        'POST /users/{userId}: path parameter {userId} is not declared',
+        'POST /users/{userId}: security scheme nope is not defined',
+        'POST /users/{userId} requestBody application/json: `nullable` is OpenAPI 3.0; 3.1 uses type: [..., "null"]',
+        'POST /users/{userId} 200: response needs a description',
+        'POST /users/{userId} 422 application/json: unknown type text',
+        'GET /users/{userId}: operationId same twice',
+        'GET /users/{userId}: path parameter userId must be required',
+        'GET /users/{userId}: response key ok',
+        'components.schemas.Doc: required id is not a property',
+        '#/paths//users/{userId}/post/responses/200/content/application/json/schema: $ref #/components/schemas/Missing does not resolve',
+      ].sort(),
+    );
+  });
+});
+
+describe.each(DIALECTS)('the API reference on %s', (dialect) => {
+  const h = useHarness(dialect);
+  const reference = async (): Promise<JsonObject> => {
+    const response = await h().app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    return response.json();
+  };
+
+  it('serves an OpenAPI 3.1 document at /openapi.json that passes the structural check', async () => {
+    const document = await reference();
+    expect(document.openapi).toBe('3.1.0');
+    expect(openApiProblems(document)).toEqual([]);
+  });
+
+  it('documents every registered API route, and no route that does not exist', async () => {
+    const routes = registeredRoutes(h().app);
+    expect(routes.some((route) => route.method === 'POST' && route.url.startsWith('/api/web/v2/'))).toBe(
+      true,
+    );
+    expect(referenceGaps(routes, await reference())).toEqual([]);
+  });
+
+  it('reports a route without a schema, and a hidden route without a reason', async () => {
+    h().app.get('/api/undocumented', async () => ({}));
+    h().app.get('/api/secret', { schema: { hide: true } }, async () => ({}));
+    const gaps = referenceGaps(registeredRoutes(h().app), await reference());
+    expect(gaps).toEqual(
+      expect.arrayContaining([
+        'GET /api/undocumented: no summary',
+        'GET /api/undocumented: no tags',
+        'GET /api/undocumented: response 200 has no schema',
+        'GET /api/undocumented: no error responses',
+        'GET /api/secret: hidden from the reference without a reason',
+      ]),
+    );
+  });
+
+  it('builds the v2 body from the field rules, one source for validation and reference', async () => {
+    const { V2_FIELDS } = await import('../launch/v2-params.js');
+    const paths = (await reference()).paths as JsonObject;
+    const operation = (paths[openApiPath('/api/web/v2/app/users/:userId/session')] as JsonObject)
+      .post as JsonObject;
+    const content = (operation.requestBody as { content: Record<string, { schema: JsonObject }> }).content;
+    expect(Object.keys(content)).toEqual([
+      'application/x-www-form-urlencoded',
+      'application/json',
+      'application/vnd.api+json',
+    ]);
+    const properties = content['application/x-www-form-urlencoded']?.schema.properties as JsonObject;
+    expect(Object.keys(properties)).toEqual(Object.keys(V2_FIELDS));
+    expect(properties.authType).toEqual(V2_FIELDS.authType.schema);
+  });
+
+  /** Where the answer breaks what the reference promises for the operation: status, media type, body. */
+  const brokenPromises = (document: JsonObject, path: string, method: string, answer: Answer): string[] => {
+    const item = (document.paths as JsonObject)[openApiPath(path)] as JsonObject;
+    const responses = (item[method] as JsonObject).responses as Record<string, JsonObject>;
+    const documented = responses[String(answer.statusCode)];
+    const where = `${method.toUpperCase()} ${path} ${answer.statusCode}`;
+    if (!documented) return [`${where}: status not documented`];
+    if (documented.content === undefined) return answer.body === '' ? [] : [`${where}: body not documented`];
+    const media = (documented.content as Record<string, { schema: unknown }>)[
+      String(answer.headers['content-type'])
+    ];
+    if (!media) return [`${where}: ${answer.headers['content-type']} not documented`];
+    return schemaViolations(answer.json(), media.schema, document).map((problem) => `${where}: ${problem}`);
+  };
+
+  it('promises exactly what v2 answers: every response below matches its documented schema', async () => {
+    await h().addClient();
+    await h().setSetting('NickMaxLength', '8');
+    await h().createSession('u-0', { nick: 'Taken' });
+    const internal = await h().addClient({ id: 'internal', playerIdMode: 'internal' });
+    const v2 = '/api/web/v2/app/users/u-1/session?clientId=demo';
+
+    const answers = [
+      await h().createSession('u-1', { nick: 'Ann', currency: 'XYZ' }),
+      await h().createSession('u-1', { nick: 'Ann' }, { sign: 'f'.repeat(64) }),
+      await h().createSession('nobody', {}, { client: internal }),
+      await h().createSession('u-1', {}, { headers: { accept: 'text/html' } }),
+      await h().app.inject({
+        method: 'POST',
+        url: v2,
+        headers: { 'content-type': 'text/plain' },
+        payload: 'x',
+      }),
+      await h().app.inject({
+        method: 'POST',
+        url: v2,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: encodePhpForm({ nick: 'x'.repeat(70_000) }),
+      }),
+      await h().createSession('u-1', { authType: 'session', lang: 'english' }),
+      await h().createSession('u-2', { nick: 'taken' }),
+      await h().createSession('u-3', { nick: 'MuchTooLong' }),
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 400, 404, 406, 415, 413, 422, 500, 500]);
+    const document = await reference();
+    const broken = answers.flatMap((answer) =>
+      brokenPromises(document, V2_CREATE_SESSION_URL, 'post', answer),
+    );
+    expect(broken).toEqual([]);
+    // The staging signature hint is part of the promise too.
+    expect(answers[1]?.json().meta.signature.canonical).toBe('Annu-1');
+  });
+
+  it('promises exactly what the token API answers', async () => {
+    await h().activateCurrencies('EUR');
+    const launched = await h().createSession('u-1', {
+      nick: 'Ann',
+      gameCode: 'casino',
+      gameId: 'roulette',
+      currency: 'EUR',
+    });
+    expect(launched.statusCode, launched.body).toBe(200);
+    const { auth } = launched.json().data.attributes;
+    const call = (method: 'GET' | 'DELETE', headers: Record<string, string> = {}) =>
+      h().app.inject({
+        method,
+        url: TOKEN_API_URL,
+        headers: { authorization: `Bearer ${auth}`, ...headers },
+      });
+    const answers: [string, Answer][] = [
+      ['get', await call('GET')],
+      ['get', await call('GET', { accept: 'text/html' })],
+      ['get', await h().app.inject({ method: 'GET', url: TOKEN_API_URL })],
+      ['get', await h().app.inject({ method: 'GET', url: `${TOKEN_API_URL}?access-token=${auth}x` })],
+      ['delete', await call('DELETE')],
+      ['delete', await call('DELETE')],
+    ];
+    expect(answers.map(([, answer]) => answer.statusCode)).toEqual([200, 406, 401, 401, 204, 401]);
+    const document = await reference();
+    const broken = answers.flatMap(([method, answer]) =>
+      brokenPromises(document, TOKEN_API_URL, method, answer),
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it('renders the reference at /docs, with the headers every response carries', async () => {
+    const page = await h().app.inject({ method: 'GET', url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('swagger');
+    expect(page.headers['x-request-id']).toBeTruthy();
+    const json = await h().app.inject({ method: 'GET', url: '/docs/json' });
+    expect(json.json()).toEqual(await reference());
+  });
+});

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { SHARED_SCHEMAS } from './document-schemas.js';
+
+export const OPENAPI_JSON_URL = '/openapi.json';
+export const DOCS_URL = '/docs';
+
+/** The version of the server package (two levels above this file in src/ and in dist/ alike). */
+const VERSION: string = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
+
+const DESCRIPTION = [
+  'Creates a player session and answers the URL that opens the poker lobby, a table, a casino lobby or',
+  'game, or the sportsbook. Requests are signed with the `sign` header: SHA-256 of the canonical',
+  'string of the parameters followed by the secret key (see the README, "The request signature").',
+  'Every response, errors included, is `application/vnd.api+json`.',
+].join(' ');
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  hidden: boolean;
+  undocumented: string | undefined;
+}
+
+const registries = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route registered after registerOpenApi: what the test holds the reference against. */
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
+  return registries.get(app) ?? [];
+}
+
+/**
+ * The API reference, generated from the route schemas: `/openapi.json` (OpenAPI 3.1) and `/docs`
+ * (rendered). Call before any route is registered, so that every route is collected.
+ */
+export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  const routes: RegisteredRoute[] = [];
+  registries.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routes.push({
+        method,
+        url: route.url,
+        hidden: route.schema?.hide === true,
+        undocumented: route.config?.undocumented,
+      });
+    }
+  });
+
+  // Route response schemas are documentation. Fastify would serialize responses with them
+  // (fast-json-stringify), silently dropping any member a schema does not list; plain JSON.stringify
+  // keeps every response exactly as the handler built it.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
+  await app.register(fastifySwagger, {
+    // Shared schemas appear under components.schemas by their $id.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
+    },
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'poker-launch: Poker Session Launch API', version: VERSION, description: DESCRIPTION },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          signature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'sign',
+            description: 'Lowercase hex SHA-256 of the canonical string followed by the secret key',
+          },
+          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key issued with the operator CLI' },
+          authToken: { type: 'http', scheme: 'bearer', description: 'The auth token of a launched session' },
+          accessToken: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'access-token',
+            description: 'The auth token of a launched session, in the query',
+          },
+        },
+      },
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: DOCS_URL });
+  app.get(OPENAPI_JSON_URL, { schema: { hide: true }, config: { undocumented: 'api-reference' } }, async () =>
+    app.swagger(),
+  );
+}
