@@ -1,58 +1,90 @@
+import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { FastifySchema } from 'fastify';
-import type { FieldRules } from '../validation/parse-fields.js';
+import { CLIENT_ID_PATTERN } from '../clients/client.js';
+import {
+  errorResponses,
+  fieldsSchema,
+  GAME_SESSION_DOCUMENT,
+  GAME_SESSION_STATE_DOCUMENT,
+  ref,
+  SIGNED_OR_API_KEY,
+} from '../openapi/document-schemas.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS } from './v3-fields.js';
 
 /**
- * Request schemas of the v3 routes, for the API reference only (the app's validator compiler passes
- * everything through; the field rules answer with the spec's texts). Built from the same rules.
+ * Schemas of the v3 routes, for the API reference only (the app's validator compiler passes everything
+ * through; the field rules answer with the spec's texts). Built from the same rules.
  */
-function objectOf(rules: FieldRules, required: string[] = []) {
-  return {
-    type: 'object',
-    properties: Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, rule.schema])),
-    ...(required.length > 0 ? { required } : {}),
-  };
-}
-
 const CLIENT_QUERY = {
   type: 'object',
   required: ['client'],
-  properties: { client: { type: 'string', description: 'The client (integrator platform) id' } },
+  properties: { client: { type: 'string', pattern: CLIENT_ID_PATTERN.source, description: 'The client id' } },
 };
 
-const ACCESS_HEADERS = {
+const OPEN_GAME_DOCUMENT = {
   type: 'object',
+  required: ['data'],
   properties: {
-    sign: { type: 'string', description: 'Request signature; required when the client has a secret key' },
-    authorization: { type: 'string', description: 'Bearer <API key>, instead of sign' },
-  },
-};
-
-export const V3_ACCESS_SCHEMA: FastifySchema = { querystring: CLIENT_QUERY, headers: ACCESS_HEADERS };
-
-export function v3OpenGameSchema(): FastifySchema {
-  return {
-    ...V3_ACCESS_SCHEMA,
-    body: {
+    data: {
       type: 'object',
-      required: ['data'],
+      required: ['type', 'attributes'],
       properties: {
-        data: {
+        type: { type: 'string', const: 'OpenGame' },
+        attributes: {
           type: 'object',
-          required: ['type', 'attributes'],
+          required: ['player'],
           properties: {
-            type: { const: 'OpenGame' },
-            attributes: {
-              type: 'object',
-              required: ['player'],
-              properties: {
-                session: objectOf(V3_SESSION_FIELDS),
-                player: objectOf(V3_PLAYER_FIELDS, ['id']),
-              },
-            },
+            session: fieldsSchema(V3_SESSION_FIELDS),
+            player: fieldsSchema(V3_PLAYER_FIELDS, ['id']),
           },
         },
       },
+    },
+  },
+};
+
+export function v3OpenGameSchema(): FastifySchema {
+  return {
+    summary: 'Open game (v3)',
+    description:
+      'Registers or updates the player with the profile sent and creates a session for the poker lobby, or a ' +
+      'table with session.tableId. Signed over the JSON:API document (client is not signed), or authorized ' +
+      'with the Bearer API key of a user with ROLE_ADMIN or CREATE:OpenGame.',
+    tags: ['v3'],
+    operationId: 'openGame',
+    security: SIGNED_OR_API_KEY,
+    querystring: CLIENT_QUERY,
+    body: OPEN_GAME_DOCUMENT,
+    consumes: [JSON_API_MEDIA_TYPE, 'application/json'],
+    produces: [JSON_API_MEDIA_TYPE],
+    response: {
+      201: {
+        description: 'The GameSession; its IRI is also in the Location header',
+        ...ref(GAME_SESSION_DOCUMENT),
+      },
+      ...errorResponses([400, 401, 403, 406, 409, 413, 415, 422, 429, 500]),
+    },
+  };
+}
+
+export function v3GameSessionSchema(): FastifySchema {
+  return {
+    summary: 'Read a GameSession (v3)',
+    description:
+      'The state and expiry of a GameSession this caller may create; never its token. The path id is signed.',
+    tags: ['v3'],
+    operationId: 'getGameSession',
+    security: SIGNED_OR_API_KEY,
+    params: {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'string', pattern: '^[0-9a-f]{32}$' } },
+    },
+    querystring: CLIENT_QUERY,
+    produces: [JSON_API_MEDIA_TYPE],
+    response: {
+      200: { description: 'The GameSession state', ...ref(GAME_SESSION_STATE_DOCUMENT) },
+      ...errorResponses([400, 401, 403, 404, 406, 429, 500]),
     },
   };
 }

@@ -19,7 +19,7 @@ import { launchSession } from './launch-session.js';
 import { authorizeV3Caller } from './v3-access.js';
 import { parseOpenGameAttributes, readOpenGameDocument } from './v3-document.js';
 import { V3_POINTERS } from './v3-fields.js';
-import { V3_ACCESS_SCHEMA, v3OpenGameSchema } from './v3-schema.js';
+import { v3GameSessionSchema, v3OpenGameSchema } from './v3-schema.js';
 
 export const V3_OPEN_GAME_URL = '/apiweb/v3/open-game';
 
@@ -56,7 +56,7 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
     {
       method: 'GET',
       url: `${GAME_SESSIONS_PATH}/:id`,
-      schema: V3_ACCESS_SCHEMA,
+      schema: v3GameSessionSchema(),
       async handler(request, reply) {
         const { id } = request.params as { id: string };
         // The path id is a signed parameter (spec: query ∪ path ∪ body), so a sign is good for one session.

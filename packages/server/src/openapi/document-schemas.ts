@@ -103,6 +103,46 @@ export const GAME_SESSION_DOCUMENT: JsonSchema = {
   },
 };
 
+/** A v3 GameSession read back: its state instead of the token. */
+export const GAME_SESSION_STATE_DOCUMENT: JsonSchema = {
+  $id: 'GameSessionStateDocument',
+  type: 'object',
+  required: ['data'],
+  additionalProperties: false,
+  properties: {
+    data: {
+      type: 'object',
+      required: ['id', 'type', 'attributes', 'meta'],
+      additionalProperties: false,
+      properties: {
+        id: { type: 'string', description: 'IRI path of the GameSession, /apiweb/v3/game-sessions/{id}' },
+        type: { type: 'string', const: 'GameSession' },
+        attributes: {
+          type: 'object',
+          required: ['playerId', 'sessionId', 'state', 'target'],
+          additionalProperties: false,
+          properties: {
+            playerId: { type: 'string' },
+            sessionId: { type: 'string' },
+            state: { type: 'string', enum: ['active', 'expired', 'revoked'] },
+            target: { type: 'string', enum: ['lobby', 'table'] },
+            tableId: { type: 'integer' },
+          },
+        },
+        meta: {
+          type: 'object',
+          required: ['expiresAt', 'createdAt'],
+          properties: {
+            expiresAt: { type: 'string', format: 'date-time' },
+            createdAt: { type: 'string', format: 'date-time' },
+            revokedAt: { type: 'string', format: 'date-time' },
+          },
+        },
+      },
+    },
+  },
+};
+
 /** The session as the token API shows it to the game front end and game servers (never the token). */
 export const TOKEN_SESSION_DOCUMENT: JsonSchema = {
   $id: 'TokenSessionDocument',
@@ -250,6 +290,7 @@ export function errorResponses(
 export const SHARED_SCHEMAS: readonly JsonSchema[] = [
   SESSION_DOCUMENT,
   GAME_SESSION_DOCUMENT,
+  GAME_SESSION_STATE_DOCUMENT,
   TOKEN_SESSION_DOCUMENT,
   ERROR_DOCUMENT,
 ];
@@ -263,6 +304,9 @@ export function ref(schema: JsonSchema): { $ref: string } {
 
 /** Security requirement of the signed operations: the sign header, optional for clients without a secret. */
 export const SIGNED = [{ signature: [] }, {}] as const;
+
+/** Security requirement of v3: the sign header, or an operator-issued API key as a Bearer token. */
+export const SIGNED_OR_API_KEY = [{ signature: [] }, { apiKey: [] }, {}] as const;
 
 /** Security requirement of the token API: the auth token, as a Bearer header or the access-token query. */
 export const AUTH_TOKEN = [{ authToken: [] }, { accessToken: [] }] as const;
