@@ -1,58 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sha256Hex } from '@poker-launch/sdk';
 import { buildApp, type Database, loadConfig, openDatabase } from '@poker-launch/server';
-import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
 
-const postgresUrl = process.env.TEST_DATABASE_URL;
-const KINDS = postgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
-
-/**
- * A fresh database per test that the bin reaches by DATABASE_URL alone: a SQLite file, or a whole
- * PostgreSQL database (not a schema: migrations look at every schema of the database they run in).
- */
-function useDatabaseUrl(kind: (typeof KINDS)[number]): () => string {
-  let url: string | undefined;
-  let cleanUp: (() => Promise<void>) | undefined;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: postgresUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  beforeEach(async () => {
-    if (kind === 'sqlite') {
-      const folder = await mkdtemp(join(tmpdir(), 'poker-launch-user-'));
-      url = `sqlite:${join(folder, 'poker-launch.db')}`;
-      cleanUp = () => rm(folder, { recursive: true, force: true });
-      return;
-    }
-    const name = `poker_launch_user_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await admin(`CREATE DATABASE ${name}`);
-    const address = new URL(postgresUrl ?? '');
-    address.pathname = `/${name}`;
-    url = address.href;
-    cleanUp = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  });
-  afterEach(async () => {
-    await cleanUp?.();
-    url = undefined;
-  });
-  return () => {
-    if (!url) throw new Error('useDatabaseUrl: no test is running');
-    return url;
-  };
-}
-
-describe.each(KINDS)('poker-launch user commands on %s', (kind) => {
-  const databaseUrl = useDatabaseUrl(kind);
+describe.each(DATABASE_KINDS)('poker-launch user commands on %s', (kind) => {
+  const database = useTempDatabase(kind);
+  const databaseUrl = () => database().url;
   const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: databaseUrl() });
 
   /** Opens the database as the server does and opens a v3 game with the key, like an operator's script. */

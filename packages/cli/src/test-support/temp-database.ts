@@ -15,7 +15,7 @@ export const DATABASE_KINDS: DatabaseKind[] = postgresUrl ? ['sqlite', 'postgres
 
 /** A fresh database of that kind for each test; call inside a `describe`. */
 export function useTempDatabase(kind: DatabaseKind): () => TempDatabase {
-  return kind === 'sqlite' ? useTempSqlite() : usePostgresSchema(postgresUrl ?? '');
+  return kind === 'sqlite' ? useTempSqlite() : usePostgresDatabase(postgresUrl ?? '');
 }
 
 export interface TempDatabase {
@@ -42,11 +42,12 @@ export function useTempSqlite(): () => TempDatabase {
 }
 
 /**
- * A fresh schema on the PostgreSQL test server for each test. The bin reaches it through DATABASE_URL
- * alone: libpq's `options` parameter sets the search_path of every connection.
+ * A fresh PostgreSQL database for each test, which the bin reaches through DATABASE_URL alone. A whole
+ * database, not a schema: catalog queries (Kysely's migrator introspects) see every schema of their
+ * database, including ones other test files are dropping at that moment.
  */
-export function usePostgresSchema(serverUrl: string): () => TempDatabase {
-  let schema: string | undefined;
+export function usePostgresDatabase(serverUrl: string): () => TempDatabase {
+  let name: string | undefined;
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
@@ -57,16 +58,17 @@ export function usePostgresSchema(serverUrl: string): () => TempDatabase {
     }
   };
   beforeEach(async () => {
-    schema = `cli_${process.pid}_${randomBytes(6).toString('hex')}`;
-    await admin(`CREATE SCHEMA ${schema}`);
+    name = `poker_launch_cli_${process.pid}_${randomBytes(4).toString('hex')}`;
+    await admin(`CREATE DATABASE ${name}`);
   });
   afterEach(async () => {
-    if (schema) await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    if (name) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    name = undefined;
   });
   return () => {
-    if (!schema) throw new Error('usePostgresSchema: no test is running');
+    if (!name) throw new Error('usePostgresDatabase: no test is running');
     const url = new URL(serverUrl);
-    url.searchParams.set('options', `-c search_path=${schema}`);
+    url.pathname = `/${name}`;
     return { url: url.href, open: () => openDatabase({ dialect: 'postgres', url: url.href }) };
   };
 }
