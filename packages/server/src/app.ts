@@ -12,6 +12,7 @@ import { requestIdFrom, serializeRequest } from './http/logging.js';
 import { parsePhpForm } from './http/php-form.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { registerRoutes } from './http/routes.js';
+import { setTransportSecurity } from './http/transport-security.js';
 import { v2Routes } from './launch/v2.routes.js';
 import { v3Routes } from './launch/v3.routes.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
@@ -48,6 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
+    setTransportSecurity(reply, options.config);
   });
 
   // JSON:API: its media type carries no parameters but ext/profile, and Fastify would add a charset.

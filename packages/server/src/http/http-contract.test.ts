@@ -134,3 +134,34 @@ describe('request quota', () => {
     expect((await h().createSession('u-9')).statusCode).toBe(200);
   });
 });
+
+describe('request quota of the token API', () => {
+  const h = useHarness('sqlite', { RATE_LIMIT_PER_MINUTE: '2' });
+
+  it('counts per auth token, so players behind one address do not share a quota', async () => {
+    await h().addClient({ id: 'demo' });
+    const tokenOf = async (userId: string) => (await h().createSession(userId)).json().data.attributes.auth;
+    const [first, second] = [await tokenOf('u-1'), await tokenOf('u-2')];
+    const read = (auth: string) =>
+      h().app.inject({
+        method: 'GET',
+        url: '/api/web/v2/app/session',
+        headers: { authorization: `Bearer ${auth}` },
+      });
+    expect((await read(first)).statusCode).toBe(200);
+    expect((await read(first)).statusCode).toBe(200);
+    expect((await read(first)).statusCode).toBe(429);
+    expect((await read(second)).statusCode).toBe(200);
+  });
+});
+
+describe('transport security', () => {
+  const h = useHarness('sqlite');
+
+  it('sends HSTS on every response when PUBLIC_URL is https, errors included', async () => {
+    const notFound = await h().app.inject({ method: 'GET', url: '/nothing' });
+    expect(notFound.headers['strict-transport-security']).toBe('max-age=31536000');
+    const created = await h().createSession('u-1');
+    expect(created.headers['strict-transport-security']).toBe('max-age=31536000');
+  });
+});

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
+import { hashToken } from '../sessions/token.js';
 import { ApiError } from './api-error.js';
 
 const WINDOW_MS = 60_000;
@@ -9,8 +10,9 @@ const MAX_TRACKED = 100_000;
 /**
  * A fixed one-minute window per caller, per server instance. The caller is the client the request
  * names (`clientId` in v2, `client` in v3): integrators call from a few servers on behalf of many
- * players, so the quota belongs to the integrator, not to an address. Requests that name no client
- * are counted by address.
+ * players, so the quota belongs to the integrator, not to an address. Token API requests count per
+ * auth token: game pages of many players may arrive through one proxy address. Anything else counts
+ * by address.
  */
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
@@ -59,5 +61,10 @@ export class RateLimiter {
 function callerKey(request: FastifyRequest): string {
   const query = request.query as Record<string, unknown> | undefined;
   const client = query?.clientId ?? query?.client;
-  return typeof client === 'string' && client !== '' ? `client:${client.slice(0, 64)}` : `ip:${request.ip}`;
+  if (typeof client === 'string' && client !== '') return `client:${client.slice(0, 64)}`;
+  const bearer = /^Bearer +(\S{1,256})/i.exec(request.headers.authorization ?? '')?.[1];
+  const token = bearer ?? query?.['access-token'];
+  // Hashed: the limiter's memory never holds a usable token.
+  if (typeof token === 'string' && token !== '') return `token:${hashToken(token.slice(0, 256))}`;
+  return `ip:${request.ip}`;
 }

@@ -4,7 +4,7 @@ import type { RouteDefinition } from '../http/routes.js';
 import { findTokenSession } from '../token/token-session.js';
 import { ASSET_PATHS, GAME_PAGES, renderGamePage } from './game-pages.js';
 import { loadPageAssets, type StaticAsset } from './page-assets.js';
-import { setPageHeaders, setTransportSecurity } from './security-headers.js';
+import { setPageHeaders } from './security-headers.js';
 
 /** The built-in game pages and their two static files. */
 export function pageRoutes(context: AppContext): RouteDefinition[] {
@@ -16,7 +16,7 @@ export function pageRoutes(context: AppContext): RouteDefinition[] {
       url: page.path,
       jsonApi: false,
       async handler(request, reply) {
-        setPageHeaders(reply, context.config, await frameOriginsFor(context, request));
+        setPageHeaders(reply, await frameOriginsFor(context, request));
         return reply.code(200).type('text/html; charset=utf-8').send(html);
       },
     };
@@ -29,7 +29,7 @@ export function pageRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url,
       jsonApi: false,
-      handler: async (request, reply) => sendAsset(context, request, reply, asset),
+      handler: async (request, reply) => sendAsset(request, reply, asset),
     }),
   );
   return [...pages, ...files];
@@ -46,8 +46,7 @@ async function frameOriginsFor(context: AppContext, request: FastifyRequest): Pr
   return found?.client.frameOrigins ?? [];
 }
 
-function sendAsset(context: AppContext, request: FastifyRequest, reply: FastifyReply, asset: StaticAsset) {
-  setTransportSecurity(reply, context.config);
+function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: StaticAsset) {
   reply.header('etag', asset.etag).header('cache-control', 'no-cache');
   if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
   return reply.code(200).type(asset.contentType).send(asset.body);

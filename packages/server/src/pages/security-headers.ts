@@ -1,13 +1,4 @@
 import type { FastifyReply } from 'fastify';
-import type { Config } from '../config.js';
-
-/** One year: browsers remember to use https only, as for any service that is https only. */
-const HSTS = 'max-age=31536000';
-
-/** HSTS when the service's public address is https; over plain http browsers ignore it anyway. */
-export function setTransportSecurity(reply: FastifyReply, config: Config): void {
-  if (config.publicUrl.startsWith('https:')) reply.header('strict-transport-security', HSTS);
-}
 
 /** A serialized origin whose host is a plain name or IP address: nothing CSP would read as syntax. */
 const PLAIN_ORIGIN = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/;
@@ -50,11 +41,10 @@ export function contentSecurityPolicy(frameOrigins: readonly string[]): string {
 }
 
 /** Headers of every game page: the policy above, no caching (the URL held a token), no referrer. */
-export function setPageHeaders(reply: FastifyReply, config: Config, frameOrigins: readonly string[]): void {
+export function setPageHeaders(reply: FastifyReply, frameOrigins: readonly string[]): void {
   reply.header('content-security-policy', contentSecurityPolicy(frameOrigins));
   // X-Frame-Options cannot name several origins; it only backs up the "none" case for old browsers.
   if (frameAncestorSources(frameOrigins).length === 0) reply.header('x-frame-options', 'DENY');
   reply.header('referrer-policy', 'no-referrer');
   reply.header('cache-control', 'no-store');
-  setTransportSecurity(reply, config);
 }

@@ -3,7 +3,6 @@ import type { AppContext } from '../app-context.js';
 import { sendDocument } from '../http/json-api.js';
 import type { RouteDefinition } from '../http/routes.js';
 import { AUTH_TOKEN, errorResponses, ref, TOKEN_SESSION_DOCUMENT } from '../openapi/document-schemas.js';
-import { setTransportSecurity } from '../pages/security-headers.js';
 import { revokeSession } from '../sessions/session.repository.js';
 import { readBearerToken } from './bearer-token.js';
 import { toTokenSessionDocument } from './token.serializer.js';
@@ -33,7 +32,6 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         },
       },
       async handler(request, reply) {
-        setTransportSecurity(reply, context.config);
         const now = context.clock();
         const found = await authenticateToken(context.db, readBearerToken(request), now);
         return sendDocument(reply, 200, toTokenSessionDocument(found, now));
@@ -54,7 +52,6 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         },
       },
       async handler(request, reply) {
-        setTransportSecurity(reply, context.config);
         const now = context.clock();
         const { session } = await authenticateToken(context.db, readBearerToken(request), now);
         await revokeSession(context.db, session.id, now);
