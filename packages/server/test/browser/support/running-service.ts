@@ -7,10 +7,8 @@ import type { Client } from '../../../src/clients/client.js';
 import { insertClient } from '../../../src/clients/client.repository.js';
 import { type Config, loadConfig } from '../../../src/config.js';
 import { activateCurrencies } from '../../../src/currencies/currency.repository.js';
-import type { LaunchRequest } from '../../../src/launch/launch-request.js';
-import { launchSession } from '../../../src/launch/launch-session.js';
 import { type RunningServer, startServer } from '../../../src/server.js';
-import { loadSettings, saveSetting } from '../../../src/settings/setting.repository.js';
+import { saveSetting } from '../../../src/settings/setting.repository.js';
 import type { SettingName } from '../../../src/settings/settings.js';
 import { encodePhpForm } from '../../../src/test-support/harness.js';
 
@@ -23,7 +21,7 @@ export interface RunningService {
   activateCurrencies(...codes: string[]): Promise<void>;
   /** v2 create session over real HTTP, signed with the client's secret; answers the redirect URL. */
   createV2Session(client: Client, userId: string, params?: Record<string, unknown>): Promise<LaunchedUrl>;
-  /** A v3 launch through the shared launch core (the v3 route is not on this branch yet). */
+  /** v3 open game over real HTTP, signed with the client's secret; answers the launch URL. */
   launchV3Session(client: Client, userId: string, nick: string): Promise<LaunchedUrl>;
   close(): Promise<void>;
 }
@@ -83,28 +81,18 @@ export async function startRunningService(): Promise<RunningService> {
       };
     },
     async launchV3Session(client, userId, nick) {
-      const request: LaunchRequest = {
-        apiVersion: 'v3',
-        userId,
-        profile: { nick },
-        authType: 'external',
-        lang: 'en',
-        target: { gameCode: 'poker' },
-        longLife: true,
-      };
-      const result = await launchSession(
-        { db, config, now: new Date(), settings: await loadSettings(db) },
-        client,
-        request,
-        {
-          userId: '/data/attributes/player/id',
-          nick: '/data/attributes/player/nick',
-          currency: '/data/attributes/player/currency',
-          launchOptions: '/data/attributes/session/launchOptions',
-          usernameErrorStatus: 422,
+      const document = { data: { type: 'OpenGame', attributes: { player: { id: userId, nick } } } };
+      const response = await fetch(`${origin}/apiweb/v3/open-game?client=${client.id}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/vnd.api+json',
+          sign: await sign(document, client.secretKey ?? ''),
         },
-      );
-      return { url: result.redirectUrl, auth: result.auth };
+        body: JSON.stringify(document),
+      });
+      const answer = (await response.json()) as { data: { attributes: Record<string, string> } };
+      if (response.status !== 201) throw new Error(`open game: ${response.status} ${JSON.stringify(answer)}`);
+      return { url: answer.data.attributes.url ?? '', auth: answer.data.attributes.auth ?? '' };
     },
     async close() {
       await server.close();
