@@ -1,21 +1,7 @@
-/** Profile attributes an integrator may send (v2 sends only nick; v3 sends them all). */
-export interface PlayerProfile {
-  nick?: string;
-  name?: string;
-  email?: string;
-  referredBy?: string;
-  referralCode?: string;
-  bonusCode?: string;
-  avatar?: number;
-  phoneNumber?: string;
-  tag?: string;
-  active?: boolean;
-  verified?: boolean;
-  trustedLevel?: number;
-  currency?: string;
-  preferredCurrency?: string;
-  country?: string;
-}
+import type { OpenGamePlayer } from '@poker-launch/sdk';
+
+/** Profile attributes an integrator may send (v2 sends only nick; v3 all): the wire type's, less the id. */
+export type PlayerProfile = Omit<OpenGamePlayer, 'id'>;
 
 /** A player as stored: one per (client, external userId). */
 export type Player = {
