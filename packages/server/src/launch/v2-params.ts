@@ -2,6 +2,7 @@ import type { ErrorObject } from '@poker-launch/sdk';
 import { errorObject } from '../http/api-error.js';
 import { boolean, currencyCode, ipAddress, languageCode, oneOf } from '../validation/field-rules.js';
 import { type ParsedFields, parseFields } from '../validation/parse-fields.js';
+import type { ParsedLaunch } from './check-and-launch.js';
 import {
   AUTH_TYPE,
   DEFAULT_LANG,
@@ -12,8 +13,7 @@ import {
   TABLE_ID,
   USER_ID,
 } from './launch-fields.js';
-import type { LaunchPointers, LaunchRequest } from './launch-request.js';
-import type { LaunchRuleInput } from './launch-rules.js';
+import type { LaunchPointers } from './launch-request.js';
 import type { GameCode, Target } from './target.js';
 
 export const v2Pointer = (parameter: string): string => `/data/attributes/${parameter}`;
@@ -53,11 +53,7 @@ export type V2Fields = ParsedFields<typeof V2_FIELDS>;
  * Reads the v2 parameters (path userId already merged in) into a launch request, or every problem found.
  * `ruleInput` holds whatever could be read, for the business rules that run next.
  */
-export function parseV2Params(params: Readonly<Record<string, unknown>>): {
-  ruleInput: LaunchRuleInput;
-  request?: LaunchRequest;
-  errors: ErrorObject[];
-} {
+export function parseV2Params(params: Readonly<Record<string, unknown>>): ParsedLaunch {
   const { values: fields, errors } = parseFields(params, V2_FIELDS, v2Pointer);
   const tableId = synonym(fields, 'tableId', 'tableID', errors);
   const gameId = synonym(fields, 'gameId', 'gameID', errors);

@@ -5,12 +5,10 @@ import { ApiError } from '../http/api-error.js';
 import { sendDocument } from '../http/json-api.js';
 import { headerValue, type RouteDefinition } from '../http/routes.js';
 import { errorResponses, fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../openapi/document-schemas.js';
-import { loadSettings } from '../settings/setting.repository.js';
 import { authenticateClient } from '../signature/authenticate-client.js';
 import { isPlainObject } from '../validation/parse-fields.js';
+import { checkAndLaunch } from './check-and-launch.js';
 import { USER_ID } from './launch-fields.js';
-import { checkLaunchRules } from './launch-rules.js';
-import { launchSession } from './launch-session.js';
 import { toSessionDocument } from './session.serializer.js';
 import { parseV2Params, V2_FIELDS, V2_POINTERS, v2Pointer } from './v2-params.js';
 
@@ -67,19 +65,13 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           received: headerValue(request, 'sign'),
         });
 
-        const settings = await loadSettings(context.db);
-        const parsed = parseV2Params(params);
-        const rules = await checkLaunchRules(context.db, client, settings, parsed.ruleInput, V2_POINTERS);
-        const errors = [...parsed.errors, ...rules.errors];
-        if (errors.length > 0 || parsed.request === undefined) throw new ApiError(errors);
-
-        const launch = {
-          ...parsed.request,
-          profile: { ...parsed.request.profile, currency: rules.currency },
-        };
-        const now = context.clock();
-        const result = await launchSession({ ...context, now, settings }, client, launch, V2_POINTERS);
-        return sendDocument(reply, 200, toSessionDocument(result, rules.warnings));
+        const { result, warnings } = await checkAndLaunch(
+          context,
+          client,
+          parseV2Params(params),
+          V2_POINTERS,
+        );
+        return sendDocument(reply, 200, toSessionDocument(result, warnings));
       },
     },
   ];

@@ -1,9 +1,8 @@
-import type { ErrorObject } from '@poker-launch/sdk';
 import { ApiError, errorObject } from '../http/api-error.js';
 import { type PlayerProfile, PROFILE_FIELDS } from '../players/player.js';
 import { isPlainObject, parseFields } from '../validation/parse-fields.js';
+import type { ParsedLaunch } from './check-and-launch.js';
 import { DEFAULT_LANG } from './launch-fields.js';
-import type { LaunchRequest } from './launch-request.js';
 import type { LaunchRuleInput } from './launch-rules.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS, v3PlayerPointer, v3SessionPointer } from './v3-fields.js';
 
@@ -54,11 +53,7 @@ export function readOpenGameDocument(body: unknown): OpenGameAttributes {
  * Reads the attributes into a launch request, or every problem found. `ruleInput` holds whatever could
  * be read, for the business rules that run next (their errors join these in one response).
  */
-export function parseOpenGameAttributes(attributes: OpenGameAttributes): {
-  ruleInput: LaunchRuleInput;
-  request?: LaunchRequest;
-  errors: ErrorObject[];
-} {
+export function parseOpenGameAttributes(attributes: OpenGameAttributes): ParsedLaunch {
   const session = parseFields(attributes.session, V3_SESSION_FIELDS, v3SessionPointer, (f) => `session.${f}`);
   const player = parseFields(attributes.player, V3_PLAYER_FIELDS, v3PlayerPointer, (f) => `player.${f}`);
   const errors = [...session.errors, ...player.errors];

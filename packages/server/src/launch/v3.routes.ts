@@ -6,16 +6,14 @@ import type { RouteDefinition } from '../http/routes.js';
 import { findPlayerById } from '../players/player.repository.js';
 import { sessionState } from '../sessions/session.js';
 import { findSessionById } from '../sessions/session.repository.js';
-import { loadSettings } from '../settings/setting.repository.js';
 import { isPlainObject } from '../validation/parse-fields.js';
+import { checkAndLaunch } from './check-and-launch.js';
 import {
   GAME_SESSIONS_PATH,
   gameSessionIri,
   toGameSessionDocument,
   toGameSessionStateDocument,
 } from './game-session.serializer.js';
-import { checkLaunchRules } from './launch-rules.js';
-import { launchSession } from './launch-session.js';
 import { authorizeV3Caller } from './v3-access.js';
 import { parseOpenGameAttributes, readOpenGameDocument } from './v3-document.js';
 import { V3_POINTERS } from './v3-fields.js';
@@ -37,20 +35,14 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         const client = await authorizeV3Caller(context, request, body);
         const attributes = readOpenGameDocument(request.body);
 
-        const settings = await loadSettings(context.db);
-        const parsed = parseOpenGameAttributes(attributes);
-        const rules = await checkLaunchRules(context.db, client, settings, parsed.ruleInput, V3_POINTERS);
-        const errors = [...parsed.errors, ...rules.errors];
-        if (errors.length > 0 || parsed.request === undefined) throw new ApiError(errors);
-
-        const launch = {
-          ...parsed.request,
-          profile: { ...parsed.request.profile, currency: rules.currency },
-        };
-        const now = context.clock();
-        const result = await launchSession({ ...context, now, settings }, client, launch, V3_POINTERS);
+        const { result, warnings } = await checkAndLaunch(
+          context,
+          client,
+          parseOpenGameAttributes(attributes),
+          V3_POINTERS,
+        );
         reply.header('location', gameSessionIri(result.session.id));
-        return sendDocument(reply, 201, toGameSessionDocument(result, rules.warnings));
+        return sendDocument(reply, 201, toGameSessionDocument(result, warnings));
       },
     },
     {

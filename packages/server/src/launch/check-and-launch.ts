@@ -1,0 +1,39 @@
+import type { ErrorObject } from '@poker-launch/sdk';
+import type { AppContext } from '../app-context.js';
+import type { Client } from '../clients/client.js';
+import { ApiError } from '../http/api-error.js';
+import { loadSettings } from '../settings/setting.repository.js';
+import type { LaunchPointers, LaunchRequest } from './launch-request.js';
+import { checkLaunchRules, type LaunchRuleInput } from './launch-rules.js';
+import { type LaunchResult, launchSession } from './launch-session.js';
+
+/** What an operation (v2 or v3) read from its request, before the shared rules run. */
+export interface ParsedLaunch {
+  ruleInput: LaunchRuleInput;
+  request?: LaunchRequest | undefined;
+  errors: ErrorObject[];
+}
+
+/**
+ * The shared second half of both operations: the settings-, client- and database-dependent rules,
+ * every error reported at once, then the launch with the currency the rules allowed.
+ */
+export async function checkAndLaunch(
+  context: AppContext,
+  client: Client,
+  parsed: ParsedLaunch,
+  pointers: LaunchPointers,
+): Promise<{ result: LaunchResult; warnings: string[] }> {
+  const settings = await loadSettings(context.db);
+  const rules = await checkLaunchRules(context.db, client, settings, parsed.ruleInput, pointers);
+  const errors = [...parsed.errors, ...rules.errors];
+  if (errors.length > 0 || parsed.request === undefined) throw new ApiError(errors);
+  const launch = { ...parsed.request, profile: { ...parsed.request.profile, currency: rules.currency } };
+  const result = await launchSession(
+    { ...context, now: context.clock(), settings },
+    client,
+    launch,
+    pointers,
+  );
+  return { result, warnings: rules.warnings };
+}
