@@ -1,4 +1,4 @@
-export type { AuthType, CreateSessionBody, GameCode, SessionDocument } from './create-session.js';
+export type { AuthType, GameCode, SessionDocument } from './create-session.js';
 export { ERROR_CODES, type ErrorCode, type ErrorDocument, type ErrorObject } from './errors.js';
 export type { LaunchOptions } from './launch-options.js';
 export { JSON_API_MEDIA_TYPE } from './media-type.js';
