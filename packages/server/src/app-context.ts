@@ -1,10 +1,13 @@
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
+import type { RateLimiter } from './http/rate-limit.js';
 
 /** What route handlers depend on. */
 export interface AppContext {
   readonly config: Config;
   readonly db: Db;
   readonly clock: Clock;
+  /** Quotas: handlers count a caller once it has proven who it is. */
+  readonly rateLimiter: RateLimiter;
 }

@@ -29,7 +29,9 @@ export interface AppOptions {
 
 /** Builds the HTTP app from its dependencies; never listens (see server.ts). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const context: AppContext = { config: options.config, db: options.db, clock: options.clock ?? systemClock };
+  const clock = options.clock ?? systemClock;
+  const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, clock);
+  const context: AppContext = { config: options.config, db: options.db, clock, rateLimiter };
   const app = Fastify({
     logger: {
       level: options.config.logLevel,
@@ -40,12 +42,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
     routerOptions: { querystringParser: parseQueryString },
+    // Behind a load balancer, request.ip (logs, quotas) is the player's or integrator's address only if trusted.
+    trustProxy: trustProxyOption(options.config.trustProxy),
   });
 
   registerBodyParsers(app);
   // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
   app.setValidatorCompiler(() => (value) => ({ value }));
-  registerErrorHandler(app);
+  registerErrorHandler(app, rateLimiter);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
@@ -60,7 +64,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, context.clock);
   // After the hooks (its pages get them too), before any route (it documents those registered after it).
   await registerOpenApi(app, options.config);
   registerRoutes(
@@ -98,4 +101,9 @@ function parseQueryString(text: string): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** Fastify takes a hop count as a function: trust the first n proxies in front of it. */
+function trustProxyOption(trust: Config['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 }

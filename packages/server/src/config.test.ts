@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       deployment: 'staging',
       logLevel: 'info',
       rateLimitPerMinute: 1200,
+      trustProxy: false,
     });
   });
 
@@ -31,6 +32,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:8080');
   });
 
+  it('reads TRUST_PROXY as on/off, a hop count or a list of addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy).toEqual(['10.0.0.0/8', '::1']);
+  });
+
   it('is frozen', () => {
     expect(Object.isFrozen(loadConfig({}))).toBe(true);
   });
@@ -45,6 +52,7 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL must be an absolute http\(s\) URL/],
     [{ POKER_LAUNCH_ENV: 'prod' }, /POKER_LAUNCH_ENV must be one of staging, production, got "prod"/],
     [{ RATE_LIMIT_PER_MINUTE: '-1' }, /RATE_LIMIT_PER_MINUTE must be a whole number from 0/],
+    [{ TRUST_PROXY: 'the balancer' }, /TRUST_PROXY must be true, false, a hop count or a comma list/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

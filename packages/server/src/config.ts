@@ -10,6 +10,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Requests per minute per client and server instance on the API routes; 0 turns the limit off. */
   readonly rateLimitPerMinute: number;
+  /** Whom to believe in X-Forwarded-For: off, all (`true`), a hop count, or addresses/CIDRs. */
+  readonly trustProxy: boolean | number | string[];
 }
 
 export type DatabaseConfig =
@@ -46,6 +48,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ] as const),
     logLevel: oneOf('LOG_LEVEL', nonEmpty(env.LOG_LEVEL) ?? 'info', LOG_LEVELS),
     rateLimitPerMinute: parseRateLimit(nonEmpty(env.RATE_LIMIT_PER_MINUTE) ?? '1200'),
+    trustProxy: parseTrustProxy(nonEmpty(env.TRUST_PROXY) ?? 'false'),
   });
 }
 
@@ -76,6 +79,18 @@ function parseRateLimit(text: string): number {
     );
   }
   return limit;
+}
+
+function parseTrustProxy(text: string): boolean | number | string[] {
+  if (text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const addresses = text.split(',').map((part) => part.trim());
+  if (addresses.every((address) => /^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(address)))
+    return Object.freeze(addresses) as string[];
+  throw new ConfigError(
+    `TRUST_PROXY must be true, false, a hop count or a comma list of addresses/CIDRs, got "${text}"`,
+  );
 }
 
 function parsePublicUrl(text: string): string {

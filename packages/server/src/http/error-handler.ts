@@ -1,12 +1,23 @@
+import type { ErrorCode } from '@poker-launch/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorObject } from './api-error.js';
 import { sendDocument } from './json-api.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
+import type { RateLimiter } from './rate-limit.js';
+
+/** Answers to a caller that could not prove who it is: counted per address, so guessing stays slow. */
+const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
+  'invalid_signature',
+  'unauthorized',
+  'token_invalid',
+]);
 
 /** Renders every failure as a JSON:API errors document. Unknown errors become a logged 500 with no internals. */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimiter): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = error instanceof ApiError ? error : fromFrameworkError(error);
+    if (apiError.errors.some((item) => AUTHENTICATION_FAILURES.has(item.code)))
+      rateLimiter.recordFailure(request.ip);
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
       request.log.error({ err: error }, 'unhandled error');
     }

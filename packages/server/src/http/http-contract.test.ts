@@ -165,3 +165,58 @@ describe('transport security', () => {
     expect(created.headers['strict-transport-security']).toBe('max-age=31536000');
   });
 });
+
+describe('request quota against forgers', () => {
+  const h = useHarness('sqlite', { RATE_LIMIT_PER_MINUTE: '3' });
+  const forge = (remoteAddress: string, headers: Record<string, string> = {}) =>
+    h().app.inject({
+      method: 'POST',
+      url: '/api/web/v2/app/users/u-1/session?clientId=demo',
+      remoteAddress,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', sign: 'f'.repeat(64), ...headers },
+      payload: 'nick=X',
+    });
+
+  it('counts failed signatures per address, so nobody can spend a client quota without its secret', async () => {
+    await h().addClient({ id: 'demo' });
+    const statuses = [];
+    for (let index = 0; index < 5; index++) statuses.push((await forge('203.0.113.66')).statusCode);
+    expect(statuses).toEqual([400, 400, 400, 429, 429]);
+    for (let index = 0; index < 3; index++)
+      expect((await h().createSession(`u-${index}`)).statusCode).toBe(200);
+    h().clock.advance(60);
+    expect((await forge('203.0.113.66')).statusCode).toBe(400);
+  });
+
+  it('counts per unknown token too, so guessing tokens is throttled per address', async () => {
+    const guess = (token: string) =>
+      h().app.inject({
+        method: 'GET',
+        url: '/api/web/v2/app/session',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const statuses = [];
+    for (const token of ['a', 'b', 'c', 'd']) statuses.push((await guess(token.repeat(32))).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe('request quota behind a trusted proxy', () => {
+  const h = useHarness('sqlite', { RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: 'true' });
+
+  it('counts the forwarded address, not the proxy', async () => {
+    await h().addClient({ id: 'demo' });
+    const forge = (forwardedFor: string) =>
+      h().app.inject({
+        method: 'POST',
+        url: '/api/web/v2/app/users/u-1/session?clientId=demo',
+        remoteAddress: '10.0.0.1',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor, sign: 'bad' },
+        payload: '{}',
+      });
+    expect((await forge('198.51.100.1')).statusCode).toBe(400);
+    expect((await forge('198.51.100.1')).statusCode).toBe(400);
+    expect((await forge('198.51.100.1')).statusCode).toBe(429);
+    expect((await forge('198.51.100.2')).statusCode).toBe(400);
+  });
+});

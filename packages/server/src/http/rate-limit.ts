@@ -1,70 +1,96 @@
-import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
-import { hashToken } from '../sessions/token.js';
 import { ApiError } from './api-error.js';
 
 const WINDOW_MS = 60_000;
-/** Bound on tracked callers, so a flood of made-up client ids cannot grow memory without limit. */
-const MAX_TRACKED = 100_000;
+/** Bound on the keys one counter tracks, so a flood of addresses cannot grow memory without limit. */
+const MAX_TRACKED = 1_000_000;
 
 /**
- * A fixed one-minute window per caller, per server instance. The caller is the client the request
- * names (`clientId` in v2, `client` in v3): integrators call from a few servers on behalf of many
- * players, so the quota belongs to the integrator, not to an address. Token API requests count per
- * auth token: game pages of many players may arrive through one proxy address. Anything else counts
- * by address.
+ * Request quotas, per server instance, in fixed one-minute windows:
+ * - an authenticated caller (a client once its signature or API key holds, a session once its token
+ *   does) may make `limitPerMinute` requests; nobody can spend a client's quota without its secret;
+ * - an address may fail authentication `limitPerMinute` times, after which its requests are refused
+ *   before any work is done: guessing signatures, client ids, tokens or keys stays slow.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly callers: WindowCounter;
+  private readonly failures: WindowCounter;
 
   constructor(
     private readonly limitPerMinute: number,
-    private readonly clock: Clock,
-  ) {}
+    clock: Clock,
+  ) {
+    this.callers = new WindowCounter(clock);
+    this.failures = new WindowCounter(clock);
+  }
 
-  /** Counts the request; throws 429 with Retry-After once the caller's quota is spent. */
-  check(request: FastifyRequest): void {
+  /** Counts a request of an authenticated caller, e.g. `client:demo`; 429 past its quota. */
+  countCaller(key: string): void {
     if (this.limitPerMinute === 0) return;
+    const { count, retryAfter } = this.callers.add(key);
+    if (count > this.limitPerMinute) throw this.tooMany(retryAfter);
+  }
+
+  /** Counts an authentication that failed from this address. */
+  recordFailure(address: string): void {
+    if (this.limitPerMinute > 0) this.failures.add(address);
+  }
+
+  /** 429 while the address has failed authentication more than the quota this minute. */
+  assertAddressAllowed(address: string): void {
+    if (this.limitPerMinute === 0) return;
+    const { count, retryAfter } = this.failures.peek(address);
+    if (count >= this.limitPerMinute) throw this.tooMany(retryAfter);
+  }
+
+  private tooMany(retryAfter: number): ApiError {
+    return new ApiError(
+      [
+        {
+          status: 429,
+          code: 'rate_limited',
+          title: 'Too Many Requests',
+          detail: `More than ${this.limitPerMinute} requests in a minute; retry after ${retryAfter} s`,
+        },
+      ],
+      { headers: { 'retry-after': String(retryAfter) } },
+    );
+  }
+}
+
+/** Counts per key in fixed one-minute windows. */
+class WindowCounter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly clock: Clock) {}
+
+  add(key: string): { count: number; retryAfter: number } {
     const now = this.clock().getTime();
-    const key = callerKey(request);
     let window = this.windows.get(key);
     if (!window || now - window.start >= WINDOW_MS) {
       if (this.windows.size >= MAX_TRACKED) this.evictExpired(now);
       window = { start: now, count: 0 };
-      this.windows.set(key, window);
+      // Still full of live windows: this key goes uncounted rather than resetting everyone's count.
+      if (this.windows.size < MAX_TRACKED) this.windows.set(key, window);
     }
     window.count++;
-    if (window.count > this.limitPerMinute) {
-      const retryAfter = Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
-      throw new ApiError(
-        [
-          {
-            status: 429,
-            code: 'rate_limited',
-            title: 'Too Many Requests',
-            detail: `More than ${this.limitPerMinute} requests in a minute; retry after ${retryAfter} s`,
-          },
-        ],
-        { headers: { 'retry-after': String(retryAfter) } },
-      );
-    }
+    return { count: window.count, retryAfter: retryAfter(window.start, now) };
+  }
+
+  peek(key: string): { count: number; retryAfter: number } {
+    const now = this.clock().getTime();
+    const window = this.windows.get(key);
+    if (!window || now - window.start >= WINDOW_MS) return { count: 0, retryAfter: 0 };
+    return { count: window.count, retryAfter: retryAfter(window.start, now) };
   }
 
   private evictExpired(now: number): void {
     for (const [key, window] of this.windows) {
       if (now - window.start >= WINDOW_MS) this.windows.delete(key);
     }
-    if (this.windows.size >= MAX_TRACKED) this.windows.clear();
   }
 }
 
-function callerKey(request: FastifyRequest): string {
-  const query = request.query as Record<string, unknown> | undefined;
-  const client = query?.clientId ?? query?.client;
-  if (typeof client === 'string' && client !== '') return `client:${client.slice(0, 64)}`;
-  const bearer = /^Bearer +(\S{1,256})/i.exec(request.headers.authorization ?? '')?.[1];
-  const token = bearer ?? query?.['access-token'];
-  // Hashed: the limiter's memory never holds a usable token.
-  if (typeof token === 'string' && token !== '') return `token:${hashToken(token.slice(0, 256))}`;
-  return `ip:${request.ip}`;
+function retryAfter(start: number, now: number): number {
+  return Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000));
 }

@@ -43,7 +43,7 @@ export function registerRoutes(
       ...(jsonApi ? {} : { config: { undocumented: 'html-page' as const } }),
       onRequest: async (request) => {
         if (!jsonApi) return;
-        rateLimiter?.check(request);
+        rateLimiter?.assertAddressAllowed(request.ip);
         assertAcceptable(request);
       },
       preValidation: async (request) => {

@@ -308,6 +308,12 @@ describe.each(DIALECTS)('v2 malformed fields on %s', (dialect) => {
     ]);
   });
 
+  it('takes an empty body userId as not sent, like every other empty value', async () => {
+    const response = await h().createSession('u-1', { userId: '' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.attributes['user-id']).toBe('u-1');
+  });
+
   it('answers 422 before checking the signature when the body userId differs from the path', async () => {
     const response = await h().createSession('u-1', { userId: 'u-2' }, { sign: 'bad' });
     expect(response.statusCode).toBe(422);

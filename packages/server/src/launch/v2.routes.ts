@@ -6,7 +6,7 @@ import { sendDocument } from '../http/json-api.js';
 import { headerValue, type RouteDefinition } from '../http/routes.js';
 import { errorResponses, fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../openapi/document-schemas.js';
 import { authenticateClient } from '../signature/authenticate-client.js';
-import { isPlainObject } from '../validation/parse-fields.js';
+import { isNotSent, isPlainObject } from '../validation/parse-fields.js';
 import { checkAndLaunch } from './check-and-launch.js';
 import { USER_ID } from './launch-fields.js';
 import { toSessionDocument } from './session.serializer.js';
@@ -52,7 +52,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         const { userId } = request.params as { userId: string };
         const query = request.query as Record<string, unknown>;
         const body = readBody(request.body);
-        if (body.userId !== undefined && body.userId !== null && String(body.userId) !== userId) {
+        if (!isNotSent(body.userId) && String(body.userId) !== userId) {
           throw ApiError.of('user_id_mismatch', 'userId in the body does not match userId in the path', {
             pointer: v2Pointer('userId'),
           });
@@ -64,6 +64,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           candidates: [params],
           received: headerValue(request, 'sign'),
         });
+        context.rateLimiter.countCaller(`client:${client.id}`);
 
         const { result, warnings } = await checkAndLaunch(
           context,

@@ -24,6 +24,12 @@ export async function authorizeV3Caller(
   request: FastifyRequest,
   params: SignableParams,
 ): Promise<Client> {
+  const client = await authenticateCaller(context, request, params);
+  context.rateLimiter.countCaller(`client:${client.id}`);
+  return client;
+}
+
+async function authenticateCaller(context: AppContext, request: FastifyRequest, params: SignableParams) {
   const { client: clientId, ...query } = request.query as Record<string, SignableParams[string]>;
   const { authorization } = request.headers;
   if (authorization !== undefined) {

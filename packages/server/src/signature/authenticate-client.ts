@@ -31,7 +31,7 @@ export async function authenticateClient(
   const secret = client?.active ? (client.secretKey ?? '') : randomBytes(32).toString('hex');
   let matched = false;
   for (const candidate of request.candidates) {
-    if (signaturesMatch(await sign(candidate, secret), request.received)) matched = true;
+    if (signaturesMatch(await signOrRefuse(candidate, secret), request.received)) matched = true;
   }
   if (client?.active && matched) return client;
   throw invalidSignature(deployment, request.candidates);
@@ -47,4 +47,15 @@ function invalidSignature(deployment: Deployment, candidates: SignedRequest['can
     ...(alternative === undefined ? {} : { acceptedAlternative: canonicalString(alternative) }),
   };
   return new ApiError(error.errors, { meta: { signature } });
+}
+
+/** The SDK refuses parameters nested deeper than it signs (a RangeError); that is the caller's bad request. */
+async function signOrRefuse(params: SignableParams, secret: string): Promise<string> {
+  try {
+    return await sign(params, secret);
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw ApiError.of('bad_request', 'The request parameters nest too deeply');
+    throw error;
+  }
 }

@@ -1,10 +1,9 @@
 import type { Db } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
+import { parseBearer } from '../http/bearer.js';
 import { hashApiKey } from './api-key.js';
 import { type ApiPermission, type ApiUser, hasPermission } from './api-user.js';
 import { findApiUserByKeyHash } from './api-user.repository.js';
-
-const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
  * The user behind `Authorization: Bearer <key>`, if it may do `permission`. A malformed header, an
@@ -17,7 +16,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * (it would need a SHA-256 preimage), unlike comparing the key text itself, which leaks it byte by byte.
  */
 export async function authorizeApiKey(db: Db, header: string, permission: ApiPermission): Promise<ApiUser> {
-  const key = BEARER.exec(header)?.[1];
+  const key = parseBearer(header);
   const user = key === undefined ? undefined : await findApiUserByKeyHash(db, hashApiKey(key));
   if (user === undefined || user.revokedAt !== null) {
     throw new ApiError(ApiError.of('unauthorized', 'The API key is not valid').errors, {
