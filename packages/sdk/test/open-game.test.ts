@@ -102,11 +102,7 @@ describe('openGame on the wire', () => {
 describe.each(DIALECTS)('openGame against the real service on %s', (dialect) => {
   const server = useLiveServer(dialect);
 
-  // v3 is built on its own branch; until it is merged this reports as skipped, then it runs.
-  const hasV3 = () => server().app.hasRoute({ method: 'POST', url: '/apiweb/v3/open-game' });
-
-  it('opens a poker table and returns the typed GameSession', async (context) => {
-    if (!hasV3()) context.skip();
+  it('opens a poker table and returns the typed GameSession', async () => {
     await server().addClient({ id: 'demo', secretKey: 's3cr3t' });
     const launch = createLaunchClient({ baseUrl: server().baseUrl, clientId: 'demo', secretKey: 's3cr3t' });
     const result = await launch.openGame(VECTOR_4);
@@ -117,8 +113,7 @@ describe.each(DIALECTS)('openGame against the real service on %s', (dialect) => 
     expect(result.expiresAt).toBe('2026-11-22T12:00:00.000Z');
   });
 
-  it('throws a LaunchApiError with the v3 pointer of a refused field', async (context) => {
-    if (!hasV3()) context.skip();
+  it('throws a LaunchApiError with the v3 pointer of a refused field', async () => {
     await server().addClient({ id: 'demo', secretKey: 's3cr3t' });
     const launch = createLaunchClient({ baseUrl: server().baseUrl, clientId: 'demo', secretKey: 's3cr3t' });
     await expect(
