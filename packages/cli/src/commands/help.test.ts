@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { COMMANDS } from './index.js';
@@ -15,5 +16,19 @@ describe('poker-launch --help', () => {
       expect(help[index]?.stdout).toContain(`usage: poker-launch ${command.name}`);
       expect(help[index]?.stdout).toMatch(new RegExp(`^example: .*poker-launch ${command.name}( |$)`, 'm'));
     });
+  });
+});
+
+describe('poker-launch serve --help', () => {
+  it('names every environment variable of the README configuration table, and TRUST_PROXY', async () => {
+    const readme = await readFile(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('Settings that change'));
+    const variables = [...table.matchAll(/^\| `([A-Z_]+)`/gm)].map((match) => match[1] ?? '');
+    expect(variables).toContain('RATE_LIMIT_PER_MINUTE');
+
+    const help = await runPokerLaunch(['serve', '--help']);
+    for (const variable of [...variables, 'TRUST_PROXY']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${variable} `, 'm'));
+    }
   });
 });
