@@ -1,5 +1,9 @@
 import { sign } from '@poker-launch/sdk';
 
+/** What a production first start says instead of creating a client: one line, on stderr. */
+export const PRODUCTION_NO_CLIENTS_NOTICE =
+  'No clients yet, and a production deployment creates none: add one with "poker-launch client add <id>" (it prints the new secret once).';
+
 /** The example request of the notice: every parameter it sends, path userId included, is signed. */
 export const EXAMPLE_PARAMS = { userId: 'player-1', nick: 'Player1', lang: 'en' } as const;
 

@@ -1,4 +1,5 @@
 import type { SessionDocument } from '@poker-launch/sdk';
+import { listClients } from '@poker-launch/server/admin';
 import { afterEach, describe, expect, it } from 'vitest';
 import { printedCredentials } from '../test-support/create-session.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
@@ -63,5 +64,34 @@ describe('poker-launch serve', () => {
     expect(serve.stdout()).toContain('Server listening at');
     expect(serve.stdout()).not.toContain(secret);
     expect(serve.stdout()).not.toContain('curl');
+  });
+
+  it('in a production deployment creates no demo client, prints no secret, and says on stderr how to add a client', async () => {
+    serve = await runServe(database().url, { POKER_LAUNCH_ENV: 'production' });
+    expect(serve.stdout()).not.toContain('secret');
+    expect(serve.stdout()).not.toContain('curl');
+    const notice = serve
+      .stderr()
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(notice).toHaveLength(1);
+    expect(notice[0]).toContain('poker-launch client add');
+    expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+
+    const opened = await database().open();
+    try {
+      expect(await listClients(opened.db)).toEqual([]);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('in a staging deployment (named, not only the default) creates client demo and prints its secret', async () => {
+    serve = await runServe(database().url, { POKER_LAUNCH_ENV: 'staging' });
+    expect(printedCredentials(serve.stdout())).toMatchObject({
+      clientId: 'demo',
+      secret: expect.stringMatching(/^[0-9a-f]{32,}$/),
+    });
+    expect(serve.stderr()).toBe('');
   });
 });

@@ -1,13 +1,13 @@
-import { createDemoClientIfEmpty, loadConfig } from '@poker-launch/server/admin';
+import { countClients, createDemoClientIfEmpty, loadConfig } from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
-import { firstStartNotice, localAddress } from '../first-start-notice.js';
+import { firstStartNotice, localAddress, PRODUCTION_NO_CLIENTS_NOTICE } from '../first-start-notice.js';
 
 /** Logged once serve has started and done its first-start work. */
 export const READY_MESSAGE = 'poker-launch ready';
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'Run the service (npm start); on an empty database, first create client demo.',
+  summary: 'Run the service (npm start); staging, on an empty database: first create client demo.',
   usage: '',
   help: [
     '',
@@ -22,8 +22,10 @@ export const serveCommand: Command = {
     '                         list of addresses/CIDRs; default off',
     '  LOG_LEVEL              fatal, error, warn, info (default), debug, trace or silent',
     '',
-    'On a database without clients it creates client "demo" with a random secret and prints the',
-    'secret, once, with a curl command that creates a session. SIGINT/SIGTERM close it gracefully.',
+    'Staging (the default): on a database without clients it creates client "demo" with a random',
+    'secret and prints the secret, once, on stdout, with a curl command that creates a session.',
+    'Production: it never creates a client or prints a secret; on a database without clients it says',
+    'on stderr to add one with "poker-launch client add <id>". SIGINT/SIGTERM close it gracefully.',
     '',
     'example: DATABASE_URL=sqlite:./data/poker-launch.db PORT=8080 poker-launch serve',
   ],
@@ -35,11 +37,17 @@ export const serveCommand: Command = {
       throw new CommandError(`cannot start: ${error instanceof Error ? error.message : error}`);
     });
     closeOnSignals(server);
-    // Printed, not logged: the operator must see the secret, and it must never reach the log stream.
-    const demo = await createDemoClientIfEmpty(server.database.db, new Date());
-    if (demo?.secretKey) {
-      for (const line of await firstStartNotice(localAddress(server.address), demo.id, demo.secretKey)) {
-        context.out(line);
+    const { db } = server.database;
+    if (config.deployment === 'production') {
+      // Production: no client with a secret nobody chose, and no secret in a stream that logs are read from.
+      if ((await countClients(db)) === 0) context.err(PRODUCTION_NO_CLIENTS_NOTICE);
+    } else {
+      // Printed, not logged: the operator must see the secret, and it must never reach the log stream.
+      const demo = await createDemoClientIfEmpty(db, new Date());
+      if (demo?.secretKey) {
+        for (const line of await firstStartNotice(localAddress(server.address), demo.id, demo.secretKey)) {
+          context.out(line);
+        }
       }
     }
     // After the first-start work: from here on the service runs as configured.

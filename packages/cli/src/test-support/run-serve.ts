@@ -20,6 +20,7 @@ export interface ServeProcess {
   /** e.g. http://127.0.0.1:41234 */
   address: string;
   stdout(): string;
+  stderr(): string;
   /** Resolves once stdout contains `text`; rejects if the process ends first. */
   waitForOutput(text: string): Promise<void>;
   /** Sends the signal and resolves with how the process ended. */
@@ -30,7 +31,7 @@ export interface ServeProcess {
  * Runs `poker-launch serve` in a child process, as `npm start` does, and waits until it is ready:
  * listening, and done with its first start (whatever it prints about that is printed).
  */
-export async function runServe(databaseUrl: string): Promise<ServeProcess> {
+export async function runServe(databaseUrl: string, env: Record<string, string> = {}): Promise<ServeProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [BIN, 'serve'], {
     env: {
@@ -39,6 +40,7 @@ export async function runServe(databaseUrl: string): Promise<ServeProcess> {
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -64,6 +66,7 @@ export async function runServe(databaseUrl: string): Promise<ServeProcess> {
     child,
     address: `http://127.0.0.1:${port}`,
     stdout: () => stdout,
+    stderr: () => stderr,
     waitForOutput,
     stop(signal) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

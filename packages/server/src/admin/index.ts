@@ -4,7 +4,7 @@
  * triple the start-up time of every operator command.
  */
 export type { Client, PlayerIdMode } from '../clients/client.js';
-export { findClient, listClients } from '../clients/client.repository.js';
+export { countClients, findClient, listClients } from '../clients/client.repository.js';
 export { type Config, ConfigError, loadConfig } from '../config.js';
 export { type Database, openDatabase } from '../db/open-database.js';
 export type { Db } from '../db/schema.js';
