@@ -24,6 +24,7 @@ export {
   canonicalString,
   compareUtf8,
   EXCLUDED_KEYS,
+  MAX_PARAMETER_DEPTH,
   numberText,
   type SignableParams,
   type SignableValue,

@@ -33,9 +33,18 @@ export const EXCLUDED_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Deepest nesting of objects and arrays the signature takes, the parameters object itself being level 1
+ * (a JSON string value counts as the object or array it decodes to). Far beyond any real request; it
+ * bounds the work, so a hostile value cannot overflow the stack of the signer or of the service.
+ */
+export const MAX_PARAMETER_DEPTH = 32;
+
+/**
  * The string that is hashed (before the secret key is appended): values of all parameters but the
  * excluded keys, sorted by key in UTF-8 byte order at every depth, concatenated with no separator.
  *
+ * @throws RangeError `parameters nest deeper than 32 levels` when objects and arrays (decoded JSON
+ *   strings included) nest deeper than {@link MAX_PARAMETER_DEPTH}; the service refuses such requests too.
  * @example
  * canonicalString({ clientId: 'demo', userId: '12345', nick: 'Player1', lang: 'en', authType: 'external' });
  * // => 'externalenPlayer112345'
@@ -43,23 +52,32 @@ export const EXCLUDED_KEYS: ReadonlySet<string> = new Set([
 export function canonicalString(params: SignableParams): string {
   const parts: string[] = [];
   for (const key of sortedKeys(params)) {
-    if (!EXCLUDED_KEYS.has(key)) appendValue(parts, params[key]);
+    if (!EXCLUDED_KEYS.has(key)) appendValue(parts, params[key], 2);
   }
   return parts.join('');
 }
 
-function appendValue(parts: string[], value: SignableValue): void {
+/** @param depth the level `value` would be, were it an object or array */
+function appendValue(parts: string[], value: SignableValue, depth: number): void {
   if (typeof value === 'string') {
     const decoded = decodeJsonContainer(value);
     if (decoded === undefined) parts.push(value);
-    else appendValue(parts, decoded);
-  } else if (Array.isArray(value)) {
-    for (const item of value as readonly SignableValue[]) appendValue(parts, item);
-  } else if (value !== null && typeof value === 'object') {
-    const object = value as { readonly [key: string]: SignableValue };
-    for (const key of sortedKeys(object)) appendValue(parts, object[key]);
+    else appendValue(parts, decoded, depth);
+    return;
+  }
+  if (value === null || typeof value !== 'object') {
+    parts.push(scalarText(value));
+    return;
+  }
+  // Checked before descending, so the recursion never goes deeper than the cap.
+  if (depth > MAX_PARAMETER_DEPTH) {
+    throw new RangeError(`parameters nest deeper than ${MAX_PARAMETER_DEPTH} levels`);
+  }
+  if (Array.isArray(value)) {
+    for (const item of value as readonly SignableValue[]) appendValue(parts, item, depth + 1);
   } else {
-    parts.push(scalarText(value as number | boolean | null | undefined));
+    const object = value as { readonly [key: string]: SignableValue };
+    for (const key of sortedKeys(object)) appendValue(parts, object[key], depth + 1);
   }
 }
 

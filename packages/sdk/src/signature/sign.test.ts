@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalString, EXCLUDED_KEYS, numberText, type SignableParams } from './canonical-string.js';
+import {
+  canonicalString,
+  EXCLUDED_KEYS,
+  MAX_PARAMETER_DEPTH,
+  numberText,
+  type SignableParams,
+  type SignableValue,
+} from './canonical-string.js';
 import { sign, signaturesMatch } from './sign.js';
 
 /** The worked vectors of decisions.md §2; they are also printed in the README. */
@@ -92,6 +99,35 @@ describe('scalar text', () => {
 
   it('drops excluded keys only at the top level', () => {
     expect(canonicalString({ sort: 'x', launchOptions: { sort: 'kept' } })).toBe('kept');
+  });
+});
+
+/** `levels` arrays, one inside the other, around 'x'. */
+const nested = (levels: number): SignableValue =>
+  Array.from({ length: levels }).reduce<SignableValue>((inner) => [inner], 'x');
+
+describe('nesting depth', () => {
+  it('signs parameters nested 32 levels deep, the parameters object being the first', () => {
+    expect(MAX_PARAMETER_DEPTH).toBe(32);
+    expect(canonicalString({ a: nested(31) })).toBe('x');
+    expect(canonicalString({ a: JSON.stringify(nested(31)) })).toBe('x');
+  });
+
+  it('throws a RangeError naming the cap for parameters nested deeper, however they are nested', () => {
+    const tooDeep = 'parameters nest deeper than 32 levels';
+    expect(() => canonicalString({ a: nested(32) })).toThrow(new RangeError(tooDeep));
+    expect(() => canonicalString({ a: { b: JSON.stringify(nested(31)) } })).toThrow(new RangeError(tooDeep));
+    expect(() => canonicalString({ a: {} as SignableValue, b: [nested(31)] })).toThrow(RangeError);
+  });
+
+  it('throws that RangeError, not a stack overflow, for a JSON string nested 30,000 levels deep', async () => {
+    const launchOptions = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
+    expect(() => canonicalString({ launchOptions })).toThrow('parameters nest deeper than 32 levels');
+    await expect(sign({ launchOptions }, 'secret')).rejects.toThrow('parameters nest deeper than 32 levels');
+  });
+
+  it('does not look into excluded keys, which are never signed', () => {
+    expect(canonicalString({ sort: nested(40), a: 'kept' })).toBe('kept');
   });
 });
 

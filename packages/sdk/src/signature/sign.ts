@@ -7,6 +7,8 @@ const encoder = new TextEncoder();
  * lowercase hex. Uses Web Crypto, so it runs on Node 18+, Deno, Bun, workers and browsers alike
  * (but keep the secret on your server).
  *
+ * @throws RangeError when the parameters nest deeper than 32 levels (see {@link canonicalString}).
+ *
  * @example
  * const signature = await sign({ userId: '12345', nick: 'Player1', lang: 'en', authType: 'external' }, 'test_secret');
  * // => '5659e1d6d9f9f54a432e978eacf6ec98cac7bcb8914dda49ddce81076ef1f84a'
