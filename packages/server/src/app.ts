@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './app-context.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
+import { ApiError } from './http/api-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
 import { requestIdFrom, serializeRequest } from './http/logging.js';
 import { parsePhpForm } from './http/php-form.js';
@@ -76,10 +78,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
 function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
+  // Fastify's own parser (it refuses __proto__ and constructor keys) answers through its callback.
+  const parseJson = app.getDefaultJsonParser('error', 'error') as (
+    request: FastifyRequest,
+    body: string,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => void;
   app.addContentTypeParser(
     ['application/json', 'application/vnd.api+json'],
     { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
+    (request, body, done) => {
+      parseJson(request, body as string, (error, value) => {
+        // Refused before any route walks the body: the signature, for one, walks it level by level.
+        if (error === null && nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+          done(ApiError.of('bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`));
+        } else {
+          done(error, value);
+        }
+      });
+    },
   );
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',

@@ -71,6 +71,29 @@ describe('HTTP contract', () => {
     expect(proto.statusCode).toBe(400);
   });
 
+  it('answers 400 "The request body nests deeper than 32 levels" to a deep JSON body, before authentication', async () => {
+    await h().addClient();
+    // ~60 KB: one outer object around 30,000 nested arrays.
+    const hostile = `{"data":${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
+    const atCap = `{"data":${'['.repeat(31)}${']'.repeat(31)}}`;
+    const overCap = `{"data":${'['.repeat(32)}${']'.repeat(32)}}`;
+    const tooDeep = {
+      status: 400,
+      code: 'bad_request',
+      detail: 'The request body nests deeper than 32 levels',
+    };
+    for (const url of [V2_URL, '/apiweb/v3/open-game?client=demo']) {
+      for (const body of [hostile, overCap]) {
+        const response = await post({ 'content-type': 'application/vnd.api+json', sign: 'bogus' }, body, url);
+        expect(response.statusCode, url).toBe(400);
+        expect(errorOf(response), url).toMatchObject(tooDeep);
+      }
+      const fits = await post({ 'content-type': 'application/json', sign: 'bogus' }, atCap, url);
+      expect(fits.statusCode, url).toBe(400);
+      expect(errorOf(fits), url).toMatchObject({ code: 'invalid_signature' });
+    }
+  });
+
   it('answers 404 for an unknown route and 405 with Allow for a wrong method', async () => {
     const unknown = await h().app.inject({ method: 'GET', url: '/api/web/v9/nothing' });
     expect(unknown.statusCode).toBe(404);
