@@ -1,4 +1,5 @@
 import type { AuthType, LaunchOptions } from '@poker-launch/sdk';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.js';
 import { accept, type FieldRule, refuse } from '../validation/field-rule.js';
 import { integer, oneOf, parseHttpUrl, text } from '../validation/field-rules.js';
 import { isPlainObject } from '../validation/parse-fields.js';
@@ -20,10 +21,13 @@ export const DEFAULT_LANG = 'en';
 
 export const LAUNCH_OPTIONS_MAX_BYTES = 4096;
 
-/** A JSON object, or a string holding one; `restoreSessionUrl`, when given, an absolute http(s) URL. */
+/**
+ * A JSON object, or a string holding one, nesting at most MAX_JSON_DEPTH levels (a string escapes the
+ * body parser's depth check); `restoreSessionUrl`, when given, an absolute http(s) URL.
+ */
 export const LAUNCH_OPTIONS: FieldRule<LaunchOptions> = {
   schema: {
-    description: 'JSON object (or a string holding one), at most 4 KiB',
+    description: `JSON object (or a string holding one), at most 4 KiB, nesting at most ${MAX_JSON_DEPTH} levels`,
     oneOf: [
       {
         type: 'object',
@@ -43,6 +47,10 @@ export const LAUNCH_OPTIONS: FieldRule<LaunchOptions> = {
       }
     }
     if (!isPlainObject(value)) return refuse('invalid_field', `${name} must be a JSON object`);
+    // Before anything walks it recursively (JSON.stringify below, the launch URL).
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+      return refuse('invalid_field', `${name} must not nest deeper than ${MAX_JSON_DEPTH} levels`);
+    }
     if (new TextEncoder().encode(JSON.stringify(value)).length > LAUNCH_OPTIONS_MAX_BYTES) {
       return refuse('invalid_field', `${name} must be at most ${LAUNCH_OPTIONS_MAX_BYTES} bytes of JSON`);
     }
