@@ -45,6 +45,8 @@ describe.each(DATABASE_KINDS)('poker-launch player add on %s', (kind) => {
       code: 1,
       stderr: 'poker-launch player add: The maximum username length is 6\n',
     });
+    const longest = await cli('player', 'add', 'u4', '--client', 'casino-1', '--nick', 'x'.repeat(256));
+    expect(longest.stderr).toBe('poker-launch player add: The maximum username length is 6\n');
   });
 
   it('refuses an unknown client and a userId the client has already', async () => {

@@ -170,6 +170,22 @@ describe.each(DIALECTS)('v2 errors of the spec on %s', (dialect) => {
       expect(errorsOf(response.body)[0]?.detail).toBe('The maximum username length is 5');
     });
 
+    it('answers 500 "The maximum username length is N" for a nick longer than any NickMaxLength (255)', async () => {
+      for (const nick of ['x'.repeat(256), 'x'.repeat(10_000)]) {
+        const response = await h().createSession('u-1', { nick });
+        expect(response.statusCode).toBe(500);
+        expect(errorsOf(response.body)).toEqual([
+          {
+            status: 500,
+            code: 'username_too_long',
+            title: 'Internal Server Error',
+            detail: 'The maximum username length is 20',
+            source: { pointer: '/data/attributes/nick' },
+          },
+        ]);
+      }
+    });
+
     it('lets exactly one of many concurrent requests take a nick', async () => {
       const responses = await Promise.all(
         Array.from({ length: 8 }, (_, index) => h().createSession(`racer-${index}`, { nick: 'Winner' })),

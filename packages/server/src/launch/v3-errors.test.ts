@@ -132,6 +132,16 @@ describe.each(DIALECTS)('v3 errors of the spec table on %s', (dialect) => {
     const configured = await openGame(h(), openGameDocument({ id: 'u-2', nick: 'ninechars' }));
     expect(configured.json().errors[0].detail).toBe('The maximum username length is 8');
   });
+
+  it('answers 422 "The maximum username length is N" for a nick longer than any NickMaxLength (255)', async () => {
+    for (const nick of ['x'.repeat(256), 'x'.repeat(10_000)]) {
+      const response = await openGame(h(), openGameDocument({ id: 'u-1', nick }));
+      expect(response.statusCode).toBe(422);
+      expect(response.json().errors).toEqual([
+        unprocessable('username_too_long', 'The maximum username length is 20', player('nick')),
+      ]);
+    }
+  });
 });
 
 describe.each(DIALECTS)('v3 document and media type errors on %s', (dialect) => {
