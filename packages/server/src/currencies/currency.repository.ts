@@ -3,7 +3,7 @@ import { isKnownCurrency } from './iso-currencies.js';
 
 export type CurrencyStatus = 'active' | 'inactive' | 'unknown';
 
-/** @param code an upper-case three-letter code */
+/** @param code an upper-case candidate code: any text, "unknown" unless it is an ISO 4217 code */
 export async function findCurrencyStatus(db: Db, code: string): Promise<CurrencyStatus> {
   if (!isKnownCurrency(code)) return 'unknown';
   const row = await db

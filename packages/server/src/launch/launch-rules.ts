@@ -12,6 +12,8 @@ import type { GameCode } from './target.js';
 export interface LaunchRuleInput {
   nick?: string | undefined;
   currency?: string | undefined;
+  /** Whether a currency was sent at all: one its field rule refused is not also "Currency cannot be blank". */
+  currencySent: boolean;
   gameCode?: GameCode | undefined;
   launchOptions?: LaunchOptions | undefined;
 }
@@ -71,7 +73,7 @@ async function checkCurrency(db: Db, client: Client, input: LaunchRuleInput, poi
     apply: undefined as string | undefined,
   };
   if (input.currency === undefined) {
-    return mandatory
+    return mandatory && !input.currencySent
       ? { ...none, errors: [errorObject('currency_blank', 'Currency cannot be blank', { pointer })] }
       : none;
   }

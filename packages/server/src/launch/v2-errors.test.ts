@@ -117,7 +117,9 @@ describe.each(DIALECTS)('v2 errors of the spec on %s', (dialect) => {
       await h().addClient({ currencyMandatory: true });
       await h().activateCurrencies('EUR');
       expect(await currencyError({})).toBe('Currency cannot be blank');
-      expect(await currencyError({ currency: 'XYZ' })).toBe('Currency not found');
+      for (const currency of ['XYZ', 'EURO', 'EU', 'euro', 'not a currency']) {
+        expect(await currencyError({ currency })).toBe('Currency not found');
+      }
       expect(await currencyError({ currency: 'USD' })).toBe('This currency is not active');
       const ok = await h().createSession('u-1', { currency: 'eur' });
       expect(ok.statusCode).toBe(200);
@@ -126,12 +128,36 @@ describe.each(DIALECTS)('v2 errors of the spec on %s', (dialect) => {
       });
     });
 
+    it('answers only invalid_field, not also "Currency cannot be blank", for a currency over 32 characters or not text', async () => {
+      await h().addClient({ currencyMandatory: true });
+      const tooLong = await h().createSession('u-1', { currency: 'C'.repeat(33) });
+      expect(tooLong.statusCode).toBe(422);
+      expect(errorsOf(tooLong.body)).toEqual([
+        expect.objectContaining({
+          code: 'invalid_field',
+          detail: 'currency must be at most 32 characters long',
+          source: { pointer: '/data/attributes/currency' },
+        }),
+      ]);
+      const list = await h().createSession('u-1', { currency: ['EUR'] }, { format: 'json' });
+      expect(errorsOf(list.body)).toEqual([
+        expect.objectContaining({ code: 'invalid_field', detail: 'currency must be a string' }),
+      ]);
+    });
+
     it('applies no unusable currency when it is optional, and says why in meta.warnings', async () => {
       const unknown = await h().createSession('u-1', { currency: 'XYZ' });
       expect(unknown.statusCode).toBe(200);
       expect(unknown.json().meta).toEqual({
         warnings: ['Currency XYZ is not an ISO 4217 code; it was not applied'],
       });
+      for (const currency of ['EURO', 'eu']) {
+        const malformed = await h().createSession('u-1', { currency });
+        expect(malformed.statusCode).toBe(200);
+        expect(malformed.json().meta).toEqual({
+          warnings: [`Currency ${currency.toUpperCase()} is not an ISO 4217 code; it was not applied`],
+        });
+      }
       expect(await h().db.selectFrom('players').select('currency').executeTakeFirst()).toEqual({
         currency: null,
       });

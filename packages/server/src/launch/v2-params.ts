@@ -1,7 +1,7 @@
 import type { ErrorObject } from '@poker-launch/sdk';
 import { errorObject } from '../http/api-error.js';
-import { boolean, currencyCode, ipAddress, languageCode, oneOf } from '../validation/field-rules.js';
-import { type ParsedFields, parseFields } from '../validation/parse-fields.js';
+import { boolean, currencyCandidate, ipAddress, languageCode, oneOf } from '../validation/field-rules.js';
+import { isNotSent, type ParsedFields, parseFields } from '../validation/parse-fields.js';
 import type { ParsedLaunch } from './check-and-launch.js';
 import {
   AUTH_TYPE,
@@ -35,7 +35,7 @@ export const V2_FIELDS = {
   authType: AUTH_TYPE,
   lang: languageCode(),
   launchOptions: LAUNCH_OPTIONS,
-  currency: currencyCode(),
+  currency: currencyCandidate(),
   gameCode: oneOf(['poker', 'casinoLobby', 'casinolobby', 'casino', 'sport'], {
     code: 'game_code_not_valid',
     detail: 'Game code not valid',
@@ -61,6 +61,7 @@ export function parseV2Params(params: Readonly<Record<string, unknown>>): Parsed
   const ruleInput = {
     nick: fields.nick,
     currency: fields.currency,
+    currencySent: !isNotSent(params.currency),
     gameCode,
     launchOptions: fields.launchOptions,
   };

@@ -1,6 +1,6 @@
 import { ApiError, errorObject } from '../http/api-error.js';
 import { type PlayerProfile, PROFILE_FIELDS } from '../players/player.js';
-import { isPlainObject, parseFields } from '../validation/parse-fields.js';
+import { isNotSent, isPlainObject, parseFields } from '../validation/parse-fields.js';
 import type { ParsedLaunch } from './check-and-launch.js';
 import { DEFAULT_LANG } from './launch-fields.js';
 import type { LaunchRuleInput } from './launch-rules.js';
@@ -66,6 +66,7 @@ export function parseOpenGameAttributes(attributes: OpenGameAttributes): ParsedL
   const ruleInput: LaunchRuleInput = {
     nick: player.values.nick,
     currency: player.values.currency,
+    currencySent: !isNotSent(attributes.player.currency),
     gameCode: 'poker',
     launchOptions: session.values.launchOptions,
   };

@@ -81,13 +81,27 @@ describe.each(DIALECTS)('v3 errors of the spec table on %s', (dialect) => {
       ]);
     });
 
-    it('answers 422 "Currency not found" for a code that is not ISO 4217', async () => {
+    it('answers 422 "Currency not found", alone, for any text that is not an ISO 4217 code', async () => {
       const client = await mandatory();
-      const response = await openGame(h(), openGameDocument({ id: 'u-1', currency: 'XYZ' }), { client });
-      expect(response.statusCode).toBe(422);
-      expect(response.json().errors).toEqual([
-        unprocessable('currency_not_found', 'Currency not found', player('currency')),
-      ]);
+      for (const currency of ['XYZ', 'EURO', 'EU', 'euro', 'E', 'not a currency', 'C'.repeat(32)]) {
+        const response = await openGame(h(), openGameDocument({ id: 'u-1', currency }), { client });
+        expect(response.statusCode, currency).toBe(422);
+        expect(response.json().errors, currency).toEqual([
+          unprocessable('currency_not_found', 'Currency not found', player('currency')),
+        ]);
+      }
+    });
+
+    it('answers only invalid_field, not also "Currency cannot be blank", for a currency that is not text of 1–32 characters', async () => {
+      const client = await mandatory();
+      for (const [currency, detail] of [
+        ['C'.repeat(33), 'player.currency must be at most 32 characters long'],
+        [978, 'player.currency must be a string'],
+      ] as const) {
+        const response = await openGame(h(), openGameDocument({ id: 'u-1', currency }), { client });
+        expect(response.statusCode).toBe(422);
+        expect(response.json().errors).toEqual([unprocessable('invalid_field', detail, player('currency'))]);
+      }
     });
 
     it('answers 422 "This currency is not active" for a known code the operator has not activated', async () => {
@@ -291,7 +305,8 @@ describe.each(DIALECTS)('v3 field errors on %s', (dialect) => {
     ['verified', 2, 'player.verified must be true or false'],
     ['trustedLevel', 'high', 'player.trustedLevel must be an integer'],
     ['trustedLevel', -3, 'player.trustedLevel must be between 0 and 2147483647'],
-    ['currency', 'EURO', 'player.currency must be a three-letter ISO 4217 currency code'],
+    ['currency', 'C'.repeat(33), 'player.currency must be at most 32 characters long'],
+    ['currency', ['EUR'], 'player.currency must be a string'],
     ['preferredCurrency', 'XYZ', 'player.preferredCurrency must be an ISO 4217 currency code'],
     ['preferredCurrency', 'EU', 'player.preferredCurrency must be a three-letter ISO 4217 currency code'],
     ['country', 'GBR', 'player.country must be an ISO 3166-1 alpha-2 country code'],

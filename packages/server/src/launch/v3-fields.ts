@@ -3,6 +3,7 @@ import { type FieldRule, refuse } from '../validation/field-rule.js';
 import {
   boolean,
   countryCode,
+  currencyCandidate,
   currencyCode,
   email,
   integer,
@@ -74,8 +75,8 @@ export const V3_PLAYER_FIELDS = {
   active: boolean(),
   verified: boolean(),
   trustedLevel: integer(0, MAX_INT32),
-  // Shape here; whether it may be used (known, active, mandatory) is checkLaunchRules' business rule.
-  currency: currencyCode(),
+  // A candidate here; whether it may be used (known, active, mandatory) is checkLaunchRules' business rule.
+  currency: currencyCandidate(),
   preferredCurrency: knownCurrencyCode(),
   country: countryCode(),
 };

@@ -251,6 +251,11 @@ describe.each(DIALECTS)('v3 player profiles on %s', (dialect) => {
     expect(unknown.json().meta).toEqual({
       warnings: ['Currency XYZ is not an ISO 4217 code; it was not applied'],
     });
+    const malformed = await openGame(h(), openGameDocument({ id: 'u-1', currency: 'Euro' }));
+    expect(malformed.statusCode, malformed.body).toBe(201);
+    expect(malformed.json().meta).toEqual({
+      warnings: ['Currency EURO is not an ISO 4217 code; it was not applied'],
+    });
   });
 
   it('answers 404 "Player not found" in internal player-id mode for an id it does not know', async () => {

@@ -112,7 +112,32 @@ export function languageCode(): FieldRule<string> {
   };
 }
 
-/** Shape only (three letters, upper-cased); whether the code exists and is active is a business rule. */
+/** Longest text read as a candidate currency code: room for any code, short enough to echo in a warning. */
+export const CURRENCY_CANDIDATE_MAX = 32;
+
+/**
+ * A currency the launch may apply: any text of 1–32 characters, upper-cased, is a candidate code.
+ * Whether it is an ISO 4217 code, active, and mandatory are business rules (decisions.md §5), so a
+ * malformed code ("EURO") gets the spec's "Currency not found" (or a warning), not a field error.
+ */
+export function currencyCandidate(): FieldRule<string> {
+  const candidate = text({ max: CURRENCY_CANDIDATE_MAX });
+  return {
+    schema: {
+      type: 'string',
+      minLength: 1,
+      maxLength: CURRENCY_CANDIDATE_MAX,
+      description:
+        'ISO 4217 code, any case; another code is "Currency not found" (or a warning when optional)',
+    },
+    parse(raw, name) {
+      const result = candidate.parse(raw, name);
+      return result.ok ? accept(result.value.toUpperCase()) : result;
+    },
+  };
+}
+
+/** Shape only (three letters, upper-cased), for codes that must be well-formed to be taken at all. */
 export function currencyCode(): FieldRule<string> {
   return {
     schema: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code' },
