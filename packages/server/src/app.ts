@@ -12,6 +12,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
 import { requestIdFrom, serializeRequest } from './http/logging.js';
 import { parsePhpForm } from './http/php-form.js';
+import { malformedQuery, registerQueryStringCheck } from './http/query-string.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { registerRoutes } from './http/routes.js';
 import { setTransportSecurity } from './http/transport-security.js';
@@ -49,6 +50,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   registerBodyParsers(app);
+  registerQueryStringCheck(app);
   // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
   app.setValidatorCompiler(() => (value) => ({ value }));
   registerErrorHandler(app, rateLimiter);
@@ -111,12 +113,12 @@ function registerBodyParsers(app: FastifyInstance): void {
   );
 }
 
-/** The query string as PHP reads it; a malformed one is read as far as it goes (the body parser is strict). */
+/** The query string as PHP reads it; a malformed one is marked, and answered 400 (registerQueryStringCheck). */
 function parseQueryString(text: string): Record<string, unknown> {
   try {
     return parsePhpForm(text);
   } catch {
-    return {};
+    return malformedQuery();
   }
 }
 
