@@ -55,11 +55,10 @@ export async function changeClient(
 ): Promise<AdminResult<Client>> {
   const checked = checkClientChanges(changes);
   if (!checked.ok) return checked;
-  const found = await findClientOrFail(db, id);
-  if (!found.ok) return found;
-  const client = applyChanges(found.value, checked.value);
-  await updateClient(db, client, now);
-  return succeed(client);
+  // Only the changed columns, and no read before the write: a row read earlier and written back whole
+  // would undo whatever changed since (a `client disable`). Read after: the client as stored.
+  await updateClient(db, id, checked.value, now);
+  return findClientOrFail(db, id);
 }
 
 /**
@@ -75,7 +74,7 @@ export async function disableClient(
     const found = await findClientOrFail(trx, id);
     if (!found.ok) return found;
     const client = { ...found.value, active: false };
-    await updateClient(trx, client, now);
+    await updateClient(trx, id, { active: false }, now);
     const revokedSessions = await revokeClientSessions(trx, id, now);
     return succeed({ client, revokedSessions });
   });

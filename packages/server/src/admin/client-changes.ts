@@ -1,4 +1,4 @@
-import { CLIENT_ID_PATTERN, type LaunchUrls, type PlayerIdMode } from '../clients/client.js';
+import { CLIENT_ID_PATTERN, type ClientUpdate, type LaunchUrls } from '../clients/client.js';
 import { parseHttpUrl } from '../validation/field-rules.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 
@@ -6,14 +6,7 @@ export type LaunchTarget = keyof LaunchUrls;
 export const LAUNCH_TARGETS = ['poker', 'casinoLobby', 'casino', 'sport'] as const satisfies LaunchTarget[];
 
 /** What an operator sets on a client; a field left out stays as it is. `null` removes a secret or URL. */
-export interface ClientChanges {
-  secretKey?: string | null;
-  active?: boolean;
-  currencyMandatory?: boolean;
-  playerIdMode?: PlayerIdMode;
-  launchUrls?: { [K in LaunchTarget]?: string | null };
-  frameOrigins?: readonly string[];
-}
+export type ClientChanges = ClientUpdate;
 
 export const SECRET_MIN_LENGTH = 16;
 const SECRET_MAX_LENGTH = 512;

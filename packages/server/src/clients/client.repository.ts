@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { ClientTable, Db } from '../db/schema.js';
-import type { Client } from './client.js';
+import type { Client, ClientUpdate, LaunchUrls } from './client.js';
 
 export async function findClient(db: Db, id: string): Promise<Client | undefined> {
   const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
@@ -28,12 +28,37 @@ export async function insertClient(db: Db, client: Client): Promise<void> {
     .execute();
 }
 
-export async function updateClient(db: Db, client: Client, now: Date): Promise<void> {
+/**
+ * Writes the columns of the fields `update` names and no others, so a concurrent change of another field
+ * (a `client disable` while a `client update` runs) is never undone.
+ */
+export async function updateClient(db: Db, id: string, update: ClientUpdate, now: Date): Promise<void> {
   await db
     .updateTable('clients')
-    .set({ ...toRow(client), updated_at: now.toISOString() })
-    .where('id', '=', client.id)
+    .set({ ...changedColumns(update), updated_at: now.toISOString() })
+    .where('id', '=', id)
     .execute();
+}
+
+const URL_COLUMNS = {
+  poker: 'url_poker',
+  casinoLobby: 'url_casino_lobby',
+  casino: 'url_casino',
+  sport: 'url_sport',
+} as const satisfies Record<keyof LaunchUrls, keyof ClientTable>;
+
+function changedColumns(update: ClientUpdate): Updateable<ClientTable> {
+  const columns: Updateable<ClientTable> = {};
+  if (update.secretKey !== undefined) columns.secret_key = update.secretKey;
+  if (update.active !== undefined) columns.active = update.active ? 1 : 0;
+  if (update.currencyMandatory !== undefined) columns.currency_mandatory = update.currencyMandatory ? 1 : 0;
+  if (update.playerIdMode !== undefined) columns.player_id_mode = update.playerIdMode;
+  for (const target of Object.keys(URL_COLUMNS) as (keyof LaunchUrls)[]) {
+    const url = update.launchUrls?.[target];
+    if (url !== undefined) columns[URL_COLUMNS[target]] = url;
+  }
+  if (update.frameOrigins !== undefined) columns.frame_origins = JSON.stringify(update.frameOrigins);
+  return columns;
 }
 
 function toRow(client: Client) {

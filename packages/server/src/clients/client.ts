@@ -22,5 +22,18 @@ export interface Client {
   createdAt: string;
 }
 
+/**
+ * A change to some of a client's fields; a field left out is not written at all. `launchUrls` changes
+ * only the targets it names; `null` removes a secret or a URL.
+ */
+export interface ClientUpdate {
+  secretKey?: string | null;
+  active?: boolean;
+  currencyMandatory?: boolean;
+  playerIdMode?: PlayerIdMode;
+  launchUrls?: { [K in keyof LaunchUrls]?: string | null };
+  frameOrigins?: readonly string[];
+}
+
 /** Client ids appear in URLs and logs: a short, plain alphabet. */
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
