@@ -2,10 +2,10 @@ import { findClient } from '../clients/client.repository.js';
 import { isUniqueViolation } from '../db/open-database.js';
 import type { Db } from '../db/schema.js';
 import { NICK, USER_ID } from '../launch/launch-fields.js';
+import { nickLengthProblem } from '../players/nick.js';
 import type { Player } from '../players/player.js';
 import { findPlayerByExternalId, insertPlayerIfAbsent } from '../players/player.repository.js';
 import { loadSettings } from '../settings/setting.repository.js';
-import { textLength } from '../validation/field-rules.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 
 export interface PlayerRegistration {
@@ -32,9 +32,8 @@ export async function registerPlayer(
   if (problems.length > 0) return fail(problems.join('; '));
   if (!(await findClient(db, clientId))) return fail(`no client "${clientId}"; see "client list"`);
   const settings = await loadSettings(db);
-  if (nick !== undefined && textLength(nick) > settings.NickMaxLength) {
-    return fail(`The maximum username length is ${settings.NickMaxLength}`);
-  }
+  const nickProblem = nick === undefined ? undefined : nickLengthProblem(nick, settings.NickMaxLength);
+  if (nickProblem !== undefined) return fail(nickProblem);
   const existing = await findPlayerByExternalId(db, clientId, userId);
   if (existing) return fail(`client "${clientId}" has a player "${userId}" already, with id ${existing.id}`);
   try {

@@ -3,8 +3,8 @@ import type { Client } from '../clients/client.js';
 import { findCurrencyStatus } from '../currencies/currency.repository.js';
 import type { Db } from '../db/schema.js';
 import { errorObject } from '../http/api-error.js';
+import { nickLengthProblem } from '../players/nick.js';
 import type { Settings } from '../settings/settings.js';
-import { textLength } from '../validation/field-rules.js';
 import type { LaunchPointers } from './launch-request.js';
 import type { GameCode } from './target.js';
 
@@ -35,9 +35,11 @@ export async function checkLaunchRules(
   pointers: LaunchPointers,
 ): Promise<LaunchRuleOutcome> {
   const errors: ErrorObject[] = [];
-  if (input.nick !== undefined && textLength(input.nick) > settings.NickMaxLength) {
+  const nickProblem =
+    input.nick === undefined ? undefined : nickLengthProblem(input.nick, settings.NickMaxLength);
+  if (nickProblem !== undefined) {
     errors.push(
-      errorObject('username_too_long', `The maximum username length is ${settings.NickMaxLength}`, {
+      errorObject('username_too_long', nickProblem, {
         pointer: pointers.nick,
         status: pointers.usernameErrorStatus,
       }),

@@ -1,3 +1,5 @@
+import { textLength } from '../validation/field-rules.js';
+
 /**
  * The form a nick is compared in: NFKC, case-folded, ignorable code points (zero-width spaces and
  * the like) removed, white space collapsed. "Zoë", "ZOË" and "Zo\u200Bë" are one username, so nobody can
@@ -12,4 +14,14 @@ export function nickKey(nick: string): string {
     .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
     .replace(/\s+/gu, ' ')
     .trim();
+}
+
+/**
+ * The spec's refusal of a nick longer than the setting NickMaxLength (decisions.md §4), counted in code
+ * points, or undefined when it fits. One rule for launches (v2 500, v3 422) and `player add`.
+ *
+ * @example nickLengthProblem('Seven77', 6) // 'The maximum username length is 6'
+ */
+export function nickLengthProblem(nick: string, nickMaxLength: number): string | undefined {
+  return textLength(nick) > nickMaxLength ? `The maximum username length is ${nickMaxLength}` : undefined;
 }
