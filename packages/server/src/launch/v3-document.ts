@@ -1,5 +1,6 @@
 import { ApiError, errorObject } from '../http/api-error.js';
-import { type PlayerProfile, PROFILE_FIELDS } from '../players/player.js';
+import type { PlayerProfile } from '../players/player.js';
+import { PROFILE_FIELDS } from '../players/player.repository.js';
 import { isNotSent, isPlainObject, parseFields } from '../validation/parse-fields.js';
 import type { ParsedLaunch } from './check-and-launch.js';
 import { DEFAULT_LANG } from './launch-fields.js';

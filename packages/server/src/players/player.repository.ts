@@ -87,29 +87,55 @@ export async function updatePlayerProfile(
   return updated;
 }
 
-/** Columns for the profile fields present in `profile` only. */
+/** Columns no profile field may be stored in: identity, the derived nick key and the timestamps. */
+type NotProfileColumn = 'id' | 'client_id' | 'external_id' | 'nick_key' | 'created_at' | 'updated_at';
+/** A value as a column holds it: SQLite has no boolean, so booleans are 0 or 1 on both databases. */
+type Stored<T> = T extends boolean ? number : T;
+/** The profile columns that can hold a value of type `V`. */
+type ColumnFor<V> = {
+  [C in Exclude<keyof PlayerTable, NotProfileColumn>]: Stored<V> extends PlayerTable[C] ? C : never;
+}[Exclude<keyof PlayerTable, NotProfileColumn>];
+
+/** Where each profile field is stored: every field of PlayerProfile, each in a column of its type. */
+export type ProfileColumnMap = {
+  readonly [K in keyof Required<PlayerProfile>]: ColumnFor<NonNullable<PlayerProfile[K]>>;
+};
+
+/**
+ * The one list of profile fields and their columns. A field added to the SDK's OpenGamePlayer does not
+ * compile until it is named here (and so stored, and read from a v3 document).
+ */
+export const PROFILE_COLUMNS = {
+  nick: 'nick',
+  name: 'name',
+  email: 'email',
+  referredBy: 'referred_by',
+  referralCode: 'referral_code',
+  bonusCode: 'bonus_code',
+  avatar: 'avatar',
+  phoneNumber: 'phone_number',
+  tag: 'tag',
+  active: 'active',
+  verified: 'verified',
+  trustedLevel: 'trusted_level',
+  currency: 'currency',
+  preferredCurrency: 'preferred_currency',
+  country: 'country',
+} as const satisfies ProfileColumnMap;
+
+/** Every profile field an integrator may send (v2 sends only nick; v3 all). */
+export const PROFILE_FIELDS = Object.keys(PROFILE_COLUMNS) as (keyof PlayerProfile)[];
+
+/** Columns for the profile fields present in `profile` only; the nick brings its uniqueness key. */
 function profileColumns(profile: PlayerProfile): Partial<Selectable<PlayerTable>> {
-  const columns: Partial<Selectable<PlayerTable>> = {};
-  const set = <K extends keyof PlayerTable>(column: K, value: PlayerTable[K] | undefined) => {
-    if (value !== undefined) columns[column] = value;
-  };
-  set('nick', profile.nick);
-  set('nick_key', profile.nick === undefined ? undefined : nickKey(profile.nick));
-  set('name', profile.name);
-  set('email', profile.email);
-  set('referred_by', profile.referredBy);
-  set('referral_code', profile.referralCode);
-  set('bonus_code', profile.bonusCode);
-  set('avatar', profile.avatar);
-  set('phone_number', profile.phoneNumber);
-  set('tag', profile.tag);
-  set('active', profile.active === undefined ? undefined : profile.active ? 1 : 0);
-  set('verified', profile.verified === undefined ? undefined : profile.verified ? 1 : 0);
-  set('trusted_level', profile.trustedLevel);
-  set('currency', profile.currency);
-  set('preferred_currency', profile.preferredCurrency);
-  set('country', profile.country);
-  return columns;
+  const columns: Record<string, string | number> = {};
+  for (const field of PROFILE_FIELDS) {
+    const value = profile[field];
+    if (value !== undefined)
+      columns[PROFILE_COLUMNS[field]] = typeof value === 'boolean' ? Number(value) : value;
+  }
+  if (profile.nick !== undefined) columns.nick_key = nickKey(profile.nick);
+  return columns as Partial<Selectable<PlayerTable>>;
 }
 
 function toPlayer(row: Selectable<PlayerTable>): Player {

@@ -14,24 +14,6 @@ export type Player = {
   createdAt: string;
 } & { [K in Exclude<keyof PlayerProfile, 'active' | 'verified'>]-?: NonNullable<PlayerProfile[K]> | null };
 
-export const PROFILE_FIELDS = [
-  'nick',
-  'name',
-  'email',
-  'referredBy',
-  'referralCode',
-  'bonusCode',
-  'avatar',
-  'phoneNumber',
-  'tag',
-  'active',
-  'verified',
-  'trustedLevel',
-  'currency',
-  'preferredCurrency',
-  'country',
-] as const satisfies readonly (keyof PlayerProfile)[];
-
 /**
  * The id an integrator knows the player by, in every response that names it: the integrator's own
  * userId, or the service's player id when the client works in internal player-id mode.
