@@ -22,6 +22,18 @@ describe('poker-launch sign', () => {
     expect(explained.stdout).toContain('canonical: externalenPlayer112345');
   });
 
+  it('refuses parameters nested deeper than 32 levels with one line on stderr and exit code 1', async () => {
+    const deep = `launchOptions=${'['.repeat(40)}${']'.repeat(40)}`;
+    for (const extra of [[], ['--explain']]) {
+      const result = await runPokerLaunch(['sign', '--secret', 's', deep, ...extra]);
+      expect(result).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: 'poker-launch sign: parameters nest deeper than 32 levels\n',
+      });
+    }
+  });
+
   it('answers a wrong call with one line on stderr and exit code 2', async () => {
     const result = await runPokerLaunch(['sign', 'userId=1']);
     expect(result.code).toBe(2);

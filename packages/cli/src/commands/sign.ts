@@ -1,5 +1,5 @@
 import { canonicalString, type SignableParams, sign } from '@poker-launch/sdk';
-import { type Command, UsageError } from '../command.js';
+import { type Command, CommandError, UsageError } from '../command.js';
 
 export const signCommand: Command = {
   name: 'sign',
@@ -22,7 +22,15 @@ export const signCommand: Command = {
       if (separator <= 0) throw new UsageError(`expected key=value, got "${pair}"`);
       params[pair.slice(0, separator)] = pair.slice(separator + 1);
     }
-    if (values.explain) context.out(`canonical: ${canonicalString(params as SignableParams)}`);
+    let canonical: string;
+    try {
+      canonical = canonicalString(params as SignableParams);
+    } catch (error) {
+      // The SDK's RangeError for parameters nested deeper than it signs: a refused value, not a crash.
+      if (error instanceof RangeError) throw new CommandError(error.message);
+      throw error;
+    }
+    if (values.explain) context.out(`canonical: ${canonical}`);
     const signature = await sign(params as SignableParams, values.secret);
     context.out(values.explain ? `sign:      ${signature}` : signature);
     return 0;
