@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context.js';
 import { ApiError } from '../http/api-error.js';
 import { sendDocument } from '../http/json-api.js';
 import type { RouteDefinition } from '../http/routes.js';
+import { integratorPlayerId } from '../players/player.js';
 import { findPlayerById } from '../players/player.repository.js';
 import { sessionState } from '../sessions/session.js';
 import { findSessionById } from '../sessions/session.repository.js';
@@ -61,9 +62,8 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
             : undefined;
         if (!session || !player)
           throw ApiError.of('not_found', `No GameSession ${gameSessionIri(id.slice(0, 64))}`);
-        // The id the caller launched with: its own, or ours in internal player-id mode.
-        const playerId = client.playerIdMode === 'internal' ? player.id : player.externalId;
         const state = sessionState(session, context.clock());
+        const playerId = integratorPlayerId(client, player);
         return sendDocument(reply, 200, toGameSessionStateDocument(session, playerId, state));
       },
     },

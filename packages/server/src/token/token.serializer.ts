@@ -1,4 +1,5 @@
 import type { Target } from '../launch/target.js';
+import { integratorPlayerId } from '../players/player.js';
 import type { TokenSession } from './token-session.js';
 
 /**
@@ -13,8 +14,7 @@ export function toTokenSessionDocument({ session, client, player }: TokenSession
       attributes: {
         'session-id': session.externalSessionId,
         player: {
-          // As the integrator knows the player: its own id, or ours in internal player-id mode.
-          'user-id': client.playerIdMode === 'internal' ? player.id : player.externalId,
+          'user-id': integratorPlayerId(client, player),
           nick: player.nick,
         },
         target: targetAttributes(session.target),
