@@ -35,113 +35,108 @@ const warningsMeta = {
   properties: { warnings: { type: 'array', items: { type: 'string' } } },
 };
 
-/** v2 Session resource document. */
-export const SESSION_DOCUMENT: JsonSchema = {
-  $id: 'SessionDocument',
-  type: 'object',
-  required: ['data'],
-  additionalProperties: false,
-  properties: {
-    data: {
-      type: 'object',
-      required: ['id', 'type', 'attributes', 'meta'],
-      additionalProperties: false,
-      properties: {
-        id: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'Resource id (never the token)' },
-        type: { type: 'string', const: 'session' },
-        attributes: {
-          type: 'object',
-          required: ['user-id', 'redirect-url', 'auth', 'session-id'],
-          additionalProperties: false,
-          properties: {
-            'user-id': { type: 'string' },
-            'redirect-url': {
-              type: 'string',
-              format: 'uri',
-              description: 'Opens the target for the player; carries auth and lang',
-            },
-            auth: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'Short-lived auth token' },
-            'session-id': { type: 'string', description: 'The sessionId sent, or a generated UUID' },
+/** A JSON:API document holding one resource: the envelope every document here shares. */
+function resourceDocument(shape: {
+  $id: string;
+  type: string;
+  id: JsonSchema;
+  attributes: Record<string, JsonSchema>;
+  required: readonly string[];
+  meta: JsonSchema;
+  documentMeta?: JsonSchema;
+}): JsonSchema {
+  return {
+    $id: shape.$id,
+    type: 'object',
+    required: ['data'],
+    additionalProperties: false,
+    properties: {
+      data: {
+        type: 'object',
+        required: ['id', 'type', 'attributes', 'meta'],
+        additionalProperties: false,
+        properties: {
+          id: shape.id,
+          type: { type: 'string', const: shape.type },
+          attributes: {
+            type: 'object',
+            required: [...shape.required],
+            additionalProperties: false,
+            properties: shape.attributes,
           },
+          meta: shape.meta,
         },
-        meta: expiryMeta,
       },
+      ...(shape.documentMeta ? { meta: shape.documentMeta } : {}),
     },
-    meta: warningsMeta,
-  },
+  };
+}
+
+const TOKEN_PATTERN = { type: 'string', pattern: '^[0-9a-f]{32}$' };
+const GAME_SESSION_IRI = {
+  type: 'string',
+  description: 'IRI path of the GameSession, /apiweb/v3/game-sessions/{id}',
 };
+
+/** v2 Session resource document. */
+export const SESSION_DOCUMENT = resourceDocument({
+  $id: 'SessionDocument',
+  type: 'session',
+  id: { ...TOKEN_PATTERN, description: 'Resource id (never the token)' },
+  required: ['user-id', 'redirect-url', 'auth', 'session-id'],
+  attributes: {
+    'user-id': { type: 'string' },
+    'redirect-url': {
+      type: 'string',
+      format: 'uri',
+      description: 'Opens the target for the player; carries auth and lang',
+    },
+    auth: { ...TOKEN_PATTERN, description: 'Short-lived auth token' },
+    'session-id': { type: 'string', description: 'The sessionId sent, or a generated UUID' },
+  },
+  meta: expiryMeta,
+  documentMeta: warningsMeta,
+});
 
 /** v3 GameSession resource document. */
-export const GAME_SESSION_DOCUMENT: JsonSchema = {
+export const GAME_SESSION_DOCUMENT = resourceDocument({
   $id: 'GameSessionDocument',
-  type: 'object',
-  required: ['data'],
-  additionalProperties: false,
-  properties: {
-    data: {
-      type: 'object',
-      required: ['id', 'type', 'attributes', 'meta'],
-      additionalProperties: false,
-      properties: {
-        id: { type: 'string', description: 'IRI path of the GameSession, /apiweb/v3/game-sessions/{id}' },
-        type: { type: 'string', const: 'GameSession' },
-        attributes: {
-          type: 'object',
-          required: ['playerId', 'sessionId', 'auth', 'url'],
-          additionalProperties: false,
-          properties: {
-            playerId: { type: 'string' },
-            sessionId: { type: 'string' },
-            auth: { type: 'string', pattern: '^[0-9a-f]{32}$' },
-            url: { type: 'string', format: 'uri' },
-          },
-        },
-        meta: expiryMeta,
-      },
-    },
-    meta: warningsMeta,
+  type: 'GameSession',
+  id: GAME_SESSION_IRI,
+  required: ['playerId', 'sessionId', 'auth', 'url'],
+  attributes: {
+    playerId: { type: 'string' },
+    sessionId: { type: 'string' },
+    auth: TOKEN_PATTERN,
+    url: { type: 'string', format: 'uri' },
   },
-};
+  meta: expiryMeta,
+  documentMeta: warningsMeta,
+});
 
 /** A v3 GameSession read back: its state instead of the token. */
-export const GAME_SESSION_STATE_DOCUMENT: JsonSchema = {
+export const GAME_SESSION_STATE_DOCUMENT = resourceDocument({
   $id: 'GameSessionStateDocument',
-  type: 'object',
-  required: ['data'],
-  additionalProperties: false,
-  properties: {
-    data: {
-      type: 'object',
-      required: ['id', 'type', 'attributes', 'meta'],
-      additionalProperties: false,
-      properties: {
-        id: { type: 'string', description: 'IRI path of the GameSession, /apiweb/v3/game-sessions/{id}' },
-        type: { type: 'string', const: 'GameSession' },
-        attributes: {
-          type: 'object',
-          required: ['playerId', 'sessionId', 'state', 'target'],
-          additionalProperties: false,
-          properties: {
-            playerId: { type: 'string' },
-            sessionId: { type: 'string' },
-            state: { type: 'string', enum: ['active', 'expired', 'revoked'] },
-            target: { type: 'string', enum: ['lobby', 'table'] },
-            tableId: { type: 'integer' },
-          },
-        },
-        meta: {
-          type: 'object',
-          required: ['expiresAt', 'createdAt'],
-          properties: {
-            expiresAt: { type: 'string', format: 'date-time' },
-            createdAt: { type: 'string', format: 'date-time' },
-            revokedAt: { type: 'string', format: 'date-time' },
-          },
-        },
-      },
+  type: 'GameSession',
+  id: GAME_SESSION_IRI,
+  required: ['playerId', 'sessionId', 'state', 'target'],
+  attributes: {
+    playerId: { type: 'string' },
+    sessionId: { type: 'string' },
+    state: { type: 'string', enum: ['active', 'expired', 'revoked'] },
+    target: { type: 'string', enum: ['lobby', 'table'] },
+    tableId: { type: 'integer' },
+  },
+  meta: {
+    type: 'object',
+    required: ['expiresAt', 'createdAt'],
+    properties: {
+      expiresAt: { type: 'string', format: 'date-time' },
+      createdAt: { type: 'string', format: 'date-time' },
+      revokedAt: { type: 'string', format: 'date-time' },
     },
   },
-};
+});
 
 /** The session as the token API shows it to the game front end and game servers (never the token). */
 export const TOKEN_SESSION_DOCUMENT: JsonSchema = {
