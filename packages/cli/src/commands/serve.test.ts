@@ -68,6 +68,8 @@ describe('poker-launch serve', () => {
 
   it('in a production deployment creates no demo client, prints no secret, and says on stderr how to add a client', async () => {
     serve = await runServe(database().url, { POKER_LAUNCH_ENV: 'production' });
+    // stderr is its own pipe: read it once the process has ended and both pipes are drained.
+    expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     expect(serve.stdout()).not.toContain('secret');
     expect(serve.stdout()).not.toContain('curl');
     const notice = serve
@@ -76,7 +78,6 @@ describe('poker-launch serve', () => {
       .filter((line) => line !== '');
     expect(notice).toHaveLength(1);
     expect(notice[0]).toContain('poker-launch client add');
-    expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
 
     const opened = await database().open();
     try {
@@ -92,6 +93,7 @@ describe('poker-launch serve', () => {
       clientId: 'demo',
       secret: expect.stringMatching(/^[0-9a-f]{32,}$/),
     });
+    expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     expect(serve.stderr()).toBe('');
   });
 });

@@ -49,7 +49,8 @@ export async function runServe(databaseUrl: string, env: Record<string, string> 
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    // 'close', not 'exit': only then are stdout and stderr read to the end.
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   const waitForOutput = (text: string) =>
     new Promise<void>((resolve, reject) => {
