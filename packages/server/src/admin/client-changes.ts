@@ -1,4 +1,5 @@
 import { CLIENT_ID_PATTERN, type ClientUpdate, type LaunchUrls } from '../clients/client.js';
+import { bareOrigin } from '../clients/frame-origin.js';
 import { parseHttpUrl } from '../validation/field-rules.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 
@@ -49,11 +50,4 @@ export function checkClientChanges(changes: ClientChanges): AdminResult<ClientCh
   });
   if (problems.length > 0) return fail(problems.join('; '));
   return succeed(origins === undefined ? changes : { ...changes, frameOrigins: [...new Set(origins)] });
-}
-
-function bareOrigin(text: string): string | undefined {
-  const url = parseHttpUrl(text);
-  // `new URL` reads "https://a.example/?" as having no query: look at the text for "?" and "#".
-  if (!url || url.username || url.password || url.pathname !== '/' || /[?#]/.test(text)) return undefined;
-  return url.origin;
 }

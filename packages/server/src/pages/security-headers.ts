@@ -1,25 +1,9 @@
 import type { FastifyReply } from 'fastify';
+import { bareOrigin } from '../clients/frame-origin.js';
 
-/** A serialized origin whose host is a plain name or IP address: nothing CSP would read as syntax. */
-const PLAIN_ORIGIN = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/;
-
-/**
- * The origins a client lists, as they may appear in `frame-ancestors`. Anything that is not an http(s)
- * origin with a plain host is dropped, so a stored value can never add a directive (`;`) or a wildcard.
- */
+/** The client's frame origins as `frame-ancestors` sources: bare origins only, each once. */
 export function frameAncestorSources(frameOrigins: readonly string[]): string[] {
-  const sources = new Set<string>();
-  for (const origin of frameOrigins) {
-    let url: URL;
-    try {
-      url = new URL(origin);
-    } catch {
-      continue;
-    }
-    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
-    if (bare && PLAIN_ORIGIN.test(url.origin)) sources.add(url.origin);
-  }
-  return [...sources];
+  return [...new Set(frameOrigins.map(bareOrigin).filter((origin) => origin !== undefined))];
 }
 
 /**
