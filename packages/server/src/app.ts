@@ -6,6 +6,7 @@ import type { AppContext } from './app-context.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
+import type { SessionStore } from './db/session-store.js';
 import { ApiError } from './http/api-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
@@ -18,6 +19,7 @@ import { registerRoutes } from './http/routes.js';
 import { setTransportSecurity } from './http/transport-security.js';
 import { v2Routes } from './launch/v2.routes.js';
 import { v3Routes } from './launch/v3.routes.js';
+import type { LiveConfig } from './live-config/live-config.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
@@ -25,6 +27,10 @@ import { tokenRoutes } from './token/token.routes.js';
 export interface AppOptions {
   config: Config;
   db: Db;
+  /** The hot path's store (launches, logouts, token lookups); closed by whoever opened it. */
+  sessions: SessionStore;
+  /** Clients, settings, currencies and API users in memory; refreshed by whoever loaded it. */
+  live: LiveConfig;
   clock?: Clock;
   /** Where JSON log lines go (default stdout); tests read them to prove no secret is logged. */
   logStream?: DestinationStream;
@@ -34,7 +40,14 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, clock);
-  const context: AppContext = { config: options.config, db: options.db, clock, rateLimiter };
+  const context: AppContext = {
+    config: options.config,
+    db: options.db,
+    live: options.live,
+    sessions: options.sessions,
+    clock,
+    rateLimiter,
+  };
   const app = Fastify({
     logger: {
       level: options.config.logLevel,

@@ -1,11 +1,10 @@
+import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
-import { findClient } from '../clients/client.repository.js';
-import type { Db } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { Player } from '../players/player.js';
-import { findPlayerById } from '../players/player.repository.js';
+import { playerFromRow } from '../players/player.repository.js';
 import { type Session, sessionState } from '../sessions/session.js';
-import { findSessionByTokenHash } from '../sessions/session.repository.js';
+import { sessionFromRow } from '../sessions/session.repository.js';
 import { hashToken } from '../sessions/token.js';
 
 /** A session found by its auth token, with the client and player it belongs to. */
@@ -19,22 +18,27 @@ export interface TokenSession {
 const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_token"' };
 
 /** The session an auth token opens, whatever its state; `undefined` for a token nobody issued. */
-export async function findTokenSession(db: Db, token: string): Promise<TokenSession | undefined> {
+export async function findTokenSession(
+  context: Pick<AppContext, 'sessions' | 'live'>,
+  token: string,
+): Promise<TokenSession | undefined> {
   // Tokens are stored only as SHA-256; an equality lookup on the hash leaks nothing about the token.
-  const session = await findSessionByTokenHash(db, hashToken(token));
-  if (!session) return undefined;
-  const [client, player] = await Promise.all([
-    findClient(db, session.clientId),
-    findPlayerById(db, session.clientId, session.playerId),
-  ]);
-  return client && player ? { session, client, player } : undefined;
+  const found = await context.sessions.findByTokenHash(hashToken(token));
+  const client = found && context.live.client(found.session.client_id);
+  return found && client
+    ? { session: sessionFromRow(found.session), client, player: playerFromRow(found.player) }
+    : undefined;
 }
 
 /**
  * The active session of the token, else a 401 whose code tells why: `unauthorized` (no token),
  * `token_invalid`, `token_expired` or `token_revoked`. A disabled client's sessions count as revoked.
  */
-export async function authenticateToken(db: Db, token: string | undefined, now: Date): Promise<TokenSession> {
+export async function authenticateToken(
+  context: Pick<AppContext, 'sessions' | 'live'>,
+  token: string | undefined,
+  now: Date,
+): Promise<TokenSession> {
   if (token === undefined) {
     throw new ApiError(
       [
@@ -48,7 +52,7 @@ export async function authenticateToken(db: Db, token: string | undefined, now: 
       { headers: { 'www-authenticate': 'Bearer' } },
     );
   }
-  const found = await findTokenSession(db, token);
+  const found = await findTokenSession(context, token);
   if (!found) throw tokenError('token_invalid', 'The auth token is not valid');
   const state = found.client.active ? sessionState(found.session, now) : 'revoked';
   if (state === 'revoked') throw tokenError('token_revoked', 'The session of this auth token has ended');
