@@ -39,9 +39,9 @@ export interface RevokeWrite {
 
 export type WriteOp = LaunchWrite | RevokeWrite;
 
-/** What a launch came to: the player as stored after it, or why nothing was written. */
+/** What a launch came to: the player's id and default currency as stored, or why nothing was written. */
 export type LaunchOutcome =
-  | { ok: true; player: PlayerRow }
+  | { ok: true; playerId: string; currency: string | null }
   | { ok: false; reason: 'username_exists' | 'player_not_found' };
 
 export type WriteOutcome = LaunchOutcome | { ok: true };

@@ -87,7 +87,7 @@ export async function launchSession(
       status: pointers.usernameErrorStatus,
     });
   }
-  const stored: Session = { ...session, playerId: outcome.player.id, currency: outcome.player.currency };
+  const stored: Session = { ...session, playerId: outcome.playerId, currency: outcome.currency };
   const redirectUrl = buildLaunchUrl(client, context.config.publicUrl, { ...stored, auth });
   return { session: stored, auth, userId: request.userId, redirectUrl };
 }

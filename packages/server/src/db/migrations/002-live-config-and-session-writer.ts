@@ -121,7 +121,7 @@ begin
     session := jsonb_populate_record(null::sessions,
       op->'session' || jsonb_build_object('player_id', player.id, 'currency', player.currency));
     insert into sessions values (session.*);
-    results := results || jsonb_build_object('ok', true, 'player', to_jsonb(player));
+    results := results || jsonb_build_object('ok', true, 'playerId', player.id, 'currency', player.currency);
   end loop;
   return to_jsonb(results);
 end $$`;

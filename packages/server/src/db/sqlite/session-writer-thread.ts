@@ -7,14 +7,19 @@ import type { WriteOp } from '../session-store.js';
 import { SqliteBatchWriter } from './sqlite-batch-writer.js';
 import { openSqliteConnection } from './sqlite-connection.js';
 
+/**
+ * Messages are JSON text both ways: serialising plain data as JSON costs the event loop less than the
+ * structured clone of the same objects, and the parsing of a batch happens here, off the event loop.
+ */
 export interface BatchRequest {
   id: number;
-  operations: WriteOp[];
+  /** JSON of WriteOp[] */
+  operations: string;
 }
 
 export type BatchReply =
-  | { id: number; results: ReturnType<SqliteBatchWriter['write']> }
-  | { id: number; error: { message: string; code?: string | undefined } };
+  /** results: JSON of one WriteOutcome or FailedOperation per operation */
+  { id: number; results: string } | { id: number; error: { message: string; code?: string | undefined } };
 
 const port = parentPort;
 if (port === null) throw new Error('session-writer-thread runs as a worker thread');
@@ -24,7 +29,7 @@ const writer = new SqliteBatchWriter(sqlite);
 port.on('message', ({ id, operations }: BatchRequest) => {
   let reply: BatchReply;
   try {
-    reply = { id, results: writer.write(operations) };
+    reply = { id, results: JSON.stringify(writer.write(JSON.parse(operations) as WriteOp[])) };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     reply = {

@@ -74,7 +74,7 @@ export class SqliteBatchWriter {
       player = { ...player, ...update };
     }
     this.insert('sessions', { ...write.session, player_id: player.id, currency: player.currency });
-    return { ok: true, player };
+    return { ok: true, playerId: player.id, currency: player.currency };
   }
 
   private revoke(write: RevokeWrite): WriteOutcome {

@@ -12,6 +12,7 @@ import type {
   WriteOutcome,
 } from '../session-store.js';
 import type { BatchReply, BatchRequest } from './session-writer-thread.js';
+import type { FailedOperation } from './sqlite-batch-writer.js';
 import { openSqliteConnection } from './sqlite-connection.js';
 
 /** Batches wait for the thread in turn: SQLite has one writer, and a batch is one transaction. */
@@ -75,7 +76,7 @@ export class SqliteSessionStore implements SessionStore {
           reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
         else
           resolve(
-            reply.results.map((result) =>
+            (JSON.parse(reply.results) as (WriteOutcome | FailedOperation)[]).map((result) =>
               'failed' in result
                 ? new OperationFailed(
                     Object.assign(new Error(result.failed.message), { code: result.failed.code }),
@@ -84,7 +85,7 @@ export class SqliteSessionStore implements SessionStore {
             ),
           );
       });
-      this.writerThread().postMessage({ id, operations: [...operations] } satisfies BatchRequest);
+      this.writerThread().postMessage({ id, operations: JSON.stringify(operations) } satisfies BatchRequest);
     });
   }
 
