@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import type { AppContext } from './app-context.js';
@@ -70,18 +69,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
   app.setValidatorCompiler(() => (value) => ({ value }));
   registerErrorHandler(app, rateLimiter);
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback, not an async function: every request runs it, and a promise per hook adds up.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     setTransportSecurity(reply, options.config);
-  });
-
-  // JSON:API: its media type carries no parameters but ext/profile, and Fastify would add a charset.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (String(reply.getHeader('content-type')).startsWith(JSON_API_MEDIA_TYPE)) {
-      reply.header('content-type', JSON_API_MEDIA_TYPE);
-    }
-    return payload;
+    done();
   });
 
   // After the hooks (its pages get them too), before any route (it documents those registered after it).

@@ -4,6 +4,9 @@ import type { PlayerTable, SessionTable } from './schema.js';
 export type PlayerRow = Selectable<PlayerTable>;
 export type SessionRow = Selectable<SessionTable>;
 
+/** What a token check reads of the session's player: who it is to the integrator, and its nick. */
+export type TokenPlayerRow = Pick<PlayerRow, 'id' | 'external_id' | 'nick'>;
+
 /** The columns a launch may write on a player: its profile, and the nick's uniqueness key with the nick. */
 export type ProfileRow = Partial<
   Omit<PlayerRow, 'id' | 'client_id' | 'external_id' | 'created_at' | 'updated_at'>
@@ -55,8 +58,8 @@ export interface SessionStore {
   launch(write: LaunchWrite): Promise<LaunchOutcome>;
   /** Resolves once the revocation is committed. */
   revoke(write: RevokeWrite): Promise<void>;
-  /** The session of a token hash, with its player. */
-  findByTokenHash(tokenHash: string): Promise<{ session: SessionRow; player: PlayerRow } | undefined>;
+  /** The session of a token hash, with what a token check needs of its player. */
+  findByTokenHash(tokenHash: string): Promise<{ session: SessionRow; player: TokenPlayerRow } | undefined>;
   /** Finishes the writes already accepted, then closes. */
   close(): Promise<void>;
 }

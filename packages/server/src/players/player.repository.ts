@@ -114,7 +114,7 @@ export function profileColumns(profile: PlayerProfile): ProfileRow {
   return columns as ProfileRow;
 }
 
-export function playerFromRow(row: PlayerRow): Player {
+function playerFromRow(row: PlayerRow): Player {
   return {
     id: row.id,
     clientId: row.client_id,

@@ -1,8 +1,25 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
+
+/**
+ * Random bytes from the OS CSPRNG, drawn 4 KiB at a time and handed out once each: one call into the
+ * CSPRNG per hundred tokens instead of one per token (as Node's own randomUUID does).
+ */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomHex(bytes: number): string {
+  if (poolOffset + bytes > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const hex = pool.toString('hex', poolOffset, poolOffset + bytes);
+  poolOffset += bytes;
+  return hex;
+}
 
 /** 128 bits from the OS CSPRNG as 32 lowercase hex characters: the auth tokens. */
 export function generateToken(): string {
-  return randomBytes(16).toString('hex');
+  return randomHex(16);
 }
 
 /**
@@ -12,7 +29,7 @@ export function generateToken(): string {
  * The id names a resource (it is not a credential: reading one needs the client's signature or key).
  */
 export function generateSessionId(now: Date): string {
-  return now.getTime().toString(16).padStart(12, '0').slice(-12) + randomBytes(10).toString('hex');
+  return now.getTime().toString(16).padStart(12, '0').slice(-12) + randomHex(10);
 }
 
 /** Only this hash is stored: a leaked database does not leak usable tokens. */

@@ -2,7 +2,6 @@ import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { ApiError } from '../http/api-error.js';
 import type { Player } from '../players/player.js';
-import { playerFromRow } from '../players/player.repository.js';
 import { type Session, sessionState } from '../sessions/session.js';
 import { sessionFromRow } from '../sessions/session.repository.js';
 import { hashToken } from '../sessions/token.js';
@@ -11,7 +10,7 @@ import { hashToken } from '../sessions/token.js';
 export interface TokenSession {
   session: Session;
   client: Client;
-  player: Player;
+  player: Pick<Player, 'id' | 'externalId' | 'nick'>;
 }
 
 /** RFC 6750 §3: a 401 for a bad token names the scheme and the error. */
@@ -25,9 +24,9 @@ export async function findTokenSession(
   // Tokens are stored only as SHA-256; an equality lookup on the hash leaks nothing about the token.
   const found = await context.sessions.findByTokenHash(hashToken(token));
   const client = found && context.live.client(found.session.client_id);
-  return found && client
-    ? { session: sessionFromRow(found.session), client, player: playerFromRow(found.player) }
-    : undefined;
+  if (!found || !client) return undefined;
+  const { id, external_id: externalId, nick } = found.player;
+  return { session: sessionFromRow(found.session), client, player: { id, externalId, nick } };
 }
 
 /**

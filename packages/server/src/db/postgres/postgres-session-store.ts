@@ -3,10 +3,10 @@ import { type BatchResult, GroupCommit, type GroupCommitOptions, OperationFailed
 import type {
   LaunchOutcome,
   LaunchWrite,
-  PlayerRow,
   RevokeWrite,
   SessionRow,
   SessionStore,
+  TokenPlayerRow,
   WriteOp,
   WriteOutcome,
 } from '../session-store.js';
@@ -21,7 +21,8 @@ const WRITE_BATCH = {
 };
 const FIND_BY_TOKEN_HASH = {
   name: 'poker_launch_find_by_token_hash',
-  text: `select to_jsonb(s) as session, to_jsonb(p) as player
+  text: `select to_jsonb(s) as session,
+                jsonb_build_object('id', p.id, 'external_id', p.external_id, 'nick', p.nick) as player
            from sessions s join players p on p.id = s.player_id
           where s.token_hash = $1`,
 };
@@ -53,7 +54,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async findByTokenHash(tokenHash: string) {
-    const { rows } = await this.pool.query<{ session: SessionRow; player: PlayerRow }>({
+    const { rows } = await this.pool.query<{ session: SessionRow; player: TokenPlayerRow }>({
       ...FIND_BY_TOKEN_HASH,
       values: [tokenHash],
     });

@@ -4,7 +4,6 @@ import { type BatchResult, GroupCommit, type GroupCommitOptions, OperationFailed
 import type {
   LaunchOutcome,
   LaunchWrite,
-  PlayerRow,
   RevokeWrite,
   SessionRow,
   SessionStore,
@@ -26,7 +25,6 @@ export class SqliteSessionStore implements SessionStore {
   private readonly writes: GroupCommit<WriteOp, WriteOutcome>;
   private readonly reader: SQLite.Database;
   private readonly sessionByTokenHash: SQLite.Statement;
-  private readonly playerById: SQLite.Statement;
   private worker: Worker | undefined;
   private readonly pending = new Map<number, (reply: BatchReply) => void>();
   private nextBatchId = 1;
@@ -43,8 +41,11 @@ export class SqliteSessionStore implements SessionStore {
     });
     this.reader = openSqliteConnection(path);
     this.reader.pragma('query_only = ON');
-    this.sessionByTokenHash = this.reader.prepare('SELECT * FROM sessions WHERE token_hash = ?');
-    this.playerById = this.reader.prepare('SELECT * FROM players WHERE id = ?');
+    // One statement, one read transaction: the session and what a token check needs of its player.
+    this.sessionByTokenHash = this.reader.prepare(
+      `SELECT s.*, p.external_id AS player_external_id, p.nick AS player_nick
+         FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?`,
+    );
   }
 
   launch(write: LaunchWrite): Promise<LaunchOutcome> {
@@ -56,9 +57,12 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async findByTokenHash(tokenHash: string) {
-    const session = this.sessionByTokenHash.get(tokenHash) as SessionRow | undefined;
-    const player = session && (this.playerById.get(session.player_id) as PlayerRow | undefined);
-    return session && player ? { session, player } : undefined;
+    const row = this.sessionByTokenHash.get(tokenHash) as
+      | (SessionRow & { player_external_id: string; player_nick: string | null })
+      | undefined;
+    if (row === undefined) return undefined;
+    const { player_external_id, player_nick, ...session } = row;
+    return { session, player: { id: session.player_id, external_id: player_external_id, nick: player_nick } };
   }
 
   async close(): Promise<void> {
