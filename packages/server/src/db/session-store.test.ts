@@ -187,8 +187,12 @@ describe.each(DIALECTS)('the session writer on %s', (dialect) => {
     const launch = launchOf('u-1', nick('Ada'));
     await sessions().launch(launch);
     const found = await sessions().findByTokenHash(launch.session.token_hash);
-    expect(found?.session).toMatchObject({ id: launch.session.id, external_session_id: 'ext-u-1' });
-    expect(found?.player).toMatchObject({ external_id: 'u-1', nick: 'Ada' });
+    expect(found).toMatchObject({
+      id: launch.session.id,
+      external_session_id: 'ext-u-1',
+      player_external_id: 'u-1',
+      player_nick: 'Ada',
+    });
     expect(await sessions().findByTokenHash('no such hash')).toBeUndefined();
   });
 });

@@ -32,7 +32,8 @@ export async function findSessionById(db: Db, id: string): Promise<Session | und
   return row ? sessionFromRow(row) : undefined;
 }
 
-function toTarget(row: SessionRow): Target {
+/** What the session opens, from its game_code, table_id and game_id columns. */
+export function targetFromColumns(row: Pick<SessionRow, 'game_code' | 'table_id' | 'game_id'>): Target {
   switch (row.game_code) {
     case 'casinoLobby':
       return { gameCode: 'casinoLobby' };
@@ -53,7 +54,7 @@ export function sessionFromRow(row: SessionRow): Session {
     playerId: row.player_id,
     externalSessionId: row.external_session_id,
     apiVersion: row.api_version as ApiVersion,
-    target: toTarget(row),
+    target: targetFromColumns(row),
     authType: row.auth_type === 'internal' ? 'internal' : 'external',
     lang: row.lang,
     currency: row.currency,

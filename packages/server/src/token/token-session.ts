@@ -3,12 +3,23 @@ import type { Client } from '../clients/client.js';
 import { ApiError } from '../http/api-error.js';
 import type { Player } from '../players/player.js';
 import { type Session, sessionState } from '../sessions/session.js';
-import { sessionFromRow } from '../sessions/session.repository.js';
+import { targetFromColumns } from '../sessions/session.repository.js';
 import { hashToken } from '../sessions/token.js';
 
 /** A session found by its auth token, with the client and player it belongs to. */
 export interface TokenSession {
-  session: Session;
+  session: Pick<
+    Session,
+    | 'id'
+    | 'clientId'
+    | 'externalSessionId'
+    | 'target'
+    | 'lang'
+    | 'currency'
+    | 'launchOptions'
+    | 'expiresAt'
+    | 'revokedAt'
+  >;
   client: Client;
   player: Pick<Player, 'id' | 'externalId' | 'nick'>;
 }
@@ -22,11 +33,24 @@ export async function findTokenSession(
   token: string,
 ): Promise<TokenSession | undefined> {
   // Tokens are stored only as SHA-256; an equality lookup on the hash leaks nothing about the token.
-  const found = await context.sessions.findByTokenHash(hashToken(token));
-  const client = found && context.live.client(found.session.client_id);
-  if (!found || !client) return undefined;
-  const { id, external_id: externalId, nick } = found.player;
-  return { session: sessionFromRow(found.session), client, player: { id, externalId, nick } };
+  const row = await context.sessions.findByTokenHash(hashToken(token));
+  const client = row && context.live.client(row.client_id);
+  if (!row || !client) return undefined;
+  return {
+    session: {
+      id: row.id,
+      clientId: row.client_id,
+      externalSessionId: row.external_session_id,
+      target: targetFromColumns(row),
+      lang: row.lang,
+      currency: row.currency,
+      launchOptions: row.launch_options === null ? null : JSON.parse(row.launch_options),
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+    },
+    client,
+    player: { id: row.player_id, externalId: row.player_external_id, nick: row.player_nick },
+  };
 }
 
 /**

@@ -1,14 +1,14 @@
 import type pg from 'pg';
 import { type BatchResult, GroupCommit, type GroupCommitOptions, OperationFailed } from '../group-commit.js';
-import type {
-  LaunchOutcome,
-  LaunchWrite,
-  RevokeWrite,
-  SessionRow,
-  SessionStore,
-  TokenPlayerRow,
-  WriteOp,
-  WriteOutcome,
+import {
+  type LaunchOutcome,
+  type LaunchWrite,
+  type RevokeWrite,
+  type SessionStore,
+  TOKEN_SESSION_COLUMNS,
+  type TokenSessionRow,
+  type WriteOp,
+  type WriteOutcome,
 } from '../session-store.js';
 
 const MAX_BATCH = 256;
@@ -21,9 +21,7 @@ const WRITE_BATCH = {
 };
 const FIND_BY_TOKEN_HASH = {
   name: 'poker_launch_find_by_token_hash',
-  text: `select to_jsonb(s) as session,
-                jsonb_build_object('id', p.id, 'external_id', p.external_id, 'nick', p.nick) as player
-           from sessions s join players p on p.id = s.player_id
+  text: `select ${TOKEN_SESSION_COLUMNS} from sessions s join players p on p.id = s.player_id
           where s.token_hash = $1`,
 };
 
@@ -54,7 +52,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async findByTokenHash(tokenHash: string) {
-    const { rows } = await this.pool.query<{ session: SessionRow; player: TokenPlayerRow }>({
+    const { rows } = await this.pool.query<TokenSessionRow>({
       ...FIND_BY_TOKEN_HASH,
       values: [tokenHash],
     });

@@ -1,14 +1,15 @@
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import { type BatchResult, GroupCommit, type GroupCommitOptions, OperationFailed } from '../group-commit.js';
-import type {
-  LaunchOutcome,
-  LaunchWrite,
-  RevokeWrite,
-  SessionRow,
-  SessionStore,
-  WriteOp,
-  WriteOutcome,
+import {
+  type LaunchOutcome,
+  type LaunchWrite,
+  type RevokeWrite,
+  type SessionStore,
+  TOKEN_SESSION_COLUMNS,
+  type TokenSessionRow,
+  type WriteOp,
+  type WriteOutcome,
 } from '../session-store.js';
 import type { BatchReply, BatchRequest } from './session-writer-thread.js';
 import type { FailedOperation } from './sqlite-batch-writer.js';
@@ -43,8 +44,7 @@ export class SqliteSessionStore implements SessionStore {
     this.reader.pragma('query_only = ON');
     // One statement, one read transaction: the session and what a token check needs of its player.
     this.sessionByTokenHash = this.reader.prepare(
-      `SELECT s.*, p.external_id AS player_external_id, p.nick AS player_nick
-         FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?`,
+      `SELECT ${TOKEN_SESSION_COLUMNS} FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?`,
     );
   }
 
@@ -57,12 +57,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async findByTokenHash(tokenHash: string) {
-    const row = this.sessionByTokenHash.get(tokenHash) as
-      | (SessionRow & { player_external_id: string; player_nick: string | null })
-      | undefined;
-    if (row === undefined) return undefined;
-    const { player_external_id, player_nick, ...session } = row;
-    return { session, player: { id: session.player_id, external_id: player_external_id, nick: player_nick } };
+    return this.sessionByTokenHash.get(tokenHash) as TokenSessionRow | undefined;
   }
 
   async close(): Promise<void> {
