@@ -47,5 +47,5 @@ describe.each(DATABASE_KINDS)('sessions confirmed to callers on %s', (kind) => {
     } finally {
       await stored.close();
     }
-  });
+  }, 180_000);
 });

@@ -97,5 +97,5 @@ describe.each(DATABASE_KINDS)('CLI changes and two running instances on %s', (ki
       expect(read.status).toBe(401);
       expect(((await read.json()) as { errors: { code: string }[] }).errors[0]?.code).toBe('token_revoked');
     }
-  });
+  }, 180_000);
 });
