@@ -11,7 +11,7 @@ export const serveCommand: Command = {
   usage: '',
   help: [
     '',
-    "Configured by the environment (the README's Configuration table says more):",
+    'Configured by the environment (docs/operations.md, "Configuration", says more):',
     '  DATABASE_URL           sqlite:<path> (default sqlite:./data/poker-launch.db) or postgres://…',
     '  HOST                   interface to listen on (default 127.0.0.1)',
     '  PORT                   port to listen on (default 8080)',
