@@ -78,6 +78,15 @@ describe('the examples of the README and docs/', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ data: { type: 'session' } });
   });
 
+  it("npx --no-install poker-launch runs the checkout's CLI, and outside a checkout fails instead of fetching one", async () => {
+    const inside = await bash('npx --no-install poker-launch --help\n');
+    expect(inside.code, inside.stderr).toBe(0);
+    expect(inside.stdout).toMatch(/^usage: poker-launch <command>/);
+    const outside = await bash('cd "$(mktemp -d)" && npx --no-install poker-launch --help\n');
+    expect(outside.code).not.toBe(0);
+    expect(outside.stdout).not.toContain('usage: poker-launch');
+  });
+
   for (const document of DOCUMENTS) {
     it(`runs every example of ${document} in order, as written`, async () => {
       const examples = extractExamples(await readFile(join(ROOT, document), 'utf8'), document);

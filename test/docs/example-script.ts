@@ -8,13 +8,27 @@ export function atPort(text: string, port: number): string {
 }
 
 /**
+ * `npx --no-install poker-launch …` does what npx does for it, without npm's start-up time (half of
+ * each call, and the docs make dozens): the `node_modules/.bin/poker-launch` of the nearest directory
+ * up from here that has one, else the real npx. The test runs the real npx once on its own.
+ */
+const NPX_LOCAL_BIN = `npx() {
+  if [ "\${1-}" = --no-install ] && [ "\${2-}" = poker-launch ]; then
+    local dir=$PWD
+    while [ "$dir" != / ] && [ ! -x "$dir/node_modules/.bin/poker-launch" ]; do dir=$(dirname "$dir"); done
+    if [ -x "$dir/node_modules/.bin/poker-launch" ]; then shift 2; "$dir/node_modules/.bin/poker-launch" "$@"; return; fi
+  fi
+  command npx "$@"
+}`;
+
+/**
  * One bash script that runs a document's examples in order, as a reader pasting them into one shell
  * would: variables and `cd` carry over from block to block. It stops at the first failure, having said
  * on stderr which block ran. curl fails on an error answer (its body still printed), so an example that
  * drifts into a 4xx or 5xx fails instead of printing an error nobody reads.
  */
 export function exampleScript(document: string, examples: readonly Example[], port: number): string {
-  const lines = ['set -euo pipefail', 'curl() { command curl --fail-with-body "$@"; }'];
+  const lines = ['set -euo pipefail', 'curl() { command curl --fail-with-body "$@"; }', NPX_LOCAL_BIN];
   for (const example of examples) {
     if (example.kind === 'skipped') continue;
     lines.push(`echo ${quote(`>>> ${document}:${example.line}`)} >&2`);
