@@ -10,7 +10,14 @@ import { isNotSent, isPlainObject } from '../validation/parse-fields.js';
 import { checkAndLaunch } from './check-and-launch.js';
 import { USER_ID } from './launch-fields.js';
 import { toSessionDocument } from './session.serializer.js';
-import { parseV2Params, V2_FIELDS, V2_POINTERS, v2Pointer } from './v2-params.js';
+import {
+  assertFlatParameters,
+  parseV2Params,
+  unknownParameterWarnings,
+  V2_FIELDS,
+  V2_POINTERS,
+  v2Pointer,
+} from './v2-params.js';
 
 export const V2_CREATE_SESSION_URL = '/api/web/v2/app/users/:userId/session';
 
@@ -52,6 +59,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         const { userId } = request.params as { userId: string };
         const query = request.query as Record<string, unknown>;
         const body = readBody(request.body);
+        assertFlatParameters(body);
         if (!isNotSent(body.userId) && String(body.userId) !== userId) {
           throw ApiError.of('user_id_mismatch', 'userId in the body does not match userId in the path', {
             pointer: v2Pointer('userId'),
@@ -72,7 +80,11 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           parseV2Params(params),
           V2_POINTERS,
         );
-        return sendDocument(reply, 200, toSessionDocument(result, warnings));
+        return sendDocument(
+          reply,
+          200,
+          toSessionDocument(result, [...unknownParameterWarnings(body), ...warnings]),
+        );
       },
     },
   ];

@@ -231,6 +231,17 @@ export const ERROR_DOCUMENT: JsonSchema = {
             additionalProperties: false,
             properties: { pointer: { type: 'string', description: 'e.g. /data/attributes/authType' } },
           },
+          meta: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              allowedValues: {
+                type: 'array',
+                items: { type: 'string' },
+                description: 'For a field that takes a closed list of values (gameCode, authType): the list',
+              },
+            },
+          },
         },
       },
     },
@@ -241,8 +252,15 @@ export const ERROR_DOCUMENT: JsonSchema = {
         requestId: { type: 'string', description: 'Also in the X-Request-Id header' },
         signature: {
           type: 'object',
-          description: 'Staging only, on a signature error: the string the server hashed, without the secret',
-          properties: { canonical: { type: 'string' } },
+          description: 'Staging only, on a signature error: the strings the server hashed, without the secret',
+          required: ['canonical'],
+          properties: {
+            canonical: { type: 'string', description: 'The canonical string, the one the SDK signs' },
+            acceptedAlternative: {
+              type: 'string',
+              description: 'v3: the string with the client parameter kept, which is accepted too',
+            },
+          },
         },
         restoreSessionUrl: {
           type: 'string',
