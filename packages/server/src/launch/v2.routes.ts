@@ -4,7 +4,9 @@ import { CLIENT_ID_PATTERN } from '../clients/client.js';
 import { ApiError } from '../http/api-error.js';
 import { sendDocument } from '../http/json-api.js';
 import { headerValue, type RouteDefinition } from '../http/routes.js';
-import { errorResponses, fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../openapi/document-schemas.js';
+import { fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../openapi/document-schemas.js';
+import { errorResponses } from '../openapi/error-responses.js';
+import { V2_CREATE_SESSION_ERRORS } from '../openapi/operation-errors.js';
 import { authenticateClient } from '../signature/authenticate-client.js';
 import { isNotSent, isPlainObject } from '../validation/parse-fields.js';
 import { checkAndLaunch } from './check-and-launch.js';
@@ -43,12 +45,13 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           required: ['clientId'],
           properties: { clientId: { type: 'string', pattern: CLIENT_ID_PATTERN.source } },
         },
-        body: fieldsSchema(V2_FIELDS, ['userId']),
+        // Nothing is required in the body: userId travels in the path (the body may repeat it).
+        body: fieldsSchema(V2_FIELDS, []),
         consumes: ['application/x-www-form-urlencoded', 'application/json', JSON_API_MEDIA_TYPE],
         produces: [JSON_API_MEDIA_TYPE],
         response: {
           200: { description: 'The session and the launch URL', ...ref(SESSION_DOCUMENT) },
-          ...errorResponses([400, 404, 406, 413, 415, 422, 429, 500], {
+          ...errorResponses(V2_CREATE_SESSION_ERRORS, {
             500:
               'Business errors of the spec: "A Player with this username already exists in the system." ' +
               '(username_exists), "The maximum username length is X" (username_too_long); or an internal error',

@@ -66,7 +66,12 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'poker-launch: Poker Session Launch API', version: VERSION, description: DESCRIPTION },
+      info: {
+        title: 'poker-launch: Poker Session Launch API',
+        version: VERSION,
+        description: DESCRIPTION,
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
       servers: [{ url: config.publicUrl }],
       components: {
         securitySchemes: {
