@@ -164,26 +164,18 @@ describe.each(DIALECTS)('v3 errors of the spec table on %s', (dialect) => {
 describe.each(DIALECTS)('v3 document and media type errors on %s', (dialect) => {
   const h = useHarness(dialect);
 
-  it('answers 415 for a form body or any other media type', async () => {
-    const form = await openGame(h(), 'data[type]=OpenGame&data[attributes][player][id]=u-1', {
-      contentType: 'application/x-www-form-urlencoded',
-      sign: null,
-    });
-    expect(form.statusCode).toBe(415);
-    expect(form.json().errors).toEqual([
-      {
-        status: 415,
-        code: 'unsupported_media_type',
-        title: 'Unsupported Media Type',
-        detail: 'The request body must be one of: application/json, application/vnd.api+json',
-      },
-    ]);
-    // No parser exists for text/plain at all, so the framework refuses it before the route can: the
-    // answer names what the route takes all the same.
-    for (const contentType of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x']) {
-      const other = await openGame(h(), 'hello', { contentType, sign: null });
-      expect(other.statusCode).toBe(415);
-      expect(other.json().errors).toEqual([
+  it('answers 415 for a form body or any other media type, naming those it takes', async () => {
+    // A form reaches the route, which refuses it; no parser exists for the others at all, so the
+    // framework refuses them before the route can: the answer is the same.
+    for (const [contentType, body] of [
+      ['application/x-www-form-urlencoded', 'data[type]=OpenGame&data[attributes][player][id]=u-1'],
+      ['text/plain', 'hello'],
+      ['application/xml', '<data/>'],
+      ['multipart/form-data; boundary=x', 'hello'],
+    ] as const) {
+      const response = await openGame(h(), body, { contentType, sign: null });
+      expect(response.statusCode, contentType).toBe(415);
+      expect(response.json().errors).toEqual([
         {
           status: 415,
           code: 'unsupported_media_type',
