@@ -46,7 +46,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           properties: { clientId: { type: 'string', pattern: CLIENT_ID_PATTERN.source } },
         },
         // Nothing is required in the body: userId travels in the path (the body may repeat it).
-        body: fieldsSchema(V2_FIELDS, []),
+        body: fieldsSchema(V2_FIELDS),
         consumes: ['application/x-www-form-urlencoded', 'application/json', JSON_API_MEDIA_TYPE],
         produces: [JSON_API_MEDIA_TYPE],
         response: {
