@@ -1,5 +1,6 @@
 import { countClients, createDemoClientIfEmpty, loadConfig } from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
+import { databaseNotes } from '../database-notice.js';
 import { firstStartNotice, localAddress, PRODUCTION_NO_CLIENTS_NOTICE } from '../first-start-notice.js';
 
 /** Logged once serve has started and done its first-start work. */
@@ -11,7 +12,7 @@ export const serveCommand: Command = {
   usage: '',
   help: [
     '',
-    "Configured by the environment (the README's Configuration table says more):",
+    'Configured by the environment (docs/operations.md, "Configuration", says more):',
     '  DATABASE_URL           sqlite:<path> (default sqlite:./data/poker-launch.db) or postgres://…',
     '  HOST                   interface to listen on (default 127.0.0.1)',
     '  PORT                   port to listen on (default 8080)',
@@ -33,10 +34,12 @@ export const serveCommand: Command = {
     const config = loadConfig(context.env);
     // Loaded here only: the HTTP stack would triple the start-up time of every other command.
     const { closeOnSignals, startServer } = await import('@poker-launch/server');
+    const notes = databaseNotes(config.database, { serving: true });
     const server = await startServer(config).catch((error: unknown) => {
       throw new CommandError(`cannot start: ${error instanceof Error ? error.message : error}`);
     });
     closeOnSignals(server);
+    for (const note of notes) context.err(note);
     const { db } = server.database;
     if (config.deployment === 'production') {
       // Production: no client with a secret nobody chose, and no secret in a stream that logs are read from.

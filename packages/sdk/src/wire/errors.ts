@@ -38,6 +38,13 @@ export interface ErrorObject {
   title: string;
   detail: string;
   source?: { pointer: string };
+  /** What the error adds to its detail, e.g. the values a field takes. */
+  meta?: ErrorObjectMeta;
+}
+
+/** `errors[].meta`: for a field that takes a closed list of values, the list. */
+export interface ErrorObjectMeta {
+  allowedValues?: string[];
 }
 
 /** What a staging deployment adds to a signature error: the string it hashed, without the secret. */

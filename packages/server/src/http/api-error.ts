@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorObject } from '@poker-launch/sdk';
+import type { ErrorCode, ErrorObject, ErrorObjectMeta } from '@poker-launch/sdk';
 
 /** Status and title of each error code; a code always answers with the same title. */
 const ERROR_TABLE: Record<ErrorCode, { status: number; title: string }> = {
@@ -39,6 +39,7 @@ export interface ErrorOptions {
   pointer?: string | undefined;
   /** Overrides the code's status where the spec gives one operation another status (v2's business 500s). */
   status?: number | undefined;
+  meta?: ErrorObjectMeta | undefined;
 }
 
 export function errorObject(code: ErrorCode, detail: string, options: ErrorOptions = {}): ErrorObject {
@@ -51,6 +52,7 @@ export function errorObject(code: ErrorCode, detail: string, options: ErrorOptio
     title,
     detail,
     ...(options.pointer === undefined ? {} : { source: { pointer: options.pointer } }),
+    ...(options.meta === undefined ? {} : { meta: options.meta }),
   };
 }
 

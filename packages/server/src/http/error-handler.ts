@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@poker-launch/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorObject } from './api-error.js';
+import { unsupported } from './content-negotiation.js';
 import { sendDocument } from './json-api.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -15,7 +16,7 @@ const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
 /** Renders every failure as a JSON:API errors document. Unknown errors become a logged 500 with no internals. */
 export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimiter): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = error instanceof ApiError ? error : fromFrameworkError(error);
+    const apiError = error instanceof ApiError ? error : fromFrameworkError(error, request);
     if (apiError.errors.some((item) => AUTHENTICATION_FAILURES.has(item.code)))
       rateLimiter.recordFailure(request.ip);
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
@@ -42,19 +43,21 @@ export function renderApiError(request: FastifyRequest, reply: FastifyReply, err
 }
 
 /** Fastify's own failures (body parsing, limits) in our vocabulary. */
-function fromFrameworkError(error: FastifyError): ApiError {
+function fromFrameworkError(error: FastifyError, request: FastifyRequest): ApiError {
+  // A media type no body parser takes: the 415 names those the route does take.
+  const unsupportedHere = () => unsupported(request.routeOptions.config?.bodyTypes);
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return ApiError.of('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES} bytes`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
-      return ApiError.of('unsupported_media_type', 'The request media type is not supported');
+      return unsupportedHere();
   }
   const status = error.statusCode ?? 500;
   if (status === 400) return ApiError.of('bad_request', 'The request body could not be parsed');
   if (status === 413)
     return ApiError.of('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES} bytes`);
-  if (status === 415) return ApiError.of('unsupported_media_type', 'The request media type is not supported');
+  if (status === 415) return unsupportedHere();
   if (status >= 400 && status < 500) {
     return new ApiError([{ ...errorObject('bad_request', 'The request could not be processed'), status }]);
   }

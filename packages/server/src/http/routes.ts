@@ -20,6 +20,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Why a route is left out of the API reference; a hidden route without a reason fails the OpenAPI test. */
     undocumented?: 'html-page' | 'method-not-allowed' | 'api-reference';
+    /** The route's body media types, for a 415 raised before the route runs (Fastify's body parsers). */
+    bodyTypes?: readonly BodyMediaType[];
   }
 }
 
@@ -40,7 +42,10 @@ export function registerRoutes(
       method: route.method,
       url: route.url,
       ...(schema ? { schema } : {}),
-      ...(jsonApi ? {} : { config: { undocumented: 'html-page' as const } }),
+      config: {
+        ...(jsonApi ? {} : { undocumented: 'html-page' as const }),
+        ...(route.bodyTypes ? { bodyTypes: route.bodyTypes } : {}),
+      },
       // Callbacks, not async functions: no promise per hook on every request. A throw answers the error.
       ...(jsonApi
         ? {
