@@ -2,6 +2,8 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
 import type { RateLimiter } from './http/rate-limit.js';
+import type { ServiceState } from './ops/draining.js';
+import type { Metrics } from './ops/metrics.js';
 
 /** What route handlers depend on. */
 export interface AppContext {
@@ -10,4 +12,8 @@ export interface AppContext {
   readonly clock: Clock;
   /** Quotas: handlers count a caller once it has proven who it is. */
   readonly rateLimiter: RateLimiter;
+  /** Prometheus metrics; the session writer feeds `writeBatchSize`. */
+  readonly metrics: Metrics;
+  /** Whether the instance is shutting down (readiness answers 503 from then on). */
+  readonly state: ServiceState;
 }

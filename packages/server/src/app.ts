@@ -7,6 +7,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
 import { ApiError } from './http/api-error.js';
+import { answerClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
@@ -19,8 +20,17 @@ import { setTransportSecurity } from './http/transport-security.js';
 import { v2Routes } from './launch/v2.routes.js';
 import { v3Routes } from './launch/v3.routes.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
+import { registerDraining } from './ops/draining.js';
+import { healthRoutes } from './ops/health.routes.js';
+import { createMetrics, type Metrics } from './ops/metrics.js';
+import { metricsRoutes } from './ops/metrics.routes.js';
+import { type PurgeJobOptions, registerPurgeJob } from './ops/purge-job.js';
+import { registerRequestMetrics } from './ops/request-metrics.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
+
+/** A connection with no traffic either way for this long is cut (a client that stopped reading). */
+const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 
 export interface AppOptions {
   config: Config;
@@ -28,13 +38,25 @@ export interface AppOptions {
   clock?: Clock;
   /** Where JSON log lines go (default stdout); tests read them to prove no secret is logged. */
   logStream?: DestinationStream;
+  /** Where the app counts; default a fresh set (server.ts passes its own to count database connection losses). */
+  metrics?: Metrics;
+  /** The background purge's timing (tests shorten it). */
+  purge?: PurgeJobOptions;
 }
 
 /** Builds the HTTP app from its dependencies; never listens (see server.ts). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, clock);
-  const context: AppContext = { config: options.config, db: options.db, clock, rateLimiter };
+  const metrics = options.metrics ?? createMetrics();
+  const context: AppContext = {
+    config: options.config,
+    db: options.db,
+    clock,
+    rateLimiter,
+    metrics,
+    state: { draining: false },
+  };
   const app = Fastify({
     logger: {
       level: options.config.logLevel,
@@ -47,18 +69,35 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { querystringParser: parseQueryString },
     // Behind a load balancer, request.ip (logs, quotas) is the player's or integrator's address only if trusted.
     trustProxy: trustProxyOption(options.config.trustProxy),
+    // Slow and stalled clients: the whole request (headers and body) within the request timeout, else
+    // 408 and the connection closes; idle keep-alive connections close after the keep-alive timeout.
+    requestTimeout: options.config.requestTimeoutMs,
+    keepAliveTimeout: options.config.keepAliveTimeoutMs,
+    // A socket with no traffic at all (a client that stopped reading the response) is cut.
+    connectionTimeout: SOCKET_IDLE_TIMEOUT_MS,
+    http: {
+      headersTimeout: options.config.requestTimeoutMs,
+      // Node checks those timeouts every 30 s by default; once a second, they hold to the second.
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler: answerClientError,
+    // While closing, requests on connections still open are answered by registerDraining (JSON:API).
+    return503OnClosing: false,
   });
 
   registerBodyParsers(app);
   registerQueryStringCheck(app);
   // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
   app.setValidatorCompiler(() => (value) => ({ value }));
-  registerErrorHandler(app, rateLimiter);
+  registerErrorHandler(app, rateLimiter, metrics);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     setTransportSecurity(reply, options.config);
   });
+  registerDraining(app, context.state);
+  registerRequestMetrics(app, metrics);
+  registerPurgeJob(app, context, options.purge);
 
   // JSON:API: its media type carries no parameters but ext/profile, and Fastify would add a charset.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -72,7 +111,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app, options.config);
   registerRoutes(
     app,
-    [...v2Routes(context), ...v3Routes(context), ...tokenRoutes(context), ...pageRoutes(context)],
+    [
+      ...v2Routes(context),
+      ...v3Routes(context),
+      ...tokenRoutes(context),
+      ...pageRoutes(context),
+      ...healthRoutes(context),
+      ...metricsRoutes(context),
+    ],
     rateLimiter,
   );
   return app;

@@ -4,32 +4,63 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
-import { migrateToLatest } from './migrations.js';
-import type { Db } from './schema.js';
+import { type MigrationState, migrateToLatest, migrationStatus } from './migrations.js';
+import type { DatabaseSchema, Db } from './schema.js';
 
 /** An open database; the only module that imports the drivers. */
 export interface Database {
   readonly db: Db;
   readonly dialect: DatabaseConfig['dialect'];
   close(): Promise<void>;
+  /** Applies pending migrations, without the statement timeout queries run under; returns their names. */
+  migrate(): Promise<string[]>;
+  /** Every migration this version knows, applied or pending. */
+  migrationStatus(): Promise<MigrationState[]>;
 }
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL only: work inside this schema (created if missing); tests use one per file. */
   readonly schema?: string;
-  /** Apply pending migrations (the server does at start; default true). */
+  /** Apply pending migrations before returning (default false: `serve` and `poker-launch migrate` do). */
   readonly migrate?: boolean;
+  /**
+   * PostgreSQL: a pooled connection failed while nobody was querying on it (a restart, a failover,
+   * `pg_terminate_backend`). The pool drops it and connects anew when asked; this only reports it.
+   */
+  readonly onConnectionError?: (error: Error) => void;
 }
+
+/** Longest wait for a PostgreSQL connection (a new one, or a free one of the pool) before a query fails. */
+export const CONNECT_TIMEOUT_MS = 3000;
+/** Longest a PostgreSQL statement may run: a locked table or a stuck server answers 503, never hangs. */
+export const STATEMENT_TIMEOUT_MS = 5000;
 
 export async function openDatabase(
   config: DatabaseConfig,
   options: OpenDatabaseOptions = {},
 ): Promise<Database> {
   const db =
-    config.dialect === 'sqlite' ? openSqlite(config.path) : await openPostgres(config.url, options.schema);
-  const database: Database = { db, dialect: config.dialect, close: () => db.destroy() };
-  if (options.migrate !== false) {
-    await migrateToLatest(db, config.dialect === 'postgres' ? await currentSchema(db) : undefined);
+    config.dialect === 'sqlite'
+      ? openSqlite(config.path)
+      : await openPostgres(config.url, options.schema, options.onConnectionError);
+  const schema = async () => (config.dialect === 'postgres' ? currentSchema(db) : undefined);
+  const database: Database = {
+    db,
+    dialect: config.dialect,
+    close: () => db.destroy(),
+    migrate: async () =>
+      config.dialect === 'sqlite'
+        ? migrateToLatest(db)
+        : withoutStatementTimeout(config.url, await schema(), migrateToLatest),
+    migrationStatus: async () => migrationStatus(db, await schema()),
+  };
+  if (options.migrate === true) {
+    try {
+      await database.migrate();
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
   }
   return database;
 }
@@ -45,7 +76,11 @@ function openSqlite(path: string): Db {
   return new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
-async function openPostgres(url: string, schema: string | undefined): Promise<Db> {
+async function openPostgres(
+  url: string,
+  schema: string | undefined,
+  onConnectionError: ((error: Error) => void) | undefined,
+): Promise<Db> {
   if (schema !== undefined) {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
     const admin = new pg.Client({ connectionString: url });
@@ -56,12 +91,45 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
       await admin.end();
     }
   }
-  const pool = new pg.Pool({
-    connectionString: url,
+  const pool = postgresPool(url, schema, {
     max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+  });
+  const report = onConnectionError ?? (() => {});
+  // Without a listener, an error on a connection kills the process (an EventEmitter 'error' event):
+  // the pool's for idle connections, each connection's own while a query holds it.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', report));
+  return new Kysely({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Migrations may build indexes on big tables: on PostgreSQL they run on a connection of their own,
+ * without the statement timeout queries run under. SQLite has no such timeout.
+ */
+async function withoutStatementTimeout<T>(
+  url: string,
+  schema: string | undefined,
+  work: (db: Db, schema?: string) => Promise<T>,
+): Promise<T> {
+  const db = new Kysely<DatabaseSchema>({
+    dialect: new PostgresDialect({ pool: postgresPool(url, schema, { max: 1 }) }),
+  });
+  try {
+    return await work(db, schema);
+  } finally {
+    await db.destroy();
+  }
+}
+
+function postgresPool(url: string, schema: string | undefined, options: pg.PoolConfig): pg.Pool {
+  return new pg.Pool({
+    connectionString: url,
+    keepAlive: true,
+    ...options,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
-  return new Kysely({ dialect: new PostgresDialect({ pool }) });
 }
 
 /** The schema unqualified names resolve to: the first of the search_path that exists. */

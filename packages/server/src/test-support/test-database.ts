@@ -15,10 +15,10 @@ export const DIALECTS: Dialect[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqli
 
 /** A fresh, migrated database: SQLite in memory, or a new schema on the PostgreSQL test server. */
 export async function createTestDatabase(dialect: Dialect): Promise<Database> {
-  if (dialect === 'sqlite') return openDatabase({ dialect: 'sqlite', path: ':memory:' });
+  if (dialect === 'sqlite') return openDatabase({ dialect: 'sqlite', path: ':memory:' }, { migrate: true });
   const url = await fileDatabaseUrl();
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  const database = await openDatabase({ dialect: 'postgres', url }, { schema });
+  const database = await openDatabase({ dialect: 'postgres', url }, { schema, migrate: true });
   return {
     ...database,
     async close() {

@@ -15,6 +15,10 @@ export interface TokenSession {
   player: Player;
 }
 
+/** The form of every auth token the service issues (sessions/token.ts). */
+const ISSUED_TOKEN = /^[0-9a-f]{32}$/;
+const EXPIRED_DETAIL = 'The auth token has expired';
+
 /** RFC 6750 §3: a 401 for a bad token names the scheme and the error. */
 const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_token"' };
 
@@ -32,7 +36,8 @@ export async function findTokenSession(db: Db, token: string): Promise<TokenSess
 
 /**
  * The active session of the token, else a 401 whose code tells why: `unauthorized` (no token),
- * `token_invalid`, `token_expired` or `token_revoked`. A disabled client's sessions count as revoked.
+ * `token_invalid` (not a token's form), `token_expired` (expired, or unknown: purged) or `token_revoked`.
+ * A disabled client's sessions count as revoked.
  */
 export async function authenticateToken(db: Db, token: string | undefined, now: Date): Promise<TokenSession> {
   if (token === undefined) {
@@ -48,8 +53,15 @@ export async function authenticateToken(db: Db, token: string | undefined, now: 
       { headers: { 'www-authenticate': 'Bearer' } },
     );
   }
+  // Not a token this service could have issued (32 lowercase hex characters): nothing to look up.
+  if (!ISSUED_TOKEN.test(token)) throw tokenError('token_invalid', 'The auth token is not valid');
   const found = await findTokenSession(db, token);
-  if (!found) throw tokenError('token_invalid', 'The auth token is not valid');
+  if (!found) {
+    // Sessions are purged ExpiredSessionRetention after they end, and only hashes were stored: a purged
+    // token cannot be told from one never issued. It answers as what it most likely is, an expired token
+    // (guessing a live 128-bit token is hopeless), and counts as a failed authentication like a bad token.
+    throw tokenError('token_expired', EXPIRED_DETAIL, {}, { failedAuthentication: true });
+  }
   const state = found.client.active ? sessionState(found.session, now) : 'revoked';
   if (state === 'revoked') throw tokenError('token_revoked', 'The session of this auth token has ended');
   if (state === 'expired') {
@@ -57,7 +69,7 @@ export async function authenticateToken(db: Db, token: string | undefined, now: 
     const restoreSessionUrl = found.session.launchOptions?.restoreSessionUrl;
     throw tokenError(
       'token_expired',
-      'The auth token has expired',
+      EXPIRED_DETAIL,
       typeof restoreSessionUrl === 'string' ? { restoreSessionUrl } : {},
     );
   }
@@ -68,7 +80,8 @@ function tokenError(
   code: 'token_invalid' | 'token_expired' | 'token_revoked',
   detail: string,
   meta: Record<string, unknown> = {},
+  extras: { failedAuthentication?: boolean } = {},
 ): ApiError {
   const error = ApiError.of(code, detail);
-  return new ApiError(error.errors, { headers: INVALID_TOKEN_CHALLENGE, meta });
+  return new ApiError(error.errors, { headers: INVALID_TOKEN_CHALLENGE, meta, ...extras });
 }
