@@ -41,7 +41,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         produces: [JSON_API_MEDIA_TYPE],
         response: {
           200: { description: 'The session and the launch URL', ...ref(SESSION_DOCUMENT) },
-          ...errorResponses([400, 404, 406, 413, 415, 422, 429, 500], {
+          ...errorResponses([400, 404, 406, 413, 415, 422, 429, 500, 503], {
             500:
               'Business errors of the spec: "A Player with this username already exists in the system." ' +
               '(username_exists), "The maximum username length is X" (username_too_long); or an internal error',

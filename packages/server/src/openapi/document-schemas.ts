@@ -266,6 +266,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'Invalid fields; every problem of the request is listed, each with its pointer',
   429: 'Too many requests (see Retry-After)',
   500: 'Internal error',
+  503: 'service_unavailable: the database is unavailable or the instance is shutting down (see Retry-After)',
 };
 
 /** Error responses for the given statuses, each an errors document; `overrides` replace descriptions. */

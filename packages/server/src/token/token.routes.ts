@@ -28,7 +28,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         produces: [JSON_API_MEDIA_TYPE],
         response: {
           200: { description: 'The active session', ...ref(TOKEN_SESSION_DOCUMENT) },
-          ...errorResponses([400, 401, 406, 429], TOKEN_ERRORS),
+          ...errorResponses([400, 401, 406, 429, 503], TOKEN_ERRORS),
         },
       },
       async handler(request, reply) {
@@ -49,7 +49,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         produces: [JSON_API_MEDIA_TYPE],
         response: {
           204: { description: 'Ended; the token opens nothing any more', type: 'null' },
-          ...errorResponses([400, 401, 406, 429], TOKEN_ERRORS),
+          ...errorResponses([400, 401, 406, 429, 503], TOKEN_ERRORS),
         },
       },
       async handler(request, reply) {
