@@ -30,6 +30,11 @@ describe.each(DATABASE_KINDS)('poker-launch migrate on %s', (kind) => {
 
     expect((await cli('migrate')).stdout).toBe('the database schema is up to date; nothing to apply\n');
   });
+});
+
+describe('poker-launch serve, other commands and migrations', () => {
+  const database = useTempDatabase('sqlite', { migrated: false });
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
 
   it('keeps every other command from migrating: on a schema behind it says to run migrate, and changes nothing', async () => {
     const refused = await cli('client', 'add', 'casino-1');
@@ -44,18 +49,13 @@ describe.each(DATABASE_KINDS)('poker-launch migrate on %s', (kind) => {
     expect((await cli('migrate')).code).toBe(0);
     expect((await cli('client', 'add', 'casino-1', '--no-secret')).code).toBe(0);
   });
-});
-
-describe('poker-launch serve and migrations', () => {
-  const database = useTempDatabase('sqlite', { migrated: false });
 
   it('with MIGRATE_ON_START=false refuses to start on a schema that is behind, and starts once migrated', async () => {
     const refused = await runServe(database().url, { MIGRATE_ON_START: 'false' }).then(
       () => 'started',
       (error: Error) => error.message,
     );
-    expect(refused).toContain('the database schema is behind this version');
-    expect(refused).toContain('cannot start: the database schema is behind');
+    expect(refused).toContain('cannot start: the database schema is behind this version');
 
     expect((await runPokerLaunch(['migrate'], { DATABASE_URL: database().url })).code).toBe(0);
     const serve = await runServe(database().url, { MIGRATE_ON_START: 'false' });
