@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { insertEndedSessions } from '../../../server/src/test-support/ended-sessions.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
 
@@ -6,55 +7,19 @@ describe.each(DATABASE_KINDS)('poker-launch session purge on %s', (kind) => {
   const database = useTempDatabase(kind);
   const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
 
-  /** Sessions whose expiry and revocation are that many seconds before now (null: none). */
+  /** Sessions that expired (and were revoked) that many seconds ago; negative: in the future. */
   async function insertSessions(sessions: Record<string, { expiredAgo: number; revokedAgo?: number }>) {
-    const opened = await database().open();
     const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+    const opened = await database().open();
     try {
-      const { db } = opened;
-      const client = {
-        id: 'c',
-        active: 1,
-        currency_mandatory: 0,
-        player_id_mode: 'external',
-        frame_origins: '[]',
-      };
-      await db
-        .insertInto('clients')
-        .values({ ...client, created_at: ago(0), updated_at: ago(0) })
-        .execute();
-      await db
-        .insertInto('players')
-        .values({
-          id: 'p',
-          client_id: 'c',
-          external_id: 'u',
-          active: 1,
-          verified: 0,
-          created_at: ago(0),
-          updated_at: ago(0),
-        })
-        .execute();
-      for (const [id, { expiredAgo, revokedAgo }] of Object.entries(sessions)) {
-        await db
-          .insertInto('sessions')
-          .values({
-            id,
-            token_hash: `hash-${id}`,
-            client_id: 'c',
-            player_id: 'p',
-            external_session_id: id,
-            api_version: 'v2',
-            game_code: 'poker',
-            auth_type: 'external',
-            lang: 'en',
-            long_life: 0,
-            created_at: ago(expiredAgo + 600),
-            expires_at: ago(expiredAgo),
-            revoked_at: revokedAgo === undefined ? null : ago(revokedAgo),
-          })
-          .execute();
-      }
+      await insertEndedSessions(
+        opened.db,
+        Object.entries(sessions).map(([id, { expiredAgo, revokedAgo }]) => ({
+          id,
+          expiresAt: ago(expiredAgo),
+          revokedAt: revokedAgo === undefined ? null : ago(revokedAgo),
+        })),
+      );
     } finally {
       await opened.close();
     }

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../db/open-database.js';
+import { insertEndedSessions } from '../test-support/ended-sessions.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
 import { purgeExpiredSessions } from './session-purge.js';
 
@@ -10,67 +11,21 @@ describe.each(DIALECTS)('purgeExpiredSessions on %s', (dialect) => {
   let database: Database;
   beforeEach(async () => {
     database = await createTestDatabase(dialect);
-    await database.db
-      .insertInto('clients')
-      .values({
-        id: 'c',
-        active: 1,
-        currency_mandatory: 0,
-        player_id_mode: 'external',
-        frame_origins: '[]',
-        created_at: at(0),
-        updated_at: at(0),
-      })
-      .execute();
-    await database.db
-      .insertInto('players')
-      .values({
-        id: 'p',
-        client_id: 'c',
-        external_id: 'u',
-        active: 1,
-        verified: 0,
-        created_at: at(0),
-        updated_at: at(0),
-      })
-      .execute();
   });
   afterEach(() => database.close());
   afterAll(dropFileDatabase);
 
-  /** Sessions `id` with the given expiry and revocation (seconds from NOW). */
-  const insert = (sessions: { id: string; expires: number; revoked?: number }[]) =>
-    database.db
-      .insertInto('sessions')
-      .values(
-        sessions.map(({ id, expires, revoked }) => ({
-          id,
-          token_hash: `hash-${id}`,
-          client_id: 'c',
-          player_id: 'p',
-          external_session_id: id,
-          api_version: 'v2',
-          game_code: 'poker',
-          auth_type: 'external',
-          lang: 'en',
-          long_life: 0,
-          created_at: at(expires - 600),
-          expires_at: at(expires),
-          revoked_at: revoked === undefined ? null : at(revoked),
-        })),
-      )
-      .execute();
   const remaining = async () =>
     (await database.db.selectFrom('sessions').select('id').orderBy('id').execute()).map((row) => row.id);
 
   it('deletes the sessions that expired or were revoked before the cutoff, and no other', async () => {
-    await insert([
-      { id: 'active', expires: 300 },
-      { id: 'expired-long-ago', expires: -7200 },
-      { id: 'expired-just-now', expires: -10 },
-      { id: 'revoked-long-ago', expires: 300, revoked: -7200 },
-      { id: 'revoked-just-now', expires: 300, revoked: -10 },
-      { id: 'expired-at-the-cutoff', expires: -3600 },
+    await insertEndedSessions(database.db, [
+      { id: 'active', expiresAt: at(300) },
+      { id: 'expired-long-ago', expiresAt: at(-7200) },
+      { id: 'expired-just-now', expiresAt: at(-10) },
+      { id: 'revoked-long-ago', expiresAt: at(300), revokedAt: at(-7200) },
+      { id: 'revoked-just-now', expiresAt: at(300), revokedAt: at(-10) },
+      { id: 'expired-at-the-cutoff', expiresAt: at(-3600) },
     ]);
     const removed = await purgeExpiredSessions(database.db, { before: new Date(at(-3600)), limit: 100 });
     expect(removed).toBe(2);
@@ -83,7 +38,10 @@ describe.each(DIALECTS)('purgeExpiredSessions on %s', (dialect) => {
   });
 
   it('deletes at most the limit per call, and nothing once nothing is left', async () => {
-    await insert(Array.from({ length: 7 }, (_, index) => ({ id: `old-${index}`, expires: -7200 })));
+    await insertEndedSessions(
+      database.db,
+      Array.from({ length: 7 }, (_, index) => ({ id: `old-${index}`, expiresAt: at(-7200) })),
+    );
     const before = new Date(at(-3600));
     expect(await purgeExpiredSessions(database.db, { before, limit: 3 })).toBe(3);
     expect(await purgeExpiredSessions(database.db, { before, limit: 3 })).toBe(3);
@@ -105,52 +63,11 @@ describe.runIf(postgresUrl)('purgeExpiredSessions on PostgreSQL, several at once
 
   it('deletes every session once when instances purge together, and skips rows another transaction holds', async () => {
     const { db } = database;
-    await db
-      .insertInto('clients')
-      .values({
-        id: 'c',
-        active: 1,
-        currency_mandatory: 0,
-        player_id_mode: 'external',
-        frame_origins: '[]',
-        created_at: at(0),
-        updated_at: at(0),
-      })
-      .execute();
-    await db
-      .insertInto('players')
-      .values({
-        id: 'p',
-        client_id: 'c',
-        external_id: 'u',
-        active: 1,
-        verified: 0,
-        created_at: at(0),
-        updated_at: at(0),
-      })
-      .execute();
     const ids = Array.from({ length: 400 }, (_, index) => `s-${String(index).padStart(3, '0')}`);
-    await db
-      .insertInto('sessions')
-      .values(
-        ids.map((id) => ({
-          id,
-          token_hash: `hash-${id}`,
-          client_id: 'c',
-          player_id: 'p',
-          external_session_id: id,
-          api_version: 'v2',
-          game_code: 'poker',
-          auth_type: 'external',
-          lang: 'en',
-          long_life: 0,
-          created_at: at(-8000),
-          expires_at: at(-7200),
-          revoked_at: null,
-        })),
-      )
-      .execute();
-
+    await insertEndedSessions(
+      db,
+      ids.map((id) => ({ id, expiresAt: at(-7200) })),
+    );
     // Another transaction (a launch, an admin, another instance) holds one row: the purge must pass it by, not wait.
     const before = new Date(at(-3600));
     const purge = async () => {
@@ -167,6 +84,6 @@ describe.runIf(postgresUrl)('purgeExpiredSessions on PostgreSQL, several at once
       expect(totals.reduce((sum, total) => sum + total, 0)).toBe(399);
       expect(await db.selectFrom('sessions').select('id').execute()).toEqual([{ id: 's-000' }]);
     });
-    expect(await purgeExpiredSessions(db, { before: new Date(at(-3600)), limit: 25 })).toBe(1);
+    expect(await purgeExpiredSessions(db, { before, limit: 25 })).toBe(1);
   });
 });
