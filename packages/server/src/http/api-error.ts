@@ -85,6 +85,11 @@ export class ApiError extends Error {
   }
 }
 
+/** 401 `unauthorized` with the `WWW-Authenticate` challenge that says which credential to send. */
+export function unauthorized(detail: string, challenge: string): ApiError {
+  return new ApiError([errorObject('unauthorized', detail)], { headers: { 'www-authenticate': challenge } });
+}
+
 /** 503 with Retry-After: the request was fine, this instance cannot serve it now (database, shutdown). */
 export function serviceUnavailable(detail: string, retryAfterSeconds: number): ApiError {
   return new ApiError([errorObject('service_unavailable', detail)], {

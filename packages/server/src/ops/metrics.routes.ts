@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../app-context.js';
-import { ApiError } from '../http/api-error.js';
+import { unauthorized } from '../http/api-error.js';
 import { parseBearer } from '../http/bearer.js';
 import type { RouteDefinition } from '../http/routes.js';
 
@@ -20,16 +20,9 @@ export function metricsRoutes(context: AppContext): RouteDefinition[] {
           const presented = parseBearer(request.headers.authorization);
           // Hashes of equal length, compared in constant time: neither the token nor its length leaks.
           if (presented === undefined || !timingSafeEqual(sha256(presented), expected)) {
-            throw new ApiError(
-              [
-                {
-                  status: 401,
-                  code: 'unauthorized',
-                  title: 'Unauthorized',
-                  detail: 'The metrics need Authorization: Bearer <METRICS_TOKEN>',
-                },
-              ],
-              { headers: { 'www-authenticate': 'Bearer realm="metrics"' } },
+            throw unauthorized(
+              'The metrics need Authorization: Bearer <METRICS_TOKEN>',
+              'Bearer realm="metrics"',
             );
           }
         }

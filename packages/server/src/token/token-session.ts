@@ -1,7 +1,7 @@
 import type { Client } from '../clients/client.js';
 import { findClient } from '../clients/client.repository.js';
 import type { Db } from '../db/schema.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError, unauthorized } from '../http/api-error.js';
 import type { Player } from '../players/player.js';
 import { findPlayerById } from '../players/player.repository.js';
 import { type Session, sessionState } from '../sessions/session.js';
@@ -41,16 +41,9 @@ export async function findTokenSession(db: Db, token: string): Promise<TokenSess
  */
 export async function authenticateToken(db: Db, token: string | undefined, now: Date): Promise<TokenSession> {
   if (token === undefined) {
-    throw new ApiError(
-      [
-        {
-          status: 401,
-          code: 'unauthorized',
-          title: 'Unauthorized',
-          detail: 'An auth token is required: Authorization: Bearer <auth> or ?access-token=<auth>',
-        },
-      ],
-      { headers: { 'www-authenticate': 'Bearer' } },
+    throw unauthorized(
+      'An auth token is required: Authorization: Bearer <auth> or ?access-token=<auth>',
+      'Bearer',
     );
   }
   // Not a token this service could have issued (32 lowercase hex characters): nothing to look up.
