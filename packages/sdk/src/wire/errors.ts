@@ -25,8 +25,10 @@ export const ERROR_CODES = [
   'currency_not_active',
   'username_exists',
   'username_too_long',
+  'request_timeout',
   'rate_limited',
   'internal_error',
+  'service_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -57,6 +57,12 @@ export const COMMON_ERRORS = {
     'internal_error',
     'Internal error',
   ),
+  serviceUnavailable: errorExample(
+    'serviceUnavailable',
+    'The database is unreachable (see Retry-After), or the instance is shutting down',
+    'service_unavailable',
+    'The database is unavailable; retry later',
+  ),
 } as const;
 
 const DESCRIPTIONS: Record<number, string> = {
@@ -71,6 +77,7 @@ const DESCRIPTIONS: Record<number, string> = {
   422: 'Invalid fields; every problem of the request is listed, each with its pointer',
   429: 'Too many requests',
   500: 'Internal error',
+  503: 'The database is unavailable or the instance is shutting down; retry after Retry-After seconds',
 };
 
 const HEADERS: Record<number, Record<string, JsonSchema>> = {

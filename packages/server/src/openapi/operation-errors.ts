@@ -26,7 +26,7 @@ function refusal(
   return errorExample(name, summary, code, detail, { pointer, meta });
 }
 
-const { notAcceptable, payloadTooLarge, rateLimited, internalError } = COMMON_ERRORS;
+const { notAcceptable, payloadTooLarge, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;
 
 const signatureHint = (canonical: string, acceptedAlternative?: string) => ({
   documentMeta: { signature: { canonical, ...(acceptedAlternative ? { acceptedAlternative } : {}) } },
@@ -153,6 +153,7 @@ export const V2_CREATE_SESSION_ERRORS: readonly ErrorExample[] = [
     { pointer: v2Pointer('nick'), status: 500 },
   ),
   internalError,
+  serviceUnavailable,
 ];
 
 const V3_INVALID_SIGNATURE_SUMMARY =
@@ -273,6 +274,7 @@ export const V3_OPEN_GAME_ERRORS: readonly ErrorExample[] = [
   CLIENT_UNKNOWN,
   rateLimited,
   internalError,
+  serviceUnavailable,
 ];
 
 export const V3_GAME_SESSION_ERRORS: readonly ErrorExample[] = [
@@ -295,6 +297,7 @@ export const V3_GAME_SESSION_ERRORS: readonly ErrorExample[] = [
   CLIENT_UNKNOWN,
   rateLimited,
   internalError,
+  serviceUnavailable,
 ];
 
 export const TOKEN_ERRORS: readonly ErrorExample[] = [
@@ -329,4 +332,5 @@ export const TOKEN_ERRORS: readonly ErrorExample[] = [
   notAcceptable,
   rateLimited,
   internalError,
+  serviceUnavailable,
 ];
