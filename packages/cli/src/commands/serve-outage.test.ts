@@ -1,3 +1,4 @@
+import { sign } from '@poker-launch/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, printedCredentials } from '../test-support/create-session.js';
 import {
@@ -38,9 +39,13 @@ describe.runIf(postgresUrl)('poker-launch serve while PostgreSQL is unavailable'
     const name = databaseName(database().url);
 
     await takeDatabaseDown(postgresUrl, name);
+    // Signed: the client is held in memory, so the launch gets as far as its write, which meets the outage.
     const launch = await fetch(`${address}/api/web/v2/app/users/u-2/session?clientId=${clientId}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', sign: 'x' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        sign: await sign({ userId: 'u-2' }, secret),
+      },
       body: 'userId=u-2',
     });
     const tokenRead = await fetch(`${address}/api/web/v2/app/session`, {
