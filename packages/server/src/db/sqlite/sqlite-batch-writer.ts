@@ -20,7 +20,7 @@ export interface FailedOperation {
  */
 export class SqliteBatchWriter {
   private readonly statements: ReturnType<typeof prepare>;
-  /** Inserts and updates, by their text: shaped by the columns they write, prepared once per shape. */
+  /** Inserts, updates and other statements, shaped by the columns they write, prepared once per shape. */
   private readonly shaped = new Map<string, SQLite.Statement>();
 
   constructor(private readonly sqlite: SQLite.Database) {
@@ -28,20 +28,19 @@ export class SqliteBatchWriter {
   }
 
   write(operations: readonly WriteOp[]): (WriteOutcome | FailedOperation)[] {
-    // IMMEDIATE: the write lock first, so no other process writes between our read and write of a player.
-    this.sqlite.exec('BEGIN IMMEDIATE');
+    this.statements.begin.run();
     try {
       const results = operations.map((operation) => this.writeOne(operation));
-      this.sqlite.exec('COMMIT');
+      this.statements.commit.run();
       return results;
     } catch (error) {
-      if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+      if (this.sqlite.inTransaction) this.statements.rollback.run();
       throw error;
     }
   }
 
   private writeOne(operation: WriteOp): WriteOutcome | FailedOperation {
-    this.sqlite.exec('SAVEPOINT operation');
+    this.statements.savepoint.run();
     try {
       const outcome =
         operation.kind === 'launch'
@@ -52,11 +51,11 @@ export class SqliteBatchWriter {
                 ok: true as const,
                 changed: this.shapedStatement(operation.sql).run(...operation.parameters).changes,
               };
-      this.sqlite.exec('RELEASE operation');
+      this.statements.release.run();
       return outcome;
     } catch (error) {
-      this.sqlite.exec('ROLLBACK TO operation');
-      this.sqlite.exec('RELEASE operation');
+      this.statements.rollbackToSavepoint.run();
+      this.statements.release.run();
       const code = (error as { code?: unknown }).code;
       if (code === 'SQLITE_CONSTRAINT_UNIQUE' && String(error).includes('players.nick_key')) {
         return { ok: false, reason: 'username_exists' };
@@ -98,9 +97,17 @@ export class SqliteBatchWriter {
 
   private insert(table: 'players' | 'sessions', row: Record<string, unknown>): void {
     const names = Object.keys(row);
-    this.shapedStatement(
-      `INSERT INTO ${table} (${names.map(quote).join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`,
-    ).run(row);
+    // Keyed by the column list, a short string: the statement's text is built once per shape.
+    const key = `${table}:${names.join(',')}`;
+    let statement = this.shaped.get(key);
+    if (statement === undefined) {
+      const values = names.map((name) => `@${name}`).join(', ');
+      statement = this.sqlite.prepare(
+        `INSERT INTO ${table} (${names.map(quote).join(', ')}) VALUES (${values})`,
+      );
+      this.shaped.set(key, statement);
+    }
+    statement.run(row);
   }
 
   private updatePlayer(id: string, columns: Record<string, unknown>): void {
@@ -122,8 +129,16 @@ export class SqliteBatchWriter {
   }
 }
 
+/** Prepared once: exec would compile even BEGIN and SAVEPOINT again for every launch. */
 function prepare(sqlite: SQLite.Database) {
   return {
+    // IMMEDIATE: the write lock first, so no other process writes between our read and write of a player.
+    begin: sqlite.prepare('BEGIN IMMEDIATE'),
+    commit: sqlite.prepare('COMMIT'),
+    rollback: sqlite.prepare('ROLLBACK'),
+    savepoint: sqlite.prepare('SAVEPOINT operation'),
+    release: sqlite.prepare('RELEASE operation'),
+    rollbackToSavepoint: sqlite.prepare('ROLLBACK TO operation'),
     playerById: sqlite.prepare('SELECT * FROM players WHERE client_id = ? AND id = ?'),
     playerByExternalId: sqlite.prepare('SELECT * FROM players WHERE client_id = ? AND external_id = ?'),
     revokeSession: sqlite.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
