@@ -1,0 +1,81 @@
+import type { BenchOptions, Dialect } from '../bench-options.js';
+import { alternate, type TargetSummary } from '../load/alternate.js';
+import { startBareFastify } from '../processes/bare-process.js';
+import type { ServerProcess } from '../processes/server-process.js';
+import { byteSize, send } from '../scenarios/http-send.js';
+import { prepareScenario } from '../scenarios/prepare-scenario.js';
+import type { Scenario, ScenarioName } from '../scenarios/scenario.js';
+import { newBenchClient } from '../stores/add-bench-client.js';
+import { startServiceUnderTest } from './service-under-test.js';
+
+export interface CompareRow {
+  readonly scenario: ScenarioName;
+  readonly dialect: Dialect;
+  readonly connections: number;
+  readonly storedSessions: number;
+  readonly bare: TargetSummary;
+  readonly service: TargetSummary;
+}
+
+/** Bare Fastify against the service, per dialect and scenario, alternated round by round. */
+export async function runCompare(
+  options: BenchOptions,
+  dialect: Dialect,
+  progress: (line: string) => void,
+): Promise<{ rows: CompareRow[]; seedSeconds: number }> {
+  const under = await startServiceUnderTest(
+    dialect,
+    options,
+    options.seedSessions,
+    newBenchClient(),
+    progress,
+  );
+  let bare: ServerProcess | undefined;
+  try {
+    const scenarios: Scenario[] = [];
+    for (const name of options.scenarios) {
+      progress(`${dialect}: preparing ${name} (${options.players} players, each request sent once)…`);
+      scenarios.push(await prepareScenario(name, under.service.url, under.client, options.players));
+    }
+    bare = await startBareFastify(
+      Object.fromEntries(scenarios.map((scenario) => [scenario.name, scenario.responseBytes])),
+    );
+    const rows: CompareRow[] = [];
+    for (const scenario of scenarios) {
+      await checkSameAnswerSize(bare, scenario);
+      progress(`${dialect} ${scenario.name}: ${options.rounds} rounds of ${options.duration} s per target`);
+      const [bareSummary, serviceSummary] = await alternate(
+        [
+          { label: 'bare', url: bare.url, requests: scenario.requests },
+          { label: 'service', url: under.service.url, requests: scenario.requests },
+        ],
+        options,
+        progress,
+      );
+      rows.push({
+        scenario: scenario.name,
+        dialect,
+        connections: options.connections,
+        storedSessions: options.seedSessions,
+        bare: bareSummary as TargetSummary,
+        service: serviceSummary as TargetSummary,
+      });
+    }
+    return { rows, seedSeconds: under.seedSeconds };
+  } finally {
+    await bare?.stop();
+    await under.close();
+  }
+}
+
+/** The baseline is only fair if it answers as many bytes, with the same status, as the service. */
+async function checkSameAnswerSize(bare: ServerProcess, scenario: Scenario): Promise<void> {
+  const answer = await send(bare.url, scenario.requests[0] as Scenario['requests'][number]);
+  const size = byteSize(answer.body);
+  if (answer.status !== scenario.status || size !== scenario.responseBytes) {
+    throw new Error(
+      `bare Fastify answers ${scenario.name} with ${answer.status} and ${size} bytes; ` +
+        `the service with ${scenario.status} and ${scenario.responseBytes}`,
+    );
+  }
+}
