@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,16 +7,46 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
-function runBench(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+interface BenchRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the bench as `npm run bench` does; `interruptOn` sends SIGINT once stderr shows that text. */
+function runBench(
+  args: readonly string[],
+  options: { env?: Record<string, string>; interruptOn?: string } = {},
+): Promise<BenchRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
+    let interrupted = false;
     child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      // Once: a second SIGINT is the user insisting, and ends the bench without cleaning up.
+      if (!interrupted && options.interruptOn && stderr.includes(options.interruptOn)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+async function processesWhoseEnvironmentHas(text: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const environment = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
+    if (environment.includes(text)) found.push(pid);
+  }
+  return found;
 }
 
 /** The table's rows, cells trimmed, under the header that starts with `first`. */
@@ -75,6 +105,19 @@ describe('npm run bench', () => {
     expect(run.stdout).toMatch(/- machine: \d+ CPUs .*, node v\d+/);
     expect(run.stdout).toContain('Storing the sessions took: sqlite');
     expect(await readFile(out, 'utf8')).toBe(run.stdout);
+  });
+
+  it('stops its servers and removes its store when interrupted', async () => {
+    // The SQLite store lives in the bench's temporary folder: TMPDIR points it into ours.
+    const run = await runBench(['--dialect=sqlite', '--scenarios=token', '--players=5', '--duration=60'], {
+      env: { TMPDIR: folder },
+      interruptOn: 'rounds of 60 s',
+    });
+    expect(run.stderr).toContain('SIGINT: stopping the servers and dropping the stores');
+    expect(run.code).toBe(130);
+    expect(await readdir(folder)).toEqual([]);
+    // Every process the bench started inherited TMPDIR=<folder>: none may outlive it.
+    expect(await processesWhoseEnvironmentHas(folder)).toEqual([]);
   });
 
   it('refuses an unknown scenario with exit code 2 and the usage', async () => {

@@ -6,7 +6,7 @@ export interface LoadOptions {
   readonly url: string;
   readonly requests: readonly LoadRequest[];
   readonly connections: number;
-  /** Seconds; the load generator ends on its next one-second tick after this. */
+  /** Seconds. */
   readonly duration: number;
 }
 
@@ -39,6 +39,8 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         connections,
         duration: options.duration,
         timeout: 30,
+        // Results come on a sample tick: ticks of 100 ms end the run within 100 ms of `duration`.
+        sampleInt: 100,
         requests: [toAutocannon(requests[0] as LoadRequest)],
         setupClient(client) {
           const offset = Math.floor((nextClient++ * requests.length) / connections);

@@ -1,6 +1,7 @@
 import type { BenchOptions, Dialect } from '../bench-options.js';
 import { alternate, type TargetSummary } from '../load/alternate.js';
 import { startBareFastify } from '../processes/bare-process.js';
+import { cleanUpOnInterrupt } from '../processes/cleanup-on-interrupt.js';
 import type { ServerProcess } from '../processes/server-process.js';
 import { byteSize, send } from '../scenarios/http-send.js';
 import { prepareScenario } from '../scenarios/prepare-scenario.js';
@@ -31,6 +32,7 @@ export async function runCompare(
     progress,
   );
   let bare: ServerProcess | undefined;
+  let forgetBare = () => {};
   try {
     const scenarios: Scenario[] = [];
     for (const name of options.scenarios) {
@@ -40,6 +42,7 @@ export async function runCompare(
     bare = await startBareFastify(
       Object.fromEntries(scenarios.map((scenario) => [scenario.name, scenario.responseBytes])),
     );
+    forgetBare = cleanUpOnInterrupt(bare.stop);
     const rows: CompareRow[] = [];
     for (const scenario of scenarios) {
       await checkSameAnswerSize(bare, scenario);
@@ -64,6 +67,7 @@ export async function runCompare(
     return { rows, seedSeconds: under.seedSeconds };
   } finally {
     await bare?.stop();
+    forgetBare();
     await under.close();
   }
 }

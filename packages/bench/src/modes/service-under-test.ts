@@ -1,4 +1,5 @@
 import type { BenchOptions, Dialect } from '../bench-options.js';
+import { cleanUpOnInterrupt } from '../processes/cleanup-on-interrupt.js';
 import type { ServerProcess } from '../processes/server-process.js';
 import { startService } from '../processes/service-process.js';
 import type { BenchClient } from '../scenarios/scenario.js';
@@ -26,10 +27,19 @@ export async function startServiceUnderTest(
   progress: (line: string) => void,
 ): Promise<ServiceUnderTest> {
   const store = await createStore(dialect, options.postgresUrl);
+  let service: ServerProcess | undefined;
+  const close = async () => {
+    try {
+      await service?.stop();
+    } finally {
+      await store.drop();
+    }
+  };
+  const forget = cleanUpOnInterrupt(close);
   try {
     await addBenchClient(store.databaseUrl, client);
     const seedSeconds = await seed(store, client, storedSessions, progress);
-    const service = await startService({
+    service = await startService({
       databaseUrl: store.databaseUrl,
       logLevel: options.logLevel,
       cpuProfileDir: options.cpuProfileDir,
@@ -41,15 +51,13 @@ export async function startServiceUnderTest(
       storedSessions,
       seedSeconds,
       async close() {
-        try {
-          await service.stop();
-        } finally {
-          await store.drop();
-        }
+        await close();
+        forget();
       },
     };
   } catch (error) {
-    await store.drop();
+    await close();
+    forget();
     throw error;
   }
 }
