@@ -103,7 +103,7 @@ describe('npm run bench', () => {
       expect(errors).toBe('0');
     }
     expect(run.stdout).toMatch(/- machine: \d+ CPUs .*, node v\d+/);
-    expect(run.stdout).toContain('Storing the sessions took: sqlite');
+    expect(run.stdout).toContain('Storing 2,000 sessions took: sqlite');
     expect(await readFile(out, 'utf8')).toBe(run.stdout);
   });
 

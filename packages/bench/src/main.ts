@@ -2,8 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BenchOptions, parseBenchOptions, USAGE } from './bench-options.js';
-import { type CompareRow, runCompare } from './modes/compare.js';
-import { type FlatStoreRow, runFlatStore } from './modes/flat-store.js';
+import { runCompare } from './modes/compare.js';
+import { runFlatStore } from './modes/flat-store.js';
+import type { PairedRow } from './modes/paired-row.js';
 import { runSoak, type SoakRow } from './modes/soak.js';
 import { listProfiles, newProfiles, topSelfTime } from './report/cpu-profile.js';
 import { machineLines } from './report/machine.js';
@@ -29,50 +30,9 @@ async function main(): Promise<number> {
   const profilesBefore = new Set(profileDir ? await listProfiles(profileDir) : []);
 
   const lines = ['# poker-launch benchmark', '', ...machineLines(), `- run: ${describeRun(options)}`, ''];
-  let failed = 0;
-  if (options.soak > 0) {
-    const rows: SoakRow[] = [];
-    for (const dialect of options.dialects) rows.push(await runSoak(options, dialect, progress));
-    failed += rows.reduce((sum, row) => sum + row.failures, 0);
-    lines.push('## Soak: the service alone under sustained load', '', ...soakTable(rows), '');
-  } else if (options.flatStore) {
-    const rows: FlatStoreRow[] = [];
-    const seeding: string[] = [];
-    for (const dialect of options.dialects) {
-      const result = await runFlatStore(options, dialect, progress);
-      rows.push(...result.rows);
-      seeding.push(`${dialect} ${result.seedSeconds.toFixed(1)} s`);
-    }
-    failed += rows.reduce((sum, row) => sum + row.empty.failures + row.seeded.failures, 0);
-    lines.push(
-      '## Flat store: the service on stored sessions against itself on an empty store',
-      '',
-      ...flatStoreTable(rows),
-      '',
-      `Storing ${options.seedSessions.toLocaleString('en-US')} sessions took: ${seeding.join(', ')}.`,
-      '',
-      ...roundsTable(rows.map((row) => ({ ...row, summaries: [row.empty, row.seeded] }))),
-      '',
-    );
-  } else {
-    const rows: CompareRow[] = [];
-    const seeding: string[] = [];
-    for (const dialect of options.dialects) {
-      const result = await runCompare(options, dialect, progress);
-      rows.push(...result.rows);
-      if (options.seedSessions > 0) seeding.push(`${dialect} ${result.seedSeconds.toFixed(1)} s`);
-    }
-    failed += rows.reduce((sum, row) => sum + row.bare.failures + row.service.failures, 0);
-    lines.push(
-      '## The service against bare Fastify (ratio = service req/s ÷ bare req/s, medians of the rounds)',
-      '',
-      ...compareTable(rows),
-      '',
-      ...(seeding.length > 0 ? [`Storing the sessions took: ${seeding.join(', ')}.`, ''] : []),
-      ...roundsTable(rows.map((row) => ({ ...row, summaries: [row.bare, row.service] }))),
-      '',
-    );
-  }
+  const section = options.soak > 0 ? await soakSection(options) : await pairedSection(options);
+  lines.push(...section.lines);
+  const failed = section.failures;
   if (profileDir) lines.push(...(await profileLines(profileDir, profilesBefore)));
   if (failed > 0) {
     lines.splice(
@@ -93,6 +53,47 @@ async function main(): Promise<number> {
   progress(`written to ${out}`);
   if (failed > 0) progress(`\n*** ${failed} REQUESTS FAILED: see the errors column and the statuses ***`);
   return failed > 0 ? 1 : 0;
+}
+
+interface Section {
+  readonly lines: string[];
+  /** Failed requests (non-2xx or no answer), warm-ups included. */
+  readonly failures: number;
+}
+
+async function soakSection(options: BenchOptions): Promise<Section> {
+  const rows: SoakRow[] = [];
+  for (const dialect of options.dialects) rows.push(await runSoak(options, dialect, progress));
+  return {
+    lines: ['## Soak: the service alone under sustained load', '', ...soakTable(rows), ''],
+    failures: rows.reduce((sum, row) => sum + row.failures, 0),
+  };
+}
+
+/** The service against bare Fastify, or (--flat-store) the service on stored sessions against an empty store. */
+async function pairedSection(options: BenchOptions): Promise<Section> {
+  const rows: PairedRow[] = [];
+  const seeding: string[] = [];
+  for (const dialect of options.dialects) {
+    const result = await (options.flatStore ? runFlatStore : runCompare)(options, dialect, progress);
+    rows.push(...result.rows);
+    if (options.seedSessions > 0) seeding.push(`${dialect} ${result.seedSeconds.toFixed(1)} s`);
+  }
+  const stored = options.seedSessions.toLocaleString('en-US');
+  return {
+    lines: [
+      options.flatStore
+        ? '## Flat store: the service on stored sessions against itself on an empty store (ratio = stored ÷ empty)'
+        : '## The service against bare Fastify (ratio = service req/s ÷ bare req/s, medians of the rounds)',
+      '',
+      ...(options.flatStore ? flatStoreTable(rows) : compareTable(rows)),
+      '',
+      ...(seeding.length > 0 ? [`Storing ${stored} sessions took: ${seeding.join(', ')}.`, ''] : []),
+      ...roundsTable(rows),
+      '',
+    ],
+    failures: rows.reduce((sum, row) => sum + row.reference.failures + row.measured.failures, 0),
+  };
 }
 
 function describeRun(options: BenchOptions): string {

@@ -1,29 +1,21 @@
 import type { BenchOptions, Dialect } from '../bench-options.js';
-import { alternate, type TargetSummary } from '../load/alternate.js';
+import { alternate } from '../load/alternate.js';
 import { startBareFastify } from '../processes/bare-process.js';
 import { cleanUpOnInterrupt } from '../processes/cleanup-on-interrupt.js';
 import type { ServerProcess } from '../processes/server-process.js';
 import { byteSize, send } from '../scenarios/http-send.js';
 import { prepareScenario } from '../scenarios/prepare-scenario.js';
-import type { Scenario, ScenarioName } from '../scenarios/scenario.js';
+import type { Scenario } from '../scenarios/scenario.js';
 import { newBenchClient } from '../stores/add-bench-client.js';
+import { type PairedResult, type PairedRow, pairedRow } from './paired-row.js';
 import { startServiceUnderTest } from './service-under-test.js';
-
-export interface CompareRow {
-  readonly scenario: ScenarioName;
-  readonly dialect: Dialect;
-  readonly connections: number;
-  readonly storedSessions: number;
-  readonly bare: TargetSummary;
-  readonly service: TargetSummary;
-}
 
 /** Bare Fastify against the service, per dialect and scenario, alternated round by round. */
 export async function runCompare(
   options: BenchOptions,
   dialect: Dialect,
   progress: (line: string) => void,
-): Promise<{ rows: CompareRow[]; seedSeconds: number }> {
+): Promise<PairedResult> {
   const under = await startServiceUnderTest(
     dialect,
     options,
@@ -43,11 +35,11 @@ export async function runCompare(
       Object.fromEntries(scenarios.map((scenario) => [scenario.name, scenario.responseBytes])),
     );
     forgetBare = cleanUpOnInterrupt(bare.stop);
-    const rows: CompareRow[] = [];
+    const rows: PairedRow[] = [];
     for (const scenario of scenarios) {
       await checkSameAnswerSize(bare, scenario);
       progress(`${dialect} ${scenario.name}: ${options.rounds} rounds of ${options.duration} s per target`);
-      const [bareSummary, serviceSummary] = await alternate(
+      const summaries = await alternate(
         [
           { label: 'bare', url: bare.url, requests: scenario.requests },
           { label: 'service', url: under.service.url, requests: scenario.requests },
@@ -55,14 +47,7 @@ export async function runCompare(
         options,
         progress,
       );
-      rows.push({
-        scenario: scenario.name,
-        dialect,
-        connections: options.connections,
-        storedSessions: options.seedSessions,
-        bare: bareSummary as TargetSummary,
-        service: serviceSummary as TargetSummary,
-      });
+      rows.push(pairedRow(scenario.name, dialect, options.connections, options.seedSessions, summaries));
     }
     return { rows, seedSeconds: under.seedSeconds };
   } finally {

@@ -1,18 +1,9 @@
 import type { BenchOptions, Dialect } from '../bench-options.js';
-import { alternate, type TargetSummary } from '../load/alternate.js';
+import { alternate } from '../load/alternate.js';
 import { prepareScenario } from '../scenarios/prepare-scenario.js';
-import type { ScenarioName } from '../scenarios/scenario.js';
 import { newBenchClient } from '../stores/add-bench-client.js';
+import { type PairedResult, type PairedRow, pairedRow } from './paired-row.js';
 import { type ServiceUnderTest, startServiceUnderTest } from './service-under-test.js';
-
-export interface FlatStoreRow {
-  readonly scenario: ScenarioName;
-  readonly dialect: Dialect;
-  readonly connections: number;
-  readonly storedSessions: number;
-  readonly empty: TargetSummary;
-  readonly seeded: TargetSummary;
-}
 
 /**
  * Does the cost stay flat as the store grows? Two services side by side, one on an empty store and one
@@ -22,20 +13,20 @@ export async function runFlatStore(
   options: BenchOptions,
   dialect: Dialect,
   progress: (line: string) => void,
-): Promise<{ rows: FlatStoreRow[]; seedSeconds: number }> {
+): Promise<PairedResult> {
   const client = newBenchClient();
   const services: ServiceUnderTest[] = [];
   try {
     services.push(await startServiceUnderTest(dialect, options, 0, client, progress));
     services.push(await startServiceUnderTest(dialect, options, options.seedSessions, client, progress));
     const [empty, seeded] = services as [ServiceUnderTest, ServiceUnderTest];
-    const rows: FlatStoreRow[] = [];
+    const rows: PairedRow[] = [];
     for (const name of options.scenarios) {
       progress(`${dialect}: preparing ${name} on both stores…`);
       const onEmpty = await prepareScenario(name, empty.service.url, client, options.players);
       const onSeeded = await prepareScenario(name, seeded.service.url, client, options.players);
       progress(`${dialect} ${name}: ${options.rounds} rounds of ${options.duration} s per store`);
-      const [emptySummary, seededSummary] = await alternate(
+      const summaries = await alternate(
         [
           { label: 'empty store', url: empty.service.url, requests: onEmpty.requests },
           { label: `${seeded.storedSessions} stored`, url: seeded.service.url, requests: onSeeded.requests },
@@ -43,14 +34,7 @@ export async function runFlatStore(
         options,
         progress,
       );
-      rows.push({
-        scenario: name,
-        dialect,
-        connections: options.connections,
-        storedSessions: seeded.storedSessions,
-        empty: emptySummary as TargetSummary,
-        seeded: seededSummary as TargetSummary,
-      });
+      rows.push(pairedRow(name, dialect, options.connections, seeded.storedSessions, summaries));
     }
     return { rows, seedSeconds: seeded.seedSeconds };
   } finally {

@@ -1,6 +1,4 @@
-import type { TargetSummary } from '../load/alternate.js';
-import type { CompareRow } from '../modes/compare.js';
-import type { FlatStoreRow } from '../modes/flat-store.js';
+import type { PairedRow } from '../modes/paired-row.js';
 import type { SoakRow } from '../modes/soak.js';
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -21,7 +19,7 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
 }
 
 /** The main table: the service's speed as a ratio to bare Fastify in the same run. */
-export function compareTable(rows: readonly CompareRow[]): string[] {
+export function compareTable(rows: readonly PairedRow[]): string[] {
   return table(
     [
       'scenario',
@@ -38,24 +36,22 @@ export function compareTable(rows: readonly CompareRow[]): string[] {
       row.scenario,
       row.dialect,
       String(row.connections),
-      count(row.bare.requestsPerSecond),
-      count(row.service.requestsPerSecond),
-      ms(row.service.p50),
-      ms(row.service.p99),
-      ratio(row.service.requestsPerSecond, row.bare.requestsPerSecond),
-      failures(row.bare, row.service),
+      count(row.reference.requestsPerSecond),
+      count(row.measured.requestsPerSecond),
+      ms(row.measured.p50),
+      ms(row.measured.p99),
+      ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond),
+      failures(row.reference, row.measured),
     ]),
   );
 }
 
 /** Every round's req/s: how noisy the machine was while the medians above were taken. */
-export function roundsTable(
-  rows: readonly { scenario: string; dialect: string; summaries: readonly TargetSummary[] }[],
-): string[] {
+export function roundsTable(rows: readonly PairedRow[]): string[] {
   return table(
     ['scenario', 'dialect', 'target', 'req/s per round', 'spread', 'p50 / p99 ms (median)', 'statuses'],
     rows.flatMap((row) =>
-      row.summaries.map((summary) => [
+      [row.reference, row.measured].map((summary) => [
         row.scenario,
         row.dialect,
         summary.label,
@@ -71,7 +67,7 @@ export function roundsTable(
 }
 
 /** The service on a seeded store against itself on an empty one. */
-export function flatStoreTable(rows: readonly FlatStoreRow[]): string[] {
+export function flatStoreTable(rows: readonly PairedRow[]): string[] {
   return table(
     [
       'scenario',
@@ -89,11 +85,11 @@ export function flatStoreTable(rows: readonly FlatStoreRow[]): string[] {
       row.dialect,
       String(row.connections),
       count(row.storedSessions),
-      count(row.empty.requestsPerSecond),
-      count(row.seeded.requestsPerSecond),
-      `${ms(row.empty.p99)} / ${ms(row.seeded.p99)}`,
-      ratio(row.seeded.requestsPerSecond, row.empty.requestsPerSecond),
-      failures(row.empty, row.seeded),
+      count(row.reference.requestsPerSecond),
+      count(row.measured.requestsPerSecond),
+      `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`,
+      ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond),
+      failures(row.reference, row.measured),
     ]),
   );
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
@@ -76,5 +76,12 @@ async function seedSqlite(path: string, clientId: string, count: number): Promis
     db.pragma('journal_mode = WAL');
   } finally {
     db.close();
+  }
+  // On disk before the service starts: the write-back of gigabytes must not stall its first rounds' fsyncs.
+  const file = await open(path, 'r+');
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
   }
 }
