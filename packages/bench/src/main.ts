@@ -6,6 +6,7 @@ import { runCompare } from './modes/compare.js';
 import { runFlatStore } from './modes/flat-store.js';
 import type { PairedRow } from './modes/paired-row.js';
 import { runSoak, type SoakRow } from './modes/soak.js';
+import { interrupted } from './processes/cleanup-on-interrupt.js';
 import { listProfiles, newProfiles, topSelfTime } from './report/cpu-profile.js';
 import { machineLines } from './report/machine.js';
 import { compareTable, flatStoreTable, roundsTable, soakTable } from './report/tables.js';
@@ -133,6 +134,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    if (interrupted()) return; // the servers were stopped under its feet; the cleanup exits with 130
     process.stderr.write(
       `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
     );
