@@ -56,6 +56,10 @@ async function main(): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
+const CPU_RATIO_NOTE =
+  'CPU ratio: the same ratio by CPU time per request (user + system, every thread, from /proc), which the ' +
+  "neighbours' load disturbs less than req/s; it does not see time spent waiting (an fsync, a lock).";
+
 interface Section {
   readonly lines: string[];
   /** Failed requests (non-2xx or no answer), warm-ups included. */
@@ -88,6 +92,8 @@ async function pairedSection(options: BenchOptions): Promise<Section> {
         : '## The service against bare Fastify (ratio = service req/s ÷ bare req/s, medians of the rounds)',
       '',
       ...(options.flatStore ? flatStoreTable(rows) : compareTable(rows)),
+      '',
+      CPU_RATIO_NOTE,
       '',
       ...(seeding.length > 0 ? [`Storing ${stored} sessions took: ${seeding.join(', ')}.`, ''] : []),
       ...roundsTable(rows),

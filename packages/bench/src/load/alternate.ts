@@ -1,3 +1,4 @@
+import { cpuSeconds } from '../processes/cpu-time.js';
 import type { LoadRequest } from '../scenarios/scenario.js';
 import { median, spreadPercent } from '../stats.js';
 import { type LoadResult, runLoad } from './run-load.js';
@@ -8,6 +9,8 @@ export interface Target {
   readonly url: string;
   /** What to send it: the same requests for bare Fastify and the service; its own tokens per service. */
   readonly requests: readonly LoadRequest[];
+  /** The server's process, whose CPU time is read around each measured run. */
+  readonly pid: number;
 }
 
 export interface RoundsOptions {
@@ -23,6 +26,12 @@ export interface TargetSummary {
   readonly requestsPerSecond: number;
   readonly p50: number;
   readonly p99: number;
+  /**
+   * CPU milliseconds the server's process spent per answered request (median of the rounds). What a
+   * request costs, whatever share of the CPU the neighbours left: steadier than req/s on a busy machine,
+   * though blind to time spent waiting (an fsync that blocks the event loop costs time, not CPU).
+   */
+  readonly cpuMsPerRequest: number;
   /** Each measured round's req/s, in round order. */
   readonly roundRates: readonly number[];
   /** (max − min) / median of the rounds' req/s, in percent. */
@@ -42,7 +51,7 @@ export async function alternate(
   options: RoundsOptions,
   progress: (line: string) => void,
 ): Promise<TargetSummary[]> {
-  const runs = targets.map(() => [] as LoadResult[]);
+  const runs = targets.map(() => [] as Measured[]);
   const warmupFailures = targets.map(() => 0);
   for (let round = 0; round < options.rounds; round++) {
     const order = targets.map((_, index) => index);
@@ -54,11 +63,14 @@ export async function alternate(
         const warm = await runLoad({ ...load, duration: options.warmup });
         warmupFailures[index] = (warmupFailures[index] ?? 0) + warm.non2xx + warm.errors;
       }
+      const cpuBefore = await cpuSeconds(target.pid);
       const result = await runLoad({ ...load, duration: options.duration });
-      runs[index]?.push(result);
+      const cpuMsPerRequest = (((await cpuSeconds(target.pid)) - cpuBefore) * 1000) / result.answered;
+      runs[index]?.push({ ...result, cpuMsPerRequest });
       progress(
         `  round ${round + 1}/${options.rounds} ${target.label}: ${Math.round(result.requestsPerSecond)} req/s, ` +
-          `p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms` +
+          `p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
+          `${cpuMsPerRequest.toFixed(3)} CPU ms/request` +
           (result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''),
       );
     }
@@ -68,7 +80,9 @@ export async function alternate(
   );
 }
 
-function summarise(label: string, runs: readonly LoadResult[], warmupFailures: number): TargetSummary {
+type Measured = LoadResult & { readonly cpuMsPerRequest: number };
+
+function summarise(label: string, runs: readonly Measured[], warmupFailures: number): TargetSummary {
   const rates = runs.map((run) => run.requestsPerSecond);
   const statusCounts: Record<string, number> = {};
   for (const run of runs) {
@@ -81,6 +95,7 @@ function summarise(label: string, runs: readonly LoadResult[], warmupFailures: n
     requestsPerSecond: median(rates),
     p50: median(runs.map((run) => run.p50)),
     p99: median(runs.map((run) => run.p99)),
+    cpuMsPerRequest: median(runs.map((run) => run.cpuMsPerRequest)),
     roundRates: rates,
     spreadPercent: spreadPercent(rates),
     failures: warmupFailures + runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0),

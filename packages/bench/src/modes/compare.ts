@@ -41,8 +41,8 @@ export async function runCompare(
       progress(`${dialect} ${scenario.name}: ${options.rounds} rounds of ${options.duration} s per target`);
       const summaries = await alternate(
         [
-          { label: 'bare', url: bare.url, requests: scenario.requests },
-          { label: 'service', url: under.service.url, requests: scenario.requests },
+          { label: 'bare', url: bare.url, requests: scenario.requests, pid: bare.pid },
+          { label: 'service', url: under.service.url, requests: scenario.requests, pid: under.service.pid },
         ],
         options,
         progress,

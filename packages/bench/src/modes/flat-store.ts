@@ -28,8 +28,18 @@ export async function runFlatStore(
       progress(`${dialect} ${name}: ${options.rounds} rounds of ${options.duration} s per store`);
       const summaries = await alternate(
         [
-          { label: 'empty store', url: empty.service.url, requests: onEmpty.requests },
-          { label: `${seeded.storedSessions} stored`, url: seeded.service.url, requests: onSeeded.requests },
+          {
+            label: 'empty store',
+            url: empty.service.url,
+            requests: onEmpty.requests,
+            pid: empty.service.pid,
+          },
+          {
+            label: `${seeded.storedSessions} stored`,
+            url: seeded.service.url,
+            requests: onSeeded.requests,
+            pid: seeded.service.pid,
+          },
         ],
         options,
         progress,

@@ -9,6 +9,7 @@ function summary(label: string, requestsPerSecond: number, failures: number): Ta
     requestsPerSecond,
     p50: 1.234,
     p99: 9.876,
+    cpuMsPerRequest: 28_000 / requestsPerSecond / 100,
     roundRates: [requestsPerSecond * 0.9, requestsPerSecond, requestsPerSecond * 1.1],
     spreadPercent: 20,
     failures,
@@ -30,9 +31,9 @@ function row(serviceFailures: number): PairedRow {
 describe('report tables', () => {
   it('prints the service against bare Fastify with the ratio of their medians', () => {
     expect(compareTable([row(0)])).toEqual([
-      '| scenario | dialect | connections | bare req/s | service req/s | p50 ms | p99 ms | ratio | errors |',
-      '|---|---|---|---|---|---|---|---|---|',
-      '| v2 | sqlite | 50 | 28,000 | 1,100 | 1.23 | 9.88 | 0.04 | 0 |',
+      '| scenario | dialect | connections | bare req/s | service req/s | p50 ms | p99 ms | ratio | CPU ratio | errors |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+      '| v2 | sqlite | 50 | 28,000 | 1,100 | 1.23 | 9.88 | 0.04 | 0.04 | 0 |',
     ]);
   });
 
@@ -42,7 +43,9 @@ describe('report tables', () => {
 
   it('lists every round of both targets with their spread and statuses', () => {
     const [, , bare, service] = roundsTable([row(7)]);
-    expect(bare).toBe('| v2 | sqlite | bare | 25,200, 28,000, 30,800 | 20 % | 1.23 / 9.88 | 200×100 |');
+    expect(bare).toBe(
+      '| v2 | sqlite | bare | 25,200, 28,000, 30,800 | 20 % | 1.23 / 9.88 | 0.010 | 200×100 |',
+    );
     expect(service).toContain('| 200×100 500×7 |');
   });
 });

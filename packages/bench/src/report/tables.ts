@@ -30,6 +30,7 @@ export function compareTable(rows: readonly PairedRow[]): string[] {
       'p50 ms',
       'p99 ms',
       'ratio',
+      'CPU ratio',
       'errors',
     ],
     rows.map((row) => [
@@ -41,6 +42,7 @@ export function compareTable(rows: readonly PairedRow[]): string[] {
       ms(row.measured.p50),
       ms(row.measured.p99),
       ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond),
+      ratio(row.reference.cpuMsPerRequest, row.measured.cpuMsPerRequest),
       failures(row.reference, row.measured),
     ]),
   );
@@ -49,7 +51,16 @@ export function compareTable(rows: readonly PairedRow[]): string[] {
 /** Every round's req/s: how noisy the machine was while the medians above were taken. */
 export function roundsTable(rows: readonly PairedRow[]): string[] {
   return table(
-    ['scenario', 'dialect', 'target', 'req/s per round', 'spread', 'p50 / p99 ms (median)', 'statuses'],
+    [
+      'scenario',
+      'dialect',
+      'target',
+      'req/s per round',
+      'spread',
+      'p50 / p99 ms (median)',
+      'CPU ms/request',
+      'statuses',
+    ],
     rows.flatMap((row) =>
       [row.reference, row.measured].map((summary) => [
         row.scenario,
@@ -58,6 +69,7 @@ export function roundsTable(rows: readonly PairedRow[]): string[] {
         summary.roundRates.map(count).join(', '),
         `${summary.spreadPercent.toFixed(0)} %`,
         `${ms(summary.p50)} / ${ms(summary.p99)}`,
+        summary.cpuMsPerRequest.toFixed(3),
         Object.entries(summary.statusCounts)
           .map(([status, n]) => `${status}×${n}`)
           .join(' '),
@@ -78,6 +90,7 @@ export function flatStoreTable(rows: readonly PairedRow[]): string[] {
       'stored req/s',
       'p99 ms empty / stored',
       'ratio',
+      'CPU ratio',
       'errors',
     ],
     rows.map((row) => [
@@ -89,6 +102,7 @@ export function flatStoreTable(rows: readonly PairedRow[]): string[] {
       count(row.measured.requestsPerSecond),
       `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`,
       ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond),
+      ratio(row.reference.cpuMsPerRequest, row.measured.cpuMsPerRequest),
       failures(row.reference, row.measured),
     ]),
   );
