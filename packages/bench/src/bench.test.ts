@@ -107,7 +107,7 @@ describe('npm run bench', () => {
     expect(await readFile(out, 'utf8')).toBe(run.stdout);
   });
 
-  it('stops its servers and removes its store when interrupted', async () => {
+  it('stops its servers and removes its store when interrupted', { timeout: 120_000 }, async () => {
     // The SQLite store lives in the bench's temporary folder: TMPDIR points it into ours.
     const run = await runBench(['--dialect=sqlite', '--scenarios=token', '--players=5', '--duration=60'], {
       env: { TMPDIR: folder },

@@ -35,7 +35,7 @@ export async function runFlatStore(
             pid: empty.service.pid,
           },
           {
-            label: `${seeded.storedSessions} stored`,
+            label: `${seeded.storedSessions.toLocaleString('en-US')} stored`,
             url: seeded.service.url,
             requests: onSeeded.requests,
             pid: seeded.service.pid,

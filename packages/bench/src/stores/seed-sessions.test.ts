@@ -18,6 +18,8 @@ interface SeedFacts {
   oldest: string;
   newest: string;
   lifetimes: number[];
+  /** SQLite: the journal mode the service finds (it keeps WAL). */
+  journalMode?: string;
 }
 
 const FACTS = `
@@ -37,7 +39,8 @@ async function readFacts(store: BenchStore): Promise<SeedFacts> {
     try {
       const facts = db.prepare(FACTS).get() as SeedFacts;
       const pairs = db.prepare(lifetimesSql).all() as { created_at: string; expires_at: string }[];
-      return { ...facts, lifetimes: pairs.map(lifetime) };
+      const journalMode = String(db.pragma('journal_mode', { simple: true }));
+      return { ...facts, lifetimes: pairs.map(lifetime), journalMode };
     } finally {
       db.close();
     }
@@ -96,5 +99,6 @@ describe.each(DIALECTS)('seeding stored sessions (%s)', (dialect) => {
     expect(Date.parse(facts.oldest)).toBeGreaterThan(before - 2 * 24 * 3600 * 1000 - 1000);
     expect(Date.parse(facts.newest)).toBeLessThanOrEqual(Date.now());
     expect(new Set(facts.lifetimes)).toEqual(new Set([600]));
+    if (dialect === 'sqlite') expect(facts.journalMode).toBe('wal');
   });
 });
