@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { DestinationStream } from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import type { AppContext } from './app-context.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
+import type { SessionStore } from './db/session-store.js';
 import { ApiError } from './http/api-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
-import { requestIdFrom, serializeRequest } from './http/logging.js';
+import { RequestLogController, requestIdFrom, serializeRequest } from './http/logging.js';
 import { parsePhpForm } from './http/php-form.js';
 import { malformedQuery, registerQueryStringCheck } from './http/query-string.js';
 import { RateLimiter } from './http/rate-limit.js';
@@ -18,6 +18,7 @@ import { registerRoutes } from './http/routes.js';
 import { setTransportSecurity } from './http/transport-security.js';
 import { v2Routes } from './launch/v2.routes.js';
 import { v3Routes } from './launch/v3.routes.js';
+import type { LiveConfig } from './live-config/live-config.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
@@ -25,6 +26,10 @@ import { tokenRoutes } from './token/token.routes.js';
 export interface AppOptions {
   config: Config;
   db: Db;
+  /** The hot path's store (launches, logouts, token lookups); closed by whoever opened it. */
+  sessions: SessionStore;
+  /** Clients, settings, currencies and API users in memory; refreshed by whoever loaded it. */
+  live: LiveConfig;
   clock?: Clock;
   /** Where JSON log lines go (default stdout); tests read them to prove no secret is logged. */
   logStream?: DestinationStream;
@@ -34,13 +39,23 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, clock);
-  const context: AppContext = { config: options.config, db: options.db, clock, rateLimiter };
+  const context: AppContext = {
+    config: options.config,
+    db: options.db,
+    live: options.live,
+    sessions: options.sessions,
+    clock,
+    rateLimiter,
+  };
   const app = Fastify({
     logger: {
       level: options.config.logLevel,
       serializers: { req: serializeRequest },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      // Asynchronous: under load, many lines go out in one write instead of one system call each (the
+      // lines still pending are written when the process exits; a kill -9 loses at most those).
+      stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
     },
+    logController: new RequestLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
@@ -54,18 +69,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
   app.setValidatorCompiler(() => (value) => ({ value }));
   registerErrorHandler(app, rateLimiter);
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback, not an async function: every request runs it, and a promise per hook adds up.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     setTransportSecurity(reply, options.config);
-  });
-
-  // JSON:API: its media type carries no parameters but ext/profile, and Fastify would add a charset.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (String(reply.getHeader('content-type')).startsWith(JSON_API_MEDIA_TYPE)) {
-      reply.header('content-type', JSON_API_MEDIA_TYPE);
-    }
-    return payload;
+    done();
   });
 
   // After the hooks (its pages get them too), before any route (it documents those registered after it).

@@ -41,14 +41,24 @@ export function registerRoutes(
       url: route.url,
       ...(schema ? { schema } : {}),
       ...(jsonApi ? {} : { config: { undocumented: 'html-page' as const } }),
-      onRequest: async (request) => {
-        if (!jsonApi) return;
-        rateLimiter?.assertAddressAllowed(request.ip);
-        assertAcceptable(request);
-      },
-      preValidation: async (request) => {
-        if (route.bodyTypes) assertBodyMediaType(request, route.bodyTypes);
-      },
+      // Callbacks, not async functions: no promise per hook on every request. A throw answers the error.
+      ...(jsonApi
+        ? {
+            onRequest: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+              rateLimiter?.assertAddressAllowed(request.ip);
+              assertAcceptable(request);
+              done();
+            },
+          }
+        : {}),
+      ...(route.bodyTypes
+        ? {
+            preValidation: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+              assertBodyMediaType(request, route.bodyTypes ?? []);
+              done();
+            },
+          }
+        : {}),
       handler: route.handler,
     });
     const methods = methodsByUrl.get(route.url) ?? new Set<string>();

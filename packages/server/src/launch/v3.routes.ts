@@ -33,7 +33,7 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
       async handler(request, reply) {
         // Who is asking comes first: a caller without access learns nothing about the document's problems.
         const body = isPlainObject(request.body) ? (request.body as SignableParams) : {};
-        const client = await authorizeV3Caller(context, request, body);
+        const client = authorizeV3Caller(context, request, body);
         const attributes = readOpenGameDocument(request.body);
 
         const { result, warnings } = await checkAndLaunch(
@@ -53,7 +53,7 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
       async handler(request, reply) {
         const { id } = request.params as { id: string };
         // The path id is a signed parameter (spec: query ∪ path ∪ body), so a sign is good for one session.
-        const client = await authorizeV3Caller(context, request, { id });
+        const client = authorizeV3Caller(context, request, { id });
         const session = await findSessionById(context.db, id);
         // Another client's session, or a v2 one, is not a GameSession this caller can see.
         const player =
