@@ -10,6 +10,15 @@ const failures = (...summaries: readonly { failures: number }[]) => {
   return total === 0 ? '0' : `**${count(total)} FAILED**`;
 };
 
+/** The last cells of a paired row: req/s ratio, CPU ratio (measured ÷ reference) and failures. */
+function verdict(row: PairedRow): string[] {
+  return [
+    ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond),
+    ratio(row.reference.cpuMsPerRequest, row.measured.cpuMsPerRequest),
+    failures(row.reference, row.measured),
+  ];
+}
+
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string[] {
   return [
     `| ${head.join(' | ')} |`,
@@ -41,9 +50,7 @@ export function compareTable(rows: readonly PairedRow[]): string[] {
       count(row.measured.requestsPerSecond),
       ms(row.measured.p50),
       ms(row.measured.p99),
-      ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond),
-      ratio(row.reference.cpuMsPerRequest, row.measured.cpuMsPerRequest),
-      failures(row.reference, row.measured),
+      ...verdict(row),
     ]),
   );
 }
@@ -101,9 +108,7 @@ export function flatStoreTable(rows: readonly PairedRow[]): string[] {
       count(row.reference.requestsPerSecond),
       count(row.measured.requestsPerSecond),
       `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`,
-      ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond),
-      ratio(row.reference.cpuMsPerRequest, row.measured.cpuMsPerRequest),
-      failures(row.reference, row.measured),
+      ...verdict(row),
     ]),
   );
 }
