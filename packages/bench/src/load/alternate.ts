@@ -65,7 +65,8 @@ export async function alternate(
       }
       const cpuBefore = await cpuSeconds(target.pid);
       const result = await runLoad({ ...load, duration: options.duration });
-      const cpuMsPerRequest = (((await cpuSeconds(target.pid)) - cpuBefore) * 1000) / result.answered;
+      const cpuMs = ((await cpuSeconds(target.pid)) - cpuBefore) * 1000;
+      const cpuMsPerRequest = result.answered > 0 ? cpuMs / result.answered : Number.NaN;
       runs[index]?.push({ ...result, cpuMsPerRequest });
       progress(
         `  round ${round + 1}/${options.rounds} ${target.label}: ${Math.round(result.requestsPerSecond)} req/s, ` +
