@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
 import type { SessionStore } from './db/session-store.js';
 import { ApiError } from './http/api-error.js';
+import { answerClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
@@ -20,8 +21,17 @@ import { v2Routes } from './launch/v2.routes.js';
 import { v3Routes } from './launch/v3.routes.js';
 import type { LiveConfig } from './live-config/live-config.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
+import { registerDraining } from './ops/draining.js';
+import { healthRoutes } from './ops/health.routes.js';
+import { createMetrics, type Metrics } from './ops/metrics.js';
+import { metricsRoutes } from './ops/metrics.routes.js';
+import { type PurgeJobOptions, registerPurgeJob } from './ops/purge-job.js';
+import { registerRequestMetrics } from './ops/request-metrics.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
+
+/** A connection with no traffic either way for this long is cut (a client that stopped reading). */
+const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 
 export interface AppOptions {
   config: Config;
@@ -33,12 +43,17 @@ export interface AppOptions {
   clock?: Clock;
   /** Where JSON log lines go (default stdout); tests read them to prove no secret is logged. */
   logStream?: DestinationStream;
+  /** Where the app counts; default a fresh set (server.ts passes its own to count database connection losses). */
+  metrics?: Metrics;
+  /** The background purge's timing (tests shorten it). */
+  purge?: PurgeJobOptions;
 }
 
 /** Builds the HTTP app from its dependencies; never listens (see server.ts). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, clock);
+  const metrics = options.metrics ?? createMetrics();
   const context: AppContext = {
     config: options.config,
     db: options.db,
@@ -46,6 +61,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessions: options.sessions,
     clock,
     rateLimiter,
+    metrics,
+    state: { draining: false },
   };
   const app = Fastify({
     logger: {
@@ -62,13 +79,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { querystringParser: parseQueryString },
     // Behind a load balancer, request.ip (logs, quotas) is the player's or integrator's address only if trusted.
     trustProxy: trustProxyOption(options.config.trustProxy),
+    // Slow and stalled clients: the whole request (headers and body) within the request timeout, else
+    // 408 and the connection closes; idle keep-alive connections close after the keep-alive timeout.
+    requestTimeout: options.config.requestTimeoutMs,
+    keepAliveTimeout: options.config.keepAliveTimeoutMs,
+    // A socket with no traffic at all (a client that stopped reading the response) is cut.
+    connectionTimeout: SOCKET_IDLE_TIMEOUT_MS,
+    http: {
+      headersTimeout: options.config.requestTimeoutMs,
+      // Node checks those timeouts every 30 s by default; once a second, they hold to the second.
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler: answerClientError,
+    // While closing, requests on connections still open are answered by registerDraining (JSON:API).
+    return503OnClosing: false,
   });
 
   registerBodyParsers(app);
   registerQueryStringCheck(app);
   // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
   app.setValidatorCompiler(() => (value) => ({ value }));
-  registerErrorHandler(app, rateLimiter);
+  registerErrorHandler(app, rateLimiter, metrics);
   // A callback, not an async function: every request runs it, and a promise per hook adds up.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -76,12 +107,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     setTransportSecurity(reply, options.config);
     done();
   });
+  registerDraining(app, context.state);
+  registerRequestMetrics(app, metrics);
+  registerPurgeJob(app, context, options.purge);
 
   // After the hooks (its pages get them too), before any route (it documents those registered after it).
   await registerOpenApi(app, options.config);
   registerRoutes(
     app,
-    [...v2Routes(context), ...v3Routes(context), ...tokenRoutes(context), ...pageRoutes(context)],
+    [
+      ...v2Routes(context),
+      ...v3Routes(context),
+      ...tokenRoutes(context),
+      ...pageRoutes(context),
+      ...healthRoutes(context),
+      ...metricsRoutes(context),
+    ],
     rateLimiter,
   );
   return app;

@@ -12,6 +12,29 @@ describe('loadConfig', () => {
       logLevel: 'info',
       rateLimitPerMinute: 1200,
       trustProxy: false,
+      metricsToken: undefined,
+      migrateOnStart: true,
+      requestTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      shutdownTimeoutMs: 20_000,
+    });
+  });
+
+  it('reads the operations settings: metrics token, migration at start and the timeouts in seconds', () => {
+    expect(
+      loadConfig({
+        METRICS_TOKEN: 'scrape-token-0123456789',
+        MIGRATE_ON_START: 'false',
+        REQUEST_TIMEOUT: '5',
+        KEEP_ALIVE_TIMEOUT: '65',
+        SHUTDOWN_TIMEOUT: '30',
+      }),
+    ).toMatchObject({
+      metricsToken: 'scrape-token-0123456789',
+      migrateOnStart: false,
+      requestTimeoutMs: 5000,
+      keepAliveTimeoutMs: 65_000,
+      shutdownTimeoutMs: 30_000,
     });
   });
 
@@ -53,6 +76,12 @@ describe('loadConfig', () => {
     [{ POKER_LAUNCH_ENV: 'prod' }, /POKER_LAUNCH_ENV must be one of staging, production, got "prod"/],
     [{ RATE_LIMIT_PER_MINUTE: '-1' }, /RATE_LIMIT_PER_MINUTE must be a whole number from 0/],
     [{ TRUST_PROXY: 'the balancer' }, /TRUST_PROXY must be true, false, a hop count or a comma list/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be 16 to 256 printable characters/],
+    [{ METRICS_TOKEN: 'has a space in the middle' }, /METRICS_TOKEN must be 16 to 256/],
+    [{ MIGRATE_ON_START: 'no' }, /MIGRATE_ON_START must be true or false, got "no"/],
+    [{ REQUEST_TIMEOUT: '0' }, /REQUEST_TIMEOUT must be a whole number of seconds from 1 to 300, got "0"/],
+    [{ KEEP_ALIVE_TIMEOUT: '1.5' }, /KEEP_ALIVE_TIMEOUT must be a whole number of seconds from 1 to 600/],
+    [{ SHUTDOWN_TIMEOUT: '301' }, /SHUTDOWN_TIMEOUT must be a whole number of seconds from 1 to 300/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

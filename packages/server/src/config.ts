@@ -12,6 +12,16 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Whom to believe in X-Forwarded-For: off, all (`true`), a hop count, or addresses/CIDRs. */
   readonly trustProxy: boolean | number | string[];
+  /** Bearer token that `/metrics` requires; undefined: `/metrics` is open (bind it to a private interface). */
+  readonly metricsToken: string | undefined;
+  /** `serve` applies pending migrations at start; false: it refuses to start on a schema that is behind. */
+  readonly migrateOnStart: boolean;
+  /** Milliseconds a client has to send a whole request (headers and body), else 408 and the connection closes. */
+  readonly requestTimeoutMs: number;
+  /** Milliseconds an idle keep-alive connection stays open between requests. */
+  readonly keepAliveTimeoutMs: number;
+  /** Milliseconds a graceful shutdown may take before the connections still open are cut. */
+  readonly shutdownTimeoutMs: number;
 }
 
 export type DatabaseConfig =
@@ -49,6 +59,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     logLevel: oneOf('LOG_LEVEL', nonEmpty(env.LOG_LEVEL) ?? 'info', LOG_LEVELS),
     rateLimitPerMinute: parseRateLimit(nonEmpty(env.RATE_LIMIT_PER_MINUTE) ?? '1200'),
     trustProxy: parseTrustProxy(nonEmpty(env.TRUST_PROXY) ?? 'false'),
+    metricsToken: parseMetricsToken(nonEmpty(env.METRICS_TOKEN)),
+    migrateOnStart: parseBoolean('MIGRATE_ON_START', nonEmpty(env.MIGRATE_ON_START) ?? 'true'),
+    requestTimeoutMs: parseSeconds('REQUEST_TIMEOUT', nonEmpty(env.REQUEST_TIMEOUT) ?? '10', 1, 300),
+    keepAliveTimeoutMs: parseSeconds('KEEP_ALIVE_TIMEOUT', nonEmpty(env.KEEP_ALIVE_TIMEOUT) ?? '72', 1, 600),
+    shutdownTimeoutMs: parseSeconds('SHUTDOWN_TIMEOUT', nonEmpty(env.SHUTDOWN_TIMEOUT) ?? '20', 1, 300),
   });
 }
 
@@ -91,6 +106,30 @@ function parseTrustProxy(text: string): boolean | number | string[] {
   throw new ConfigError(
     `TRUST_PROXY must be true, false, a hop count or a comma list of addresses/CIDRs, got "${text}"`,
   );
+}
+
+/** Whole seconds from `min` to `max`, as milliseconds. */
+function parseSeconds(name: string, text: string, min: number, max: number): number {
+  const seconds = Number(text);
+  if (!/^\d+$/.test(text) || seconds < min || seconds > max) {
+    throw new ConfigError(`${name} must be a whole number of seconds from ${min} to ${max}, got "${text}"`);
+  }
+  return seconds * 1000;
+}
+
+function parseBoolean(name: string, text: string): boolean {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  throw new ConfigError(`${name} must be true or false, got "${text}"`);
+}
+
+/** Long enough not to be guessed, printable so it survives a header; never echoed in the error. */
+function parseMetricsToken(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[\x21-\x7e]{16,256}$/.test(text)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
+  }
+  return text;
 }
 
 function parsePublicUrl(text: string): string {

@@ -25,8 +25,10 @@ export const ERROR_CODES = [
   'currency_not_active',
   'username_exists',
   'username_too_long',
+  'request_timeout',
   'rate_limited',
   'internal_error',
+  'service_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -38,6 +40,13 @@ export interface ErrorObject {
   title: string;
   detail: string;
   source?: { pointer: string };
+  /** What the error adds to its detail, e.g. the values a field takes. */
+  meta?: ErrorObjectMeta;
+}
+
+/** `errors[].meta`: for a field that takes a closed list of values, the list. */
+export interface ErrorObjectMeta {
+  allowedValues?: string[];
 }
 
 /** What a staging deployment adds to a signature error: the string it hashed, without the secret. */
