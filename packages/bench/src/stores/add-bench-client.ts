@@ -12,11 +12,15 @@ export function newBenchClient(): BenchClient {
 }
 
 /**
- * Stores the client the benchmark signs as, with the operator CLI (which also migrates the fresh
- * database): the same way an operator sets up a deployment, whatever the tables look like inside.
+ * Migrates the fresh database and stores the client the benchmark signs as, with the operator CLI: the
+ * same way an operator sets up a deployment, whatever the tables look like inside.
  */
 export async function addBenchClient(databaseUrl: string, client: BenchClient): Promise<void> {
-  await run(process.execPath, [POKER_LAUNCH_BIN, 'client', 'add', client.id, '--secret', client.secret], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
-  });
+  const options = { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } };
+  await run(process.execPath, [POKER_LAUNCH_BIN, 'migrate'], options);
+  await run(
+    process.execPath,
+    [POKER_LAUNCH_BIN, 'client', 'add', client.id, '--secret', client.secret],
+    options,
+  );
 }
