@@ -21,7 +21,8 @@ describe.runIf(postgresUrl)('three poker-launch instances on one PostgreSQL data
       const migrations = await adminQuery(database().url, 'SELECT name FROM kysely_migration ORDER BY name');
       expect(migrations.rows.map((row) => row.name)).toEqual([
         '001_initial_schema',
-        '002_session_purge_indexes',
+        '002_live_config_and_session_writer',
+        '003_session_purge_indexes',
       ]);
       // A first start creates the demo client once, whichever instance wins.
       const printed = instances.filter((instance) => instance.stdout().includes('client id: demo'));

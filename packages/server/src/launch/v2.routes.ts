@@ -70,7 +70,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         }
         // The path userId and the body userId are one parameter (decisions.md §2).
         const params = { ...query, ...body, userId } as SignableParams;
-        const client = authenticateClient(context.live, context.config.deployment, {
+        const client = await authenticateClient(context.live, context.config.deployment, {
           clientId: query.clientId,
           candidates: [params],
           received: headerValue(request, 'sign'),

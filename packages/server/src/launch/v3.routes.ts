@@ -33,7 +33,7 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
       async handler(request, reply) {
         // Who is asking comes first: a caller without access learns nothing about the document's problems.
         const body = isPlainObject(request.body) ? (request.body as SignableParams) : {};
-        const client = authorizeV3Caller(context, request, body);
+        const client = await authorizeV3Caller(context, request, body);
         const attributes = readOpenGameDocument(request.body);
 
         const { result, warnings } = await checkAndLaunch(
@@ -54,7 +54,7 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         const { id } = request.params as { id: string };
         const notFound = () => ApiError.of('not_found', `No GameSession ${gameSessionIri(id.slice(0, 64))}`);
         // The path id is a signed parameter (spec: query ∪ path ∪ body), so a sign is good for one session.
-        const reader = authorizeGameSessionReader(context, request, { id }, notFound);
+        const reader = await authorizeGameSessionReader(context, request, { id }, notFound);
         const session = await findSessionById(context.db, id);
         // Another client's session, or a v2 one, is not a GameSession this caller can see.
         if (session?.apiVersion !== 'v3' || (reader && session.clientId !== reader.id)) {
