@@ -1,0 +1,151 @@
+import { parseArgs } from 'node:util';
+import { SCENARIO_NAMES, type ScenarioName } from './scenarios/scenario.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface BenchOptions {
+  readonly scenarios: readonly ScenarioName[];
+  readonly dialects: readonly Dialect[];
+  /** Server URL on which each run creates (and drops) its own database. */
+  readonly postgresUrl: string | undefined;
+  readonly connections: number;
+  /** Seconds of measured load per target and round. */
+  readonly duration: number;
+  /** Seconds of unmeasured load before each measured one. */
+  readonly warmup: number;
+  readonly rounds: number;
+  /** Players (and so signed bodies, and tokens) each scenario cycles through. */
+  readonly players: number;
+  readonly logLevel: string;
+  /** Sessions stored before the service starts. */
+  readonly seedSessions: number;
+  /** Measure the service on an empty store against the service on `seedSessions` stored sessions. */
+  readonly flatStore: boolean;
+  /** Seconds of sustained v2 load with the service's memory sampled; 0: no soak. */
+  readonly soak: number;
+  readonly cpuProfileDir: string | undefined;
+  /** Where the table is written; default artifacts/bench-<time>.md. */
+  readonly out: string | undefined;
+}
+
+export const USAGE = `npm run bench -- [options]
+
+Measures poker-launch against bare Fastify over HTTP, alternating them, and prints a markdown table
+(also written under artifacts/).
+
+  --scenarios <list>      v2,v3,token (default all three; --flat-store: v2,token; --soak: v2)
+  --dialect <d>           sqlite, postgres or both (default: both when a PostgreSQL server is named,
+                          else sqlite)
+  --postgres <url>        PostgreSQL server to create a fresh database on (default TEST_DATABASE_URL)
+  --connections <n>       concurrent connections of the load generator (default 50)
+  --duration <s>          measured seconds per target and round (default 3)
+  --warmup <s>            unmeasured seconds before each measured run (default 1)
+  --rounds <n>            rounds of [bare, service], order alternating (default 5)
+  --players <n>           players (signed bodies, tokens) each scenario cycles through (default 1000)
+  --log-level <level>     the service's LOG_LEVEL; its stdout goes to /dev/null (default info)
+  --seed-sessions <n>     store n sessions (over n/10 players) before the service starts
+  --flat-store            compare the service on an empty store with it on --seed-sessions sessions
+  --soak <s>              sustained v2 load on the service alone, its RSS sampled (MB/min)
+  --cpu-prof <dir>        run the service under node --cpu-prof, profile written to <dir> at its exit
+  --out <file>            where to write the table (default artifacts/bench-<time>.md)
+  --help                  this text
+`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** @returns undefined when --help was asked for. */
+export function parseBenchOptions(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): BenchOptions | undefined {
+  const { values } = parseArgs({
+    args: [...args],
+    strict: true,
+    options: {
+      scenarios: { type: 'string' },
+      dialect: { type: 'string' },
+      postgres: { type: 'string' },
+      connections: { type: 'string', default: '50' },
+      duration: { type: 'string', default: '3' },
+      warmup: { type: 'string', default: '1' },
+      rounds: { type: 'string', default: '5' },
+      players: { type: 'string', default: '1000' },
+      'log-level': { type: 'string', default: 'info' },
+      'seed-sessions': { type: 'string', default: '0' },
+      'flat-store': { type: 'boolean', default: false },
+      soak: { type: 'string', default: '0' },
+      'cpu-prof': { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return undefined;
+  const postgresUrl = values.postgres ?? nonEmpty(env.TEST_DATABASE_URL);
+  const flatStore = values['flat-store'];
+  const soak = number('--soak', values.soak, 0);
+  const seedSessions = integer('--seed-sessions', values['seed-sessions'], 0);
+  if (flatStore && seedSessions === 0) throw new UsageError('--flat-store needs --seed-sessions <n> above 0');
+  if (flatStore && soak > 0) throw new UsageError('--flat-store and --soak are separate runs');
+  const defaultScenarios = soak > 0 ? 'v2' : flatStore ? 'v2,token' : SCENARIO_NAMES.join(',');
+  return {
+    scenarios: parseScenarios(values.scenarios ?? defaultScenarios),
+    dialects: parseDialects(values.dialect ?? (postgresUrl ? 'both' : 'sqlite'), postgresUrl),
+    postgresUrl,
+    connections: integer('--connections', values.connections, 1),
+    duration: number('--duration', values.duration, 0.1),
+    warmup: number('--warmup', values.warmup, 0),
+    rounds: integer('--rounds', values.rounds, 1),
+    players: integer('--players', values.players, 1),
+    logLevel: values['log-level'],
+    seedSessions,
+    flatStore,
+    soak,
+    cpuProfileDir: values['cpu-prof'],
+    out: values.out,
+  };
+}
+
+function parseScenarios(list: string): ScenarioName[] {
+  const names = list.split(',').filter((name) => name !== '');
+  for (const name of names) {
+    if (!(SCENARIO_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(`--scenarios: unknown scenario "${name}" (${SCENARIO_NAMES.join(', ')})`);
+    }
+  }
+  if (names.length === 0) throw new UsageError('--scenarios: name at least one scenario');
+  return names as ScenarioName[];
+}
+
+function parseDialects(value: string, postgresUrl: string | undefined): Dialect[] {
+  const dialects: Dialect[] | undefined =
+    value === 'both'
+      ? ['sqlite', 'postgres']
+      : value === 'sqlite' || value === 'postgres'
+        ? [value]
+        : undefined;
+  if (!dialects) throw new UsageError(`--dialect must be sqlite, postgres or both, got "${value}"`);
+  if (dialects.includes('postgres') && !postgresUrl) {
+    throw new UsageError('PostgreSQL needs a server: --postgres <url> or TEST_DATABASE_URL');
+  }
+  return dialects;
+}
+
+function number(flag: string, text: string, min: number): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < min) {
+    throw new UsageError(`${flag} must be a number of at least ${min}, got "${text}"`);
+  }
+  return value;
+}
+
+function integer(flag: string, text: string, min: number): number {
+  const value = number(flag, text, min);
+  if (!Number.isSafeInteger(value)) throw new UsageError(`${flag} must be a whole number, got "${text}"`);
+  return value;
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text === undefined || text === '' ? undefined : text;
+}

@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+interface BenchRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the bench as `npm run bench` does; `interruptOn` sends SIGINT once stderr shows that text. */
+function runBench(
+  args: readonly string[],
+  options: { env?: Record<string, string>; interruptOn?: string } = {},
+): Promise<BenchRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let interrupted = false;
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      // Once: a second SIGINT is the user insisting, and ends the bench without cleaning up.
+      if (!interrupted && options.interruptOn && stderr.includes(options.interruptOn)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function processesWhoseEnvironmentHas(text: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const environment = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
+    if (environment.includes(text)) found.push(pid);
+  }
+  return found;
+}
+
+/** The table's rows, cells trimmed, under the header that starts with `first`. */
+function tableRows(markdown: string, first: string): string[][] {
+  const lines = markdown.split('\n');
+  const head = lines.findIndex((line) => line.startsWith(`| ${first} |`));
+  const rows: string[][] = [];
+  for (const line of lines.slice(head + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
+  }
+  return rows;
+}
+
+describe('npm run bench', () => {
+  let folder = '';
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'poker-launch-bench-test-'));
+  });
+  afterEach(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('measures every scenario on SQLite against bare Fastify and prints a table with no failed request', {
+    timeout: 120_000,
+  }, async () => {
+    const out = join(folder, 'bench.md');
+    const run = await runBench([
+      '--dialect=sqlite',
+      '--duration=0.5',
+      '--warmup=0',
+      '--rounds=1',
+      '--players=20',
+      '--connections=10',
+      '--seed-sessions=2000',
+      `--out=${out}`,
+    ]);
+    expect(run.stderr).not.toContain('FAILED');
+    expect(run.code).toBe(0);
+    const rows = tableRows(run.stdout, 'scenario');
+    expect(rows.map((row) => row.slice(0, 3))).toEqual([
+      ['v2', 'sqlite', '10'],
+      ['v3', 'sqlite', '10'],
+      ['token', 'sqlite', '10'],
+    ]);
+    for (const [, , , bare, service, p50, p99, ratio, cpuRatio, errors] of rows) {
+      for (const rate of [bare, service]) expect(Number(rate?.replaceAll(',', ''))).toBeGreaterThan(0);
+      for (const value of [p50, p99, ratio, cpuRatio]) expect(Number(value)).toBeGreaterThan(0);
+      expect(errors).toBe('0');
+    }
+    expect(run.stdout).toMatch(/- machine: \d+ CPUs .*, node v\d+/);
+    expect(run.stdout).toContain('Storing 2,000 sessions took: sqlite');
+    expect(await readFile(out, 'utf8')).toBe(run.stdout);
+  });
+
+  it('stops its servers and removes its store when interrupted', { timeout: 120_000 }, async () => {
+    // The SQLite store lives in the bench's temporary folder: TMPDIR points it into ours.
+    const run = await runBench(['--dialect=sqlite', '--scenarios=token', '--players=5', '--duration=60'], {
+      env: { TMPDIR: folder },
+      interruptOn: 'rounds of 60 s',
+    });
+    expect(run.stderr).toContain('SIGINT: stopping the servers and dropping the stores');
+    expect(run.code).toBe(130);
+    expect(await readdir(folder)).toEqual([]);
+    // Every process the bench started inherited TMPDIR=<folder>: none may outlive it.
+    expect(await processesWhoseEnvironmentHas(folder)).toEqual([]);
+  });
+
+  it('refuses an unknown scenario with exit code 2 and the usage', async () => {
+    const run = await runBench(['--scenarios=v4']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--scenarios: unknown scenario "v4"');
+    expect(run.stderr).toContain('npm run bench -- [options]');
+  });
+});

@@ -1,0 +1,149 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BenchOptions, parseBenchOptions, USAGE } from './bench-options.js';
+import { runCompare } from './modes/compare.js';
+import { runFlatStore } from './modes/flat-store.js';
+import type { PairedRow } from './modes/paired-row.js';
+import { runSoak, type SoakRow } from './modes/soak.js';
+import { interrupted } from './processes/cleanup-on-interrupt.js';
+import { listProfiles, newProfiles, topSelfTime } from './report/cpu-profile.js';
+import { machineLines } from './report/machine.js';
+import { compareTable, flatStoreTable, roundsTable, soakTable } from './report/tables.js';
+
+const REPOSITORY = fileURLToPath(new URL('../../../', import.meta.url));
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(): Promise<number> {
+  let options: BenchOptions | undefined;
+  try {
+    options = parseBenchOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : error}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!options) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const profileDir = options.cpuProfileDir === undefined ? undefined : resolve(options.cpuProfileDir);
+  if (profileDir) options = { ...options, cpuProfileDir: profileDir };
+  const profilesBefore = new Set(profileDir ? await listProfiles(profileDir) : []);
+
+  const lines = ['# poker-launch benchmark', '', ...machineLines(), `- run: ${describeRun(options)}`, ''];
+  const section = options.soak > 0 ? await soakSection(options) : await pairedSection(options);
+  lines.push(...section.lines);
+  const failed = section.failures;
+  if (profileDir) lines.push(...(await profileLines(profileDir, profilesBefore)));
+  if (failed > 0) {
+    lines.splice(
+      2,
+      0,
+      `**${failed} REQUESTS FAILED (non-2xx or no answer): the speeds below are not valid.**`,
+      '',
+    );
+  }
+
+  const report = `${lines.join('\n')}\n`;
+  const out =
+    options.out ??
+    join(REPOSITORY, 'artifacts', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, report);
+  process.stdout.write(report);
+  progress(`written to ${out}`);
+  if (failed > 0) progress(`\n*** ${failed} REQUESTS FAILED: see the errors column and the statuses ***`);
+  return failed > 0 ? 1 : 0;
+}
+
+const CPU_RATIO_NOTE =
+  'CPU ratio: the same ratio by CPU time per request (user + system, every thread, from /proc), which the ' +
+  "neighbours' load disturbs less than req/s; it does not see time spent waiting (an fsync, a lock).";
+
+interface Section {
+  readonly lines: string[];
+  /** Failed requests (non-2xx or no answer), warm-ups included. */
+  readonly failures: number;
+}
+
+async function soakSection(options: BenchOptions): Promise<Section> {
+  const rows: SoakRow[] = [];
+  for (const dialect of options.dialects) rows.push(await runSoak(options, dialect, progress));
+  return {
+    lines: ['## Soak: the service alone under sustained load', '', ...soakTable(rows), ''],
+    failures: rows.reduce((sum, row) => sum + row.failures, 0),
+  };
+}
+
+/** The service against bare Fastify, or (--flat-store) the service on stored sessions against an empty store. */
+async function pairedSection(options: BenchOptions): Promise<Section> {
+  const rows: PairedRow[] = [];
+  const seeding: string[] = [];
+  for (const dialect of options.dialects) {
+    const result = await (options.flatStore ? runFlatStore : runCompare)(options, dialect, progress);
+    rows.push(...result.rows);
+    if (options.seedSessions > 0) seeding.push(`${dialect} ${result.seedSeconds.toFixed(1)} s`);
+  }
+  const stored = options.seedSessions.toLocaleString('en-US');
+  return {
+    lines: [
+      options.flatStore
+        ? '## Flat store: the service on stored sessions against itself on an empty store (ratio = stored ÷ empty)'
+        : '## The service against bare Fastify (ratio = service req/s ÷ bare req/s, medians of the rounds)',
+      '',
+      ...(options.flatStore ? flatStoreTable(rows) : compareTable(rows)),
+      '',
+      CPU_RATIO_NOTE,
+      '',
+      ...(seeding.length > 0 ? [`Storing ${stored} sessions took: ${seeding.join(', ')}.`, ''] : []),
+      ...roundsTable(rows),
+      '',
+    ],
+    failures: rows.reduce((sum, row) => sum + row.reference.failures + row.measured.failures, 0),
+  };
+}
+
+function describeRun(options: BenchOptions): string {
+  const parts = [
+    `${options.connections} connections`,
+    options.soak > 0
+      ? `${options.soak} s of load`
+      : `${options.rounds} rounds × ${options.duration} s per target (after ${options.warmup} s of warm-up each)`,
+    `${options.players} players per scenario`,
+    `service LOG_LEVEL ${options.logLevel} into /dev/null`,
+  ];
+  if (options.seedSessions > 0) parts.push(`${options.seedSessions.toLocaleString('en-US')} stored sessions`);
+  if (options.cpuProfileDir) parts.push('service under --cpu-prof');
+  return parts.join(', ');
+}
+
+async function profileLines(folder: string, before: ReadonlySet<string>): Promise<string[]> {
+  const files = await newProfiles(folder, before);
+  if (files.length === 0)
+    return ['No CPU profile was written (did the service exit by a signal it could not handle?).', ''];
+  const top = await topSelfTime(folder, files);
+  return [
+    `## CPU profile: top self time of the service (${files.map((file) => join(folder, file)).join(', ')})`,
+    '',
+    '| self ms | % of busy | function |',
+    '|---|---|---|',
+    ...top.map(
+      (entry) =>
+        `| ${Math.round(entry.milliseconds)} | ${entry.percent.toFixed(1)} | \`${entry.location}\` |`,
+    ),
+    '',
+  ];
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (interrupted()) return; // the servers were stopped under its feet; the cleanup exits with 130
+    process.stderr.write(
+      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
+    );
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,35 @@
+import type { Dialect } from '../bench-options.js';
+import type { TargetSummary } from '../load/alternate.js';
+import type { ScenarioName } from '../scenarios/scenario.js';
+
+/**
+ * One scenario on one dialect, two targets alternated: the reference (bare Fastify, or the service on
+ * an empty store) and the measured one (the service, or the service on stored sessions).
+ * ratio = measured ÷ reference.
+ */
+export interface PairedRow {
+  readonly scenario: ScenarioName;
+  readonly dialect: Dialect;
+  readonly connections: number;
+  readonly storedSessions: number;
+  readonly reference: TargetSummary;
+  readonly measured: TargetSummary;
+}
+
+/** What a paired mode (compare, flat store) measured on one dialect. */
+export interface PairedResult {
+  readonly rows: PairedRow[];
+  /** Seconds the seeding of stored sessions took; 0 without seeding. */
+  readonly seedSeconds: number;
+}
+
+export function pairedRow(
+  scenario: ScenarioName,
+  dialect: Dialect,
+  connections: number,
+  storedSessions: number,
+  [reference, measured]: readonly TargetSummary[],
+): PairedRow {
+  if (!reference || !measured) throw new Error('a paired row needs two summaries');
+  return { scenario, dialect, connections, storedSessions, reference, measured };
+}

@@ -1,0 +1,37 @@
+import { createRequire } from 'node:module';
+import type { ServerProcess } from './server-process.js';
+import { freePort, startServerProcess } from './server-process.js';
+
+/** The real `poker-launch` bin, as an operator runs it. */
+export const POKER_LAUNCH_BIN = createRequire(import.meta.url).resolve(
+  '@poker-launch/cli/bin/poker-launch.js',
+);
+
+export interface ServiceOptions {
+  readonly databaseUrl: string;
+  readonly logLevel: string;
+  /** Run under `node --cpu-prof`, the profile written into this folder when the service exits. */
+  readonly cpuProfileDir?: string | undefined;
+}
+
+/**
+ * `poker-launch serve` in production mode with quotas off (the load generator is one address sending
+ * tens of thousands of requests a second), logging at the level asked for into /dev/null.
+ */
+export async function startService(options: ServiceOptions): Promise<ServerProcess> {
+  const port = await freePort();
+  const profiling =
+    options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
+  return startServerProcess(
+    [...profiling, POKER_LAUNCH_BIN, 'serve'],
+    {
+      DATABASE_URL: options.databaseUrl,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      POKER_LAUNCH_ENV: 'production',
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: options.logLevel,
+    },
+    port,
+  );
+}

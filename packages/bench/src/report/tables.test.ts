@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { TargetSummary } from '../load/alternate.js';
+import type { PairedRow } from '../modes/paired-row.js';
+import { compareTable, roundsTable } from './tables.js';
+
+function summary(label: string, requestsPerSecond: number, failures: number): TargetSummary {
+  return {
+    label,
+    requestsPerSecond,
+    p50: 1.234,
+    p99: 9.876,
+    cpuMsPerRequest: 28_000 / requestsPerSecond / 100,
+    roundRates: [requestsPerSecond * 0.9, requestsPerSecond, requestsPerSecond * 1.1],
+    spreadPercent: 20,
+    failures,
+    statusCounts: failures > 0 ? { 200: 100, 500: failures } : { 200: 100 },
+  };
+}
+
+function row(serviceFailures: number): PairedRow {
+  return {
+    scenario: 'v2',
+    dialect: 'sqlite',
+    connections: 50,
+    storedSessions: 0,
+    reference: summary('bare', 28_000, 0),
+    measured: summary('service', 1_100, serviceFailures),
+  };
+}
+
+describe('report tables', () => {
+  it('prints the service against bare Fastify with the ratio of their medians', () => {
+    expect(compareTable([row(0)])).toEqual([
+      '| scenario | dialect | connections | bare req/s | service req/s | p50 ms | p99 ms | ratio | CPU ratio | errors |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+      '| v2 | sqlite | 50 | 28,000 | 1,100 | 1.23 | 9.88 | 0.04 | 0.04 | 0 |',
+    ]);
+  });
+
+  it('shouts failed requests in the errors column instead of listing them as a number among others', () => {
+    expect(compareTable([row(7)])[2]).toMatch(/\| \*\*7 FAILED\*\* \|$/);
+  });
+
+  it('lists every round of both targets with their spread and statuses', () => {
+    const [, , bare, service] = roundsTable([row(7)]);
+    expect(bare).toBe(
+      '| v2 | sqlite | bare | 25,200, 28,000, 30,800 | 20 % | 1.23 / 9.88 | 0.010 | 200×100 |',
+    );
+    expect(service).toContain('| 200×100 500×7 |');
+  });
+});

@@ -1,0 +1,141 @@
+import type { PairedRow } from '../modes/paired-row.js';
+import type { SoakRow } from '../modes/soak.js';
+
+const count = (value: number) => Math.round(value).toLocaleString('en-US');
+const ms = (value: number) => (Number.isNaN(value) ? '–' : value.toFixed(2));
+const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '–');
+/** Failures are shouted, never a quiet number among the others. */
+const failures = (...summaries: readonly { failures: number }[]) => {
+  const total = summaries.reduce((sum, summary) => sum + summary.failures, 0);
+  return total === 0 ? '0' : `**${count(total)} FAILED**`;
+};
+
+/** The last cells of a paired row: req/s ratio, CPU ratio (measured ÷ reference) and failures. */
+function verdict(row: PairedRow): string[] {
+  return [
+    ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond),
+    ratio(row.reference.cpuMsPerRequest, row.measured.cpuMsPerRequest),
+    failures(row.reference, row.measured),
+  ];
+}
+
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
+}
+
+/** The main table: the service's speed as a ratio to bare Fastify in the same run. */
+export function compareTable(rows: readonly PairedRow[]): string[] {
+  return table(
+    [
+      'scenario',
+      'dialect',
+      'connections',
+      'bare req/s',
+      'service req/s',
+      'p50 ms',
+      'p99 ms',
+      'ratio',
+      'CPU ratio',
+      'errors',
+    ],
+    rows.map((row) => [
+      row.scenario,
+      row.dialect,
+      String(row.connections),
+      count(row.reference.requestsPerSecond),
+      count(row.measured.requestsPerSecond),
+      ms(row.measured.p50),
+      ms(row.measured.p99),
+      ...verdict(row),
+    ]),
+  );
+}
+
+/** Every round's req/s: how noisy the machine was while the medians above were taken. */
+export function roundsTable(rows: readonly PairedRow[]): string[] {
+  return table(
+    [
+      'scenario',
+      'dialect',
+      'target',
+      'req/s per round',
+      'spread',
+      'p50 / p99 ms (median)',
+      'CPU ms/request',
+      'statuses',
+    ],
+    rows.flatMap((row) =>
+      [row.reference, row.measured].map((summary) => [
+        row.scenario,
+        row.dialect,
+        summary.label,
+        summary.roundRates.map(count).join(', '),
+        `${summary.spreadPercent.toFixed(0)} %`,
+        `${ms(summary.p50)} / ${ms(summary.p99)}`,
+        summary.cpuMsPerRequest.toFixed(3),
+        Object.entries(summary.statusCounts)
+          .map(([status, n]) => `${status}×${n}`)
+          .join(' '),
+      ]),
+    ),
+  );
+}
+
+/** The service on a seeded store against itself on an empty one. */
+export function flatStoreTable(rows: readonly PairedRow[]): string[] {
+  return table(
+    [
+      'scenario',
+      'dialect',
+      'connections',
+      'stored sessions',
+      'empty req/s',
+      'stored req/s',
+      'p99 ms empty / stored',
+      'ratio',
+      'CPU ratio',
+      'errors',
+    ],
+    rows.map((row) => [
+      row.scenario,
+      row.dialect,
+      String(row.connections),
+      count(row.storedSessions),
+      count(row.reference.requestsPerSecond),
+      count(row.measured.requestsPerSecond),
+      `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`,
+      ...verdict(row),
+    ]),
+  );
+}
+
+export function soakTable(rows: readonly SoakRow[]): string[] {
+  return table(
+    [
+      'scenario',
+      'dialect',
+      'connections',
+      'seconds',
+      'req/s',
+      'p50 / p99 ms',
+      'RSS start → end (max) MB',
+      'MB/min',
+      'errors',
+    ],
+    rows.map((row) => [
+      row.scenario,
+      row.dialect,
+      String(row.connections),
+      String(row.seconds),
+      count(row.requestsPerSecond),
+      `${ms(row.p50)} / ${ms(row.p99)}`,
+      `${row.rssStartMb.toFixed(1)} → ${row.rssEndMb.toFixed(1)} (${row.rssMaxMb.toFixed(1)})`,
+      `${row.mbPerMinute.toFixed(2)} (after ${Math.round(row.slopeFromSecond)} s, ${row.samples} samples)`,
+      failures(row),
+    ]),
+  );
+}

@@ -1,0 +1,34 @@
+export const SCENARIO_NAMES = ['v2', 'v3', 'token'] as const;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+/** One HTTP request as the load generator sends it, to the service or to bare Fastify alike. */
+export interface LoadRequest {
+  readonly method: 'GET' | 'POST';
+  /** Path and query string. */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+/** A scenario ready to load: the requests to cycle, and what the service answers to them. */
+export interface Scenario {
+  readonly name: ScenarioName;
+  readonly requests: readonly LoadRequest[];
+  /** The status of a successful answer. */
+  readonly status: number;
+  /** Byte size of the service's answer body; bare Fastify pads its answer to the same size. */
+  readonly responseBytes: number;
+}
+
+/** The client the benchmark signs as: stored before the service starts. */
+export interface BenchClient {
+  readonly id: string;
+  readonly secret: string;
+}
+
+/** Fixed-width player numbers: every answer of a scenario has the same size. */
+export function playerNumber(index: number): string {
+  return String(index + 1).padStart(7, '0');
+}
+
+export const JSON_API = 'application/vnd.api+json';
