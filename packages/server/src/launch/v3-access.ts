@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { findClient } from '../clients/client.repository.js';
+import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { ApiError } from '../http/api-error.js';
 import { headerValue } from '../http/routes.js';
 import { authenticateClient } from '../signature/authenticate-client.js';
@@ -30,7 +31,8 @@ export async function authorizeV3Caller(
 }
 
 async function authenticateCaller(context: AppContext, request: FastifyRequest, params: SignableParams) {
-  const { client: clientId, ...query } = request.query as Record<string, SignableParams[string]>;
+  const { client: rawClientId, ...query } = request.query as Record<string, SignableParams[string]>;
+  const clientId = clientIdParameter(request.query as Record<string, unknown>, 'client');
   const { authorization } = request.headers;
   if (authorization !== undefined) {
     await authorizeApiKey(context.db, authorization, PERMISSION_CREATE_OPEN_GAME);
@@ -40,17 +42,17 @@ async function authenticateCaller(context: AppContext, request: FastifyRequest, 
     clientId,
     candidates: [
       { ...query, ...params },
-      { ...query, client: clientId, ...params },
+      { ...query, client: rawClientId, ...params },
     ],
     received: headerValue(request, 'sign'),
   });
 }
 
-async function activeClientOrThrow(context: AppContext, clientId: unknown): Promise<Client> {
-  if (clientId === undefined || clientId === '') {
+async function activeClientOrThrow(context: AppContext, clientId: string | undefined): Promise<Client> {
+  if (clientId === undefined) {
     throw ApiError.of('field_required', 'The client query parameter cannot be blank');
   }
-  const client = typeof clientId === 'string' ? await findClient(context.db, clientId) : undefined;
+  const client = await findClient(context.db, clientId);
   if (!client?.active) {
     throw ApiError.of('invalid_field', 'The client query parameter names no active client');
   }

@@ -7,6 +7,7 @@ import { integratorPlayerId } from '../players/player.js';
 import { findPlayerById } from '../players/player.repository.js';
 import { sessionState } from '../sessions/session.js';
 import { findSessionById } from '../sessions/session.repository.js';
+import { isSessionId } from '../sessions/token.js';
 import { isPlainObject } from '../validation/parse-fields.js';
 import { checkAndLaunch } from './check-and-launch.js';
 import {
@@ -54,7 +55,8 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         const { id } = request.params as { id: string };
         // The path id is a signed parameter (spec: query ∪ path ∪ body), so a sign is good for one session.
         const client = await authorizeV3Caller(context, request, { id });
-        const session = await findSessionById(context.db, id);
+        // Only a well-formed id is looked up: no other (a NUL, say) can name a session.
+        const session = isSessionId(id) ? await findSessionById(context.db, id) : undefined;
         // Another client's session, or a v2 one, is not a GameSession this caller can see.
         const player =
           session && session.clientId === client.id && session.apiVersion === 'v3'

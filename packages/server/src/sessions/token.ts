@@ -9,3 +9,8 @@ export function generateToken(): string {
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
+
+/** Whether `text` has the form generateToken() gives session record ids. */
+export function isSessionId(text: string): boolean {
+  return /^[0-9a-f]{32}$/.test(text);
+}
