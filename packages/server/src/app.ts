@@ -12,10 +12,17 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
 import { requestIdFrom, serializeRequest } from './http/logging.js';
 import { parsePhpForm } from './http/php-form.js';
+import {
+  answerUnmetExpectations,
+  assertHostHeader,
+  clientErrorHandler,
+  frameworkErrorHandler,
+  MAX_PARAM_LENGTH,
+} from './http/protocol-errors.js';
 import { malformedQuery, registerQueryStringCheck } from './http/query-string.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { commonHeaders } from './http/raw-error.js';
 import { registerRoutes } from './http/routes.js';
-import { setTransportSecurity } from './http/transport-security.js';
 import { v2Routes } from './launch/v2.routes.js';
 import { v3Routes } from './launch/v3.routes.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
@@ -35,7 +42,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, clock);
   const context: AppContext = { config: options.config, db: options.db, clock, rateLimiter };
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     logger: {
       level: options.config.logLevel,
       serializers: { req: serializeRequest },
@@ -44,7 +51,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
-    routerOptions: { querystringParser: parseQueryString },
+    routerOptions: { querystringParser: parseQueryString, maxParamLength: MAX_PARAM_LENGTH },
+    // Every answer is a JSON:API error with X-Request-Id, also those given before any route runs.
+    frameworkErrors: frameworkErrorHandler(options.config),
+    clientErrorHandler: clientErrorHandler(options.config, () => app.log),
+    http: { requireHostHeader: false },
     // Behind a load balancer, request.ip (logs, quotas) is the player's or integrator's address only if trusted.
     trustProxy: trustProxyOption(options.config.trustProxy),
   });
@@ -54,10 +65,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
   app.setValidatorCompiler(() => (value) => ({ value }));
   registerErrorHandler(app, rateLimiter);
+  answerUnmetExpectations(app, options.config);
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    setTransportSecurity(reply, options.config);
+    reply.headers(commonHeaders(request.id, options.config));
+    assertHostHeader(request);
   });
 
   // JSON:API: its media type carries no parameters but ext/profile, and Fastify would add a charset.

@@ -11,9 +11,12 @@ export const ERROR_CODES = [
   'player_not_found',
   'method_not_allowed',
   'not_acceptable',
+  'request_timeout',
   'type_conflict',
   'payload_too_large',
+  'uri_too_long',
   'unsupported_media_type',
+  'expectation_failed',
   'invalid_field',
   'field_required',
   'field_conflict',
@@ -26,6 +29,7 @@ export const ERROR_CODES = [
   'username_exists',
   'username_too_long',
   'rate_limited',
+  'header_fields_too_large',
   'internal_error',
 ] as const;
 

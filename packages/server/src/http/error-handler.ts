@@ -4,6 +4,7 @@ import { ApiError, errorObject } from './api-error.js';
 import { sendDocument } from './json-api.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import type { RateLimiter } from './rate-limit.js';
+import { errorDocument } from './raw-error.js';
 
 /** Answers to a caller that could not prove who it is: counted per address, so guessing stays slow. */
 const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
@@ -35,10 +36,7 @@ export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimi
 
 export function renderApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.extras.headers ?? {})) reply.header(name, value);
-  return sendDocument(reply, error.status, {
-    errors: error.errors,
-    meta: { requestId: request.id, ...error.extras.meta },
-  });
+  return sendDocument(reply, error.status, errorDocument(error, request.id));
 }
 
 /** Fastify's own failures (body parsing, limits) in our vocabulary. */
