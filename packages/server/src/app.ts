@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { DestinationStream } from 'pino';
+import { type DestinationStream, destination } from 'pino';
 import type { AppContext } from './app-context.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -10,7 +10,7 @@ import { ApiError } from './http/api-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
-import { requestIdFrom, serializeRequest } from './http/logging.js';
+import { requestIdFrom, scrubbingDestination, serializeRequest } from './http/logging.js';
 import { parsePhpForm } from './http/php-form.js';
 import {
   answerUnmetExpectations,
@@ -46,7 +46,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: {
       level: options.config.logLevel,
       serializers: { req: serializeRequest },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      // No credential in any line at any level, trace included (decisions.md §9).
+      stream: scrubbingDestination(options.logStream ?? destination(1)),
     },
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
