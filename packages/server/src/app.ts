@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type DestinationStream, destination } from 'pino';
 import type { AppContext } from './app-context.js';
 import { type Clock, systemClock } from './clock.js';
@@ -20,8 +20,10 @@ import {
   MAX_PARAM_LENGTH,
 } from './http/protocol-errors.js';
 import { malformedQuery, registerQueryStringCheck } from './http/query-string.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { MemoryQuotaStore, type QuotaStore } from './http/quota-store.js';
+import { type QuotaMetrics, RateLimiter } from './http/rate-limit.js';
 import { commonHeaders } from './http/raw-error.js';
+import { RedisQuotaStore } from './http/redis-quota-store.js';
 import { registerRoutes } from './http/routes.js';
 import { v2Routes } from './launch/v2.routes.js';
 import { v3Routes } from './launch/v3.routes.js';
@@ -40,8 +42,6 @@ export interface AppOptions {
 /** Builds the HTTP app from its dependencies; never listens (see server.ts). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
-  const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, clock);
-  const context: AppContext = { config: options.config, db: options.db, clock, rateLimiter };
   const app: FastifyInstance = Fastify({
     logger: {
       level: options.config.logLevel,
@@ -58,8 +58,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(options.config, () => app.log),
     http: { requireHostHeader: false },
     // Behind a load balancer, request.ip (logs, quotas) is the player's or integrator's address only if trusted.
-    trustProxy: trustProxyOption(options.config.trustProxy),
+    trustProxy: trustProxy(options.config),
   });
+
+  const rateLimiter = new RateLimiter(
+    options.config.rateLimitPerMinute,
+    await quotaStore(options.config, clock, app.log),
+    options.config,
+  );
+  app.addHook('onClose', () => rateLimiter.close());
+  app.decorate('quotas', rateLimiter as QuotaMetrics);
+  const context: AppContext = { config: options.config, db: options.db, clock, rateLimiter };
 
   registerBodyParsers(app);
   registerQueryStringCheck(app);
@@ -134,7 +143,15 @@ function parseQueryString(text: string): Record<string, unknown> {
   }
 }
 
-/** Fastify takes a hop count as a function: trust the first n proxies in front of it. */
-function trustProxyOption(trust: Config['trustProxy']) {
-  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+/** Fastify takes the list as a mutable array. */
+function trustProxy(config: Config): boolean | string[] {
+  return config.trustProxy === true || config.trustProxy === false
+    ? config.trustProxy
+    : [...config.trustProxy];
+}
+
+/** Quotas per instance, or shared by all through Redis when REDIS_URL is set (decisions.md §10). */
+async function quotaStore(config: Config, clock: Clock, log: FastifyBaseLogger): Promise<QuotaStore> {
+  const memory = new MemoryQuotaStore(clock);
+  return config.redis ? RedisQuotaStore.connect(config.redis, memory, log) : memory;
 }

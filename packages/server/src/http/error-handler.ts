@@ -15,10 +15,10 @@ const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
 
 /** Renders every failure as a JSON:API errors document. Unknown errors become a logged 500 with no internals. */
 export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimiter): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const apiError = error instanceof ApiError ? error : fromFrameworkError(error);
     if (apiError.errors.some((item) => AUTHENTICATION_FAILURES.has(item.code)))
-      rateLimiter.recordFailure(request.ip);
+      await rateLimiter.recordFailure(request);
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
       request.log.error({ err: error }, 'unhandled error');
     }

@@ -240,6 +240,7 @@ describe('request quota against forgers', () => {
       h().app.inject({
         method: 'GET',
         url: '/api/web/v2/app/session',
+        remoteAddress: '203.0.113.67',
         headers: { authorization: `Bearer ${token}` },
       });
     const statuses = [];

@@ -42,8 +42,11 @@ export function registerRoutes(
       ...(schema ? { schema } : {}),
       ...(jsonApi ? {} : { config: { undocumented: 'html-page' as const } }),
       onRequest: async (request) => {
-        if (!jsonApi) return;
-        rateLimiter?.assertAddressAllowed(request.ip);
+        if (!jsonApi) {
+          await rateLimiter?.countPage(request);
+          return;
+        }
+        await rateLimiter?.assertAddressAllowed(request);
         assertAcceptable(request);
       },
       preValidation: async (request) => {

@@ -62,7 +62,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           candidates: [params],
           received: headerValue(request, 'sign'),
         });
-        context.rateLimiter.countCaller(`client:${client.id}`);
+        await context.rateLimiter.countCaller(`client:${client.id}`);
 
         const { result, warnings } = await checkAndLaunch(
           context,

@@ -26,7 +26,7 @@ export async function authorizeV3Caller(
   params: SignableParams,
 ): Promise<Client> {
   const client = await authenticateCaller(context, request, params);
-  context.rateLimiter.countCaller(`client:${client.id}`);
+  await context.rateLimiter.countCaller(`client:${client.id}`);
   return client;
 }
 

@@ -200,6 +200,8 @@ describe.each(DIALECTS)('the API reference on %s', (dialect) => {
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain('swagger');
     expect(page.headers['x-request-id']).toBeTruthy();
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'; script-src 'self';");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     const json = await h().app.inject({ method: 'GET', url: '/docs/json' });
     expect(json.json()).toEqual(await reference());
   });

@@ -34,7 +34,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
       async handler(request, reply) {
         const now = context.clock();
         const found = await authenticateToken(context.db, readBearerToken(request), now);
-        context.rateLimiter.countCaller(`session:${found.session.id}`);
+        await context.rateLimiter.countCaller(`session:${found.session.id}`);
         return sendDocument(reply, 200, toTokenSessionDocument(found, now));
       },
     },
@@ -55,7 +55,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
       async handler(request, reply) {
         const now = context.clock();
         const { session } = await authenticateToken(context.db, readBearerToken(request), now);
-        context.rateLimiter.countCaller(`session:${session.id}`);
+        await context.rateLimiter.countCaller(`session:${session.id}`);
         await revokeSession(context.db, session.id, now);
         return reply.code(204).header('cache-control', 'no-store').send();
       },
