@@ -1,9 +1,11 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import { initialSchema } from './migrations/001-initial-schema.js';
+import { previousSecret } from './migrations/002-previous-secret.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
   '001_initial_schema': initialSchema,
+  '002_previous_secret': previousSecret,
 };
 
 /**

@@ -61,6 +61,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           clientId,
           candidates: [params],
           received: headerValue(request, 'sign'),
+          now: context.clock(),
         });
         await context.rateLimiter.countCaller(`client:${client.id}`);
 

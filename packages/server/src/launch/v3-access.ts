@@ -45,6 +45,7 @@ async function authenticateCaller(context: AppContext, request: FastifyRequest, 
       { ...query, client: rawClientId, ...params },
     ],
     received: headerValue(request, 'sign'),
+    now: context.clock(),
   });
 }
 

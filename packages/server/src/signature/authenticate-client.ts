@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { canonicalString, type SignableParams, sign, signaturesMatch } from '@poker-launch/sdk';
-import type { Client } from '../clients/client.js';
+import { type Client, signingSecrets } from '../clients/client.js';
 import { findClient } from '../clients/client.repository.js';
 import type { Deployment } from '../config.js';
 import type { Db } from '../db/schema.js';
@@ -11,6 +11,8 @@ export interface SignedRequest {
   /** The canonical parameters first, then any other reading integrators use (v3 with `client` kept). */
   candidates: readonly [SignableParams, ...SignableParams[]];
   received: string | undefined;
+  /** When it is checked: a rotated-out secret holds only until its overlap ends. */
+  now: Date;
 }
 
 /**
@@ -28,10 +30,12 @@ export async function authenticateClient(
       : undefined;
   if (client?.active && client.secretKey === null) return client;
   // An unknown client is checked against a random secret, so it costs the same time as a wrong sign.
-  const secret = client?.active ? (client.secretKey ?? '') : randomBytes(32).toString('hex');
+  const secrets = client?.active ? signingSecrets(client, request.now) : [randomBytes(32).toString('hex')];
   let matched = false;
   for (const candidate of request.candidates) {
-    if (signaturesMatch(await signOrRefuse(candidate, secret), request.received)) matched = true;
+    for (const secret of secrets) {
+      if (signaturesMatch(await signOrRefuse(candidate, secret), request.received)) matched = true;
+    }
   }
   if (client?.active && matched) return client;
   throw invalidSignature(deployment, request.candidates);
