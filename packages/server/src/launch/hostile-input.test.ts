@@ -85,6 +85,17 @@ describe.each(DIALECTS)('control characters and invisible text on %s', (dialect)
     );
   });
 
+  it('answers 422 field_required for an empty path userId, where it answered an empty errors list', async () => {
+    await h().addClient();
+    const response = await v2('clientId=demo', '');
+    expect(response.statusCode).toBe(400); // unsigned: the signature comes first
+    const signed = await h().createSession('', {});
+    expect(signed.statusCode).toBe(422);
+    expect(errorsOf(signed)).toEqual([
+      [422, 'field_required', 'userId cannot be blank', '/data/attributes/userId'],
+    ]);
+  });
+
   it('answers 422 for control characters anywhere in launchOptions, keys included', async () => {
     for (const launchOptions of [
       { restoreSessionUrl: `https://casino.example/r${NUL}` },

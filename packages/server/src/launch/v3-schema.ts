@@ -62,7 +62,9 @@ export function v3OpenGameSchema(): FastifySchema {
         description: 'The GameSession; its IRI is also in the Location header',
         ...ref(GAME_SESSION_DOCUMENT),
       },
-      ...errorResponses([400, 401, 403, 406, 409, 413, 415, 422, 429, 500]),
+      ...errorResponses([400, 401, 403, 404, 406, 409, 413, 415, 422, 429, 500], {
+        404: 'Player not found: internal player-id mode and player.id is not a player of the client',
+      }),
     },
   };
 }
@@ -84,7 +86,9 @@ export function v3GameSessionSchema(): FastifySchema {
     produces: [JSON_API_MEDIA_TYPE],
     response: {
       200: { description: 'The GameSession state', ...ref(GAME_SESSION_STATE_DOCUMENT) },
-      ...errorResponses([400, 401, 403, 404, 406, 429, 500]),
+      ...errorResponses([400, 401, 403, 404, 406, 422, 429, 500], {
+        422: 'With an API key: the client query parameter is blank or names no active client',
+      }),
     },
   };
 }
