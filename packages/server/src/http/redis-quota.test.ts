@@ -8,6 +8,7 @@ import { insertClient } from '../clients/client.repository.js';
 import { loadConfig } from '../config.js';
 import type { Database } from '../db/open-database.js';
 import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy.js';
+import { testClient } from '../test-support/test-client.js';
 import { createTestDatabase } from '../test-support/test-database.js';
 import { describeWithRedis, TEST_REDIS_URL, uniqueKeyPrefix } from '../test-support/test-redis.js';
 
@@ -22,17 +23,7 @@ describeWithRedis('quotas shared through Redis', () => {
 
   beforeEach(async () => {
     database = await createTestDatabase('sqlite');
-    const now = new Date().toISOString();
-    await insertClient(database.db, {
-      id: 'demo',
-      secretKey: SECRET,
-      active: true,
-      currencyMandatory: false,
-      playerIdMode: 'external',
-      launchUrls: {},
-      frameOrigins: [],
-      createdAt: now,
-    });
+    await insertClient(database.db, testClient(new Date(), { secretKey: SECRET }));
   });
   afterAll(() => redis.disconnect());
   afterEach(async () => {

@@ -11,6 +11,7 @@ import type { Database } from '../db/open-database.js';
 import type { Db } from '../db/schema.js';
 import { saveSetting } from '../settings/setting.repository.js';
 import type { SettingName } from '../settings/settings.js';
+import { testClient } from './test-client.js';
 import { TestClock } from './test-clock.js';
 import { createTestDatabase, type Dialect, dropFileDatabase } from './test-database.js';
 
@@ -81,17 +82,7 @@ async function createHarness(db: Db, env: Record<string, string>): Promise<Harne
     config,
     logs: () => lines.join(''),
     async addClient(overrides = {}) {
-      const client: Client = {
-        id: 'demo',
-        secretKey: 'test_secret',
-        active: true,
-        currencyMandatory: false,
-        playerIdMode: 'external',
-        launchUrls: {},
-        frameOrigins: [],
-        createdAt: clock.now().toISOString(),
-        ...overrides,
-      };
+      const client = testClient(clock.now(), overrides);
       const inserted = insertClient(db, client).then(() => client);
       defaultClient ??= inserted;
       return inserted;

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { activateCurrencies } from '../../src/currencies/currency.repository.js';
 import type { Database } from '../../src/db/open-database.js';
 import { OpenApiContract } from '../../src/openapi/test-support/openapi-contract.js';
+import { testClient } from '../../src/test-support/test-client.js';
 import { TestClock } from '../../src/test-support/test-clock.js';
 import { createTestDatabase, type Dialect } from '../../src/test-support/test-database.js';
 import { generateApiKey, hashApiKey } from '../../src/users/api-key.js';
@@ -55,17 +56,8 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
     RATE_LIMIT_PER_MINUTE: '20',
   });
   const app = await buildApp({ config, db: database.db, clock: clock.now, logStream });
-  const client = (id: string, overrides: Partial<Client>): Client => ({
-    id,
-    secretKey: null,
-    active: true,
-    currencyMandatory: false,
-    playerIdMode: 'external',
-    launchUrls: {},
-    frameOrigins: [],
-    createdAt: clock.now().toISOString(),
-    ...overrides,
-  });
+  const client = (id: string, overrides: Partial<Client>) =>
+    testClient(clock.now(), { id, secretKey: null, ...overrides });
   for (const added of [
     client('demo', { secretKey: SECRETS.demo, frameOrigins: ['https://casino.example'] }),
     client('open', {}),
