@@ -6,7 +6,8 @@ export default defineConfig({
     // Two cores: one worker per core keeps PostgreSQL and the child processes of CLI tests from starving.
     maxWorkers: 2,
     reporters: ['default', './vitest.summary-reporter.ts'],
-    testTimeout: 20_000,
+    // Generous: CLI tests start real processes, and a shared two-core machine can make each take seconds.
+    testTimeout: 60_000,
     hookTimeout: 30_000,
   },
 });

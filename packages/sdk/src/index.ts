@@ -29,5 +29,5 @@ export {
   type SignableParams,
   type SignableValue,
 } from './signature/canonical-string.js';
-export { sha256Hex, sign, signaturesMatch } from './signature/sign.js';
+export { sha256Hex, sign, signaturesMatch, signedText } from './signature/sign.js';
 export * from './wire/index.js';

@@ -1,12 +1,19 @@
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
+import type { SessionStore } from './db/session-store.js';
 import type { RateLimiter } from './http/rate-limit.js';
+import type { LiveConfig } from './live-config/live-config.js';
 
 /** What route handlers depend on. */
 export interface AppContext {
   readonly config: Config;
+  /** Kysely: reads off the hot path (a GameSession read back). */
   readonly db: Db;
+  /** Clients, settings, active currencies and API users, in memory and kept current. */
+  readonly live: LiveConfig;
+  /** Launch and logout writes (group commit) and token lookups. */
+  readonly sessions: SessionStore;
   readonly clock: Clock;
   /** Quotas: handlers count a caller once it has proven who it is. */
   readonly rateLimiter: RateLimiter;

@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { type DestinationStream, destination } from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import type { AppContext } from './app-context.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
+import type { SessionStore } from './db/session-store.js';
 import { ApiError } from './http/api-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
-import { requestIdFrom, scrubbingDestination, serializeRequest } from './http/logging.js';
+import {
+  RequestLogController,
+  requestIdFrom,
+  scrubbingDestination,
+  serializeRequest,
+} from './http/logging.js';
 import { parsePhpForm } from './http/php-form.js';
 import {
   answerUnmetExpectations,
@@ -27,6 +32,7 @@ import { RedisQuotaStore } from './http/redis-quota-store.js';
 import { registerRoutes } from './http/routes.js';
 import { v2Routes } from './launch/v2.routes.js';
 import { v3Routes } from './launch/v3.routes.js';
+import type { LiveConfig } from './live-config/live-config.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
@@ -34,6 +40,10 @@ import { tokenRoutes } from './token/token.routes.js';
 export interface AppOptions {
   config: Config;
   db: Db;
+  /** The hot path's store (launches, logouts, token lookups); closed by whoever opened it. */
+  sessions: SessionStore;
+  /** Clients, settings, currencies and API users in memory; refreshed by whoever loaded it. */
+  live: LiveConfig;
   clock?: Clock;
   /** Where JSON log lines go (default stdout); tests read them to prove no secret is logged. */
   logStream?: DestinationStream;
@@ -46,9 +56,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: {
       level: options.config.logLevel,
       serializers: { req: serializeRequest },
-      // No credential in any line at any level, trace included (decisions.md §9).
-      stream: scrubbingDestination(options.logStream ?? destination(1)),
+      // Asynchronous: under load, many lines go out in one write instead of one system call each (the
+      // lines still pending are written when the process exits; a kill -9 loses at most those).
+      // Scrubbed: no credential in any line at any level, trace included (decisions.md §9).
+      stream: scrubbingDestination(options.logStream ?? pino.destination({ dest: 1, sync: false })),
     },
+    logController: new RequestLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
@@ -68,7 +81,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   app.addHook('onClose', () => rateLimiter.close());
   app.decorate('quotas', rateLimiter as QuotaMetrics);
-  const context: AppContext = { config: options.config, db: options.db, clock, rateLimiter };
+  const context: AppContext = {
+    config: options.config,
+    db: options.db,
+    live: options.live,
+    sessions: options.sessions,
+    clock,
+    rateLimiter,
+  };
 
   registerBodyParsers(app);
   registerQueryStringCheck(app);
@@ -76,17 +96,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(() => (value) => ({ value }));
   registerErrorHandler(app, rateLimiter);
   answerUnmetExpectations(app, options.config);
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback, not an async function: every request runs it, and a promise per hook adds up.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(commonHeaders(request.id, options.config));
     assertHostHeader(request);
-  });
-
-  // JSON:API: its media type carries no parameters but ext/profile, and Fastify would add a charset.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (String(reply.getHeader('content-type')).startsWith(JSON_API_MEDIA_TYPE)) {
-      reply.header('content-type', JSON_API_MEDIA_TYPE);
-    }
-    return payload;
+    done();
   });
 
   // After the hooks (its pages get them too), before any route (it documents those registered after it).

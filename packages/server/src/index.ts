@@ -5,4 +5,5 @@ export { type Clock, systemClock } from './clock.js';
 export { type Config, ConfigError, DEFAULT_DATABASE_URL, loadConfig, parseDatabaseUrl } from './config.js';
 export { type Database, isUniqueViolation, openDatabase } from './db/open-database.js';
 export type { Db } from './db/schema.js';
+export { LiveConfig } from './live-config/live-config.js';
 export { closeOnSignals, type RunningServer, startServer } from './server.js';

@@ -53,7 +53,8 @@ export const serveCommand: Command = {
         }
       }
     }
-    // After the first-start work: from here on the service runs as configured.
+    // After the first-start work, which the service must see: from here on it runs as configured.
+    await server.live.refresh();
     server.app.log.info(READY_MESSAGE);
     return 0;
   },

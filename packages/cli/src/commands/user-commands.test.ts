@@ -1,5 +1,5 @@
 import { sha256Hex } from '@poker-launch/sdk';
-import { buildApp, type Database, loadConfig, openDatabase } from '@poker-launch/server';
+import { buildApp, type Database, LiveConfig, loadConfig, openDatabase } from '@poker-launch/server';
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
@@ -13,7 +13,9 @@ describe.each(DATABASE_KINDS)('poker-launch user commands on %s', (kind) => {
   async function openGameWith(key: string): Promise<number> {
     const config = loadConfig({ DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent' });
     const database: Database = await openDatabase(config.database);
-    const app = await buildApp({ config, db: database.db });
+    const sessions = database.openSessionStore();
+    const live = await LiveConfig.load(database.db);
+    const app = await buildApp({ config, db: database.db, sessions, live });
     try {
       const now = new Date().toISOString();
       await database.db
@@ -30,6 +32,7 @@ describe.each(DATABASE_KINDS)('poker-launch user commands on %s', (kind) => {
         })
         .onConflict((conflict) => conflict.column('id').doNothing())
         .execute();
+      await live.refresh();
       const response = await app.inject({
         method: 'POST',
         url: '/apiweb/v3/open-game?client=demo',
@@ -39,6 +42,7 @@ describe.each(DATABASE_KINDS)('poker-launch user commands on %s', (kind) => {
       return response.statusCode;
     } finally {
       await app.close();
+      await sessions.close();
       await database.close();
     }
   }

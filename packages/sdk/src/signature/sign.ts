@@ -14,7 +14,18 @@ const encoder = new TextEncoder();
  * // => '5659e1d6d9f9f54a432e978eacf6ec98cac7bcb8914dda49ddce81076ef1f84a'
  */
 export async function sign(params: SignableParams, secretKey: string): Promise<string> {
-  return sha256Hex(canonicalString(params) + secretKey);
+  return sha256Hex(signedText(params, secretKey));
+}
+
+/**
+ * What the signature hashes: the canonical string followed by the secret key. For code that hashes it
+ * itself, synchronously (a server verifying thousands of requests a second uses its platform's SHA-256).
+ *
+ * @example
+ * createHash('sha256').update(signedText(params, secret), 'utf8').digest('hex') === (await sign(params, secret));
+ */
+export function signedText(params: SignableParams, secretKey: string): string {
+  return canonicalString(params) + secretKey;
 }
 
 /**

@@ -1,16 +1,21 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import type { Dialect } from './dialect.js';
+import type { GroupCommitOptions } from './group-commit.js';
 import { migrateToLatest } from './migrations.js';
+import { PostgresSessionStore } from './postgres/postgres-session-store.js';
 import type { Db } from './schema.js';
+import type { SessionStore } from './session-store.js';
+import { openSqliteConnection } from './sqlite/sqlite-connection.js';
+import { SqliteSessionStore } from './sqlite/sqlite-session-store.js';
 
-/** An open database; the only module that imports the drivers. */
+/** An open database; the only module (with its dialect folders) that imports the drivers. */
 export interface Database {
   readonly db: Db;
-  readonly dialect: DatabaseConfig['dialect'];
+  readonly dialect: Dialect;
+  /** The hot path's store (the service opens one; operator commands need none). */
+  openSessionStore(onBatch?: GroupCommitOptions['onBatch']): SessionStore;
   close(): Promise<void>;
 }
 
@@ -25,27 +30,26 @@ export async function openDatabase(
   config: DatabaseConfig,
   options: OpenDatabaseOptions = {},
 ): Promise<Database> {
-  const db =
+  const database =
     config.dialect === 'sqlite' ? openSqlite(config.path) : await openPostgres(config.url, options.schema);
-  const database: Database = { db, dialect: config.dialect, close: () => db.destroy() };
   if (options.migrate !== false) {
-    await migrateToLatest(db, config.dialect === 'postgres' ? await currentSchema(db) : undefined);
+    const schema = config.dialect === 'postgres' ? await currentSchema(database.db) : undefined;
+    await migrateToLatest(database.db, config.dialect, schema);
   }
   return database;
 }
 
-function openSqlite(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
-  sqlite.pragma('journal_mode = WAL');
-  // FULL: a commit is on disk before the response that confirms it; NORMAL could lose it on power loss.
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('foreign_keys = ON');
-  return new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+function openSqlite(path: string): Database {
+  const db: Db = new Kysely({ dialect: new SqliteDialect({ database: openSqliteConnection(path) }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    openSessionStore: (onBatch) => new SqliteSessionStore(path, onBatch),
+    close: () => db.destroy(),
+  };
 }
 
-async function openPostgres(url: string, schema: string | undefined): Promise<Db> {
+async function openPostgres(url: string, schema: string | undefined): Promise<Database> {
   if (schema !== undefined) {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
     const admin = new pg.Client({ connectionString: url });
@@ -61,7 +65,13 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
     max: 10,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
-  return new Kysely({ dialect: new PostgresDialect({ pool }) });
+  const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    openSessionStore: (onBatch) => new PostgresSessionStore(pool, onBatch),
+    close: () => db.destroy(),
+  };
 }
 
 /** The schema unqualified names resolve to: the first of the search_path that exists. */

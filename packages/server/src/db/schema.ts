@@ -11,6 +11,7 @@ export interface DatabaseSchema {
   settings: SettingTable;
   active_currencies: ActiveCurrencyTable;
   api_users: ApiUserTable;
+  config_version: ConfigVersionTable;
 }
 
 export interface ClientTable {
@@ -96,6 +97,12 @@ export interface ApiUserTable {
   permissions: string;
   created_at: string;
   revoked_at: string | null;
+}
+
+/** One row: bumped by triggers on every change to clients, settings, active_currencies and api_users. */
+export interface ConfigVersionTable {
+  id: number;
+  version: number | string;
 }
 
 export type Db = Kysely<DatabaseSchema>;

@@ -15,14 +15,18 @@ const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
 
 /** Renders every failure as a JSON:API errors document. Unknown errors become a logged 500 with no internals. */
 export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimiter): void {
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = error instanceof ApiError ? error : fromFrameworkError(error);
-    if (apiError.errors.some((item) => AUTHENTICATION_FAILURES.has(item.code)))
-      await rateLimiter.recordFailure(request);
+    const counted = apiError.errors.some((item) => AUTHENTICATION_FAILURES.has(item.code))
+      ? rateLimiter.recordFailure(request)
+      : undefined;
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
       request.log.error({ err: error }, 'unhandled error');
     }
-    return renderApiError(request, reply, apiError);
+    // Counted in Redis: answer once it is, so the caller's next request sees it.
+    return counted === undefined
+      ? renderApiError(request, reply, apiError)
+      : counted.then(() => renderApiError(request, reply, apiError));
   });
 
   app.setNotFoundHandler((request, reply) =>

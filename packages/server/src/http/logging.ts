@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
 const REDACTED = '[redacted]';
 
@@ -73,6 +73,23 @@ function safeDecode(text: string): string {
 /** What a log line says about a request: never headers (sign, Authorization) and never bodies. */
 export function serializeRequest(request: FastifyRequest) {
   return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip };
+}
+
+/**
+ * One line per request, `request completed` with the request, its status and its duration, written when
+ * it is answered; `incoming request` only at debug level, where it helps to find a request that hangs.
+ * Half the lines of Fastify's default, which writes both at info.
+ */
+export class RequestLogController extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) request.log.error({ ...line, err: error }, 'request errored');
+    else request.log.info(line, 'request completed');
+  }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

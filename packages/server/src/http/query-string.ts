@@ -19,10 +19,11 @@ export function malformedQuery(): Record<string, unknown> {
  * hook, so the 400 carries X-Request-Id and the other headers every response has.
  */
 export function registerQueryStringCheck(app: FastifyInstance): void {
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     if (Object.hasOwn(request.query as object, MALFORMED)) {
-      throw ApiError.of('bad_request', 'The query string is malformed');
+      done(ApiError.of('bad_request', 'The query string is malformed'));
+    } else {
+      done(null, payload);
     }
-    return payload;
   });
 }

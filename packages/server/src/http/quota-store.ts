@@ -14,10 +14,10 @@ export interface WindowCount {
  * counts in a fixed one-minute window that starts with its first request.
  */
 export interface QuotaStore {
-  /** Counts one request of `key`. */
-  hit(key: string): Promise<WindowCount>;
+  /** Counts one request of `key`: at once in this process, or later from a shared store. */
+  hit(key: string): WindowCount | Promise<WindowCount>;
   /** The count of `key` without counting. */
-  peek(key: string): Promise<WindowCount>;
+  peek(key: string): WindowCount | Promise<WindowCount>;
   /** Quota checks the shared store did not answer (always 0 for one that cannot fail). */
   readonly failures: number;
   close(): Promise<void>;
@@ -55,12 +55,7 @@ export class MemoryQuotaStore implements QuotaStore {
     return this.windows.size;
   }
 
-  hit(key: string): Promise<WindowCount> {
-    return Promise.resolve(this.hitNow(key));
-  }
-
-  /** The same as `hit`, synchronously: what the Redis store falls back to. */
-  hitNow(key: string): WindowCount {
+  hit(key: string): WindowCount {
     const now = this.clock().getTime();
     let window = this.windows.get(key);
     if (!window || now - window.start >= QUOTA_WINDOW_MS) {
@@ -74,11 +69,7 @@ export class MemoryQuotaStore implements QuotaStore {
     return { count: window.count, resetInMs: window.start + QUOTA_WINDOW_MS - now };
   }
 
-  peek(key: string): Promise<WindowCount> {
-    return Promise.resolve(this.peekNow(key));
-  }
-
-  peekNow(key: string): WindowCount {
+  peek(key: string): WindowCount {
     const now = this.clock().getTime();
     const window = this.windows.get(key);
     if (!window || now - window.start >= QUOTA_WINDOW_MS) return { count: 0, resetInMs: 0 };

@@ -7,33 +7,33 @@ describe('the in-memory quota store', () => {
   it('never tracks more keys than its bound: the oldest window goes first', async () => {
     const clock = new TestClock();
     const store = new MemoryQuotaStore(clock.now, 3);
-    for (const key of ['a', 'b', 'c']) await store.hit(key);
+    for (const key of ['a', 'b', 'c']) store.hit(key);
     clock.advance(1);
-    await store.hit('a'); // a's window started first, and still does
-    await store.hit('d');
+    store.hit('a'); // a's window started first, and still does
+    store.hit('d');
     expect(store.size).toBe(3);
-    expect((await store.peek('a')).count).toBe(0);
-    expect((await store.peek('b')).count).toBe(1);
-    expect((await store.peek('d')).count).toBe(1);
+    expect(store.peek('a').count).toBe(0);
+    expect(store.peek('b').count).toBe(1);
+    expect(store.peek('d').count).toBe(1);
   });
 
   it('sheds expired windows before live ones, and a restarted window counts as the newest', async () => {
     const clock = new TestClock();
     const store = new MemoryQuotaStore(clock.now, 3);
-    await store.hit('a');
-    await store.hit('b');
+    store.hit('a');
+    store.hit('b');
     clock.advance(60);
-    await store.hit('a'); // a new window for a, now after b's
-    await store.hit('c');
-    await store.hit('d');
+    store.hit('a'); // a new window for a, now after b's
+    store.hit('c');
+    store.hit('d');
     expect(store.size).toBe(3);
-    expect((await store.peek('b')).count).toBe(0);
-    expect((await store.peek('a')).count).toBe(1);
+    expect(store.peek('b').count).toBe(0);
+    expect(store.peek('a').count).toBe(1);
   });
 
   it('stays at its bound under a flood of four times as many distinct keys', async () => {
     const store = new MemoryQuotaStore(new TestClock().now);
-    for (let index = 0; index < 200_000; index++) store.hitNow(`failures:198.51.${index}`);
+    for (let index = 0; index < 200_000; index++) store.hit(`failures:198.51.${index}`);
     expect(store.size).toBe(50_000);
   });
 });

@@ -69,11 +69,11 @@ export class RedisQuotaStore implements QuotaStore {
   }
 
   hit(key: string): Promise<WindowCount> {
-    return this.run(HIT_SCRIPT, key, [String(QUOTA_WINDOW_MS)], () => this.fallback.hitNow(key));
+    return this.run(HIT_SCRIPT, key, [String(QUOTA_WINDOW_MS)], () => this.fallback.hit(key));
   }
 
   peek(key: string): Promise<WindowCount> {
-    return this.run(PEEK_SCRIPT, key, [], () => this.fallback.peekNow(key));
+    return this.run(PEEK_SCRIPT, key, [], () => this.fallback.peek(key));
   }
 
   async close(): Promise<void> {

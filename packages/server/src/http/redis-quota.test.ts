@@ -7,6 +7,7 @@ import { buildApp } from '../app.js';
 import { insertClient } from '../clients/client.repository.js';
 import { loadConfig } from '../config.js';
 import type { Database } from '../db/open-database.js';
+import { LiveConfig } from '../live-config/live-config.js';
 import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy.js';
 import { testClient } from '../test-support/test-client.js';
 import { createTestDatabase } from '../test-support/test-database.js';
@@ -44,7 +45,10 @@ describeWithRedis('quotas shared through Redis', () => {
       },
     });
     const config = loadConfig({ LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '3', ...env });
-    const app = await buildApp({ config, db: database.db, logStream });
+    const sessions = database.openSessionStore();
+    const live = await LiveConfig.load(database.db);
+    const app = await buildApp({ config, db: database.db, sessions, live, logStream });
+    app.addHook('onClose', () => sessions.close());
     apps.push(app);
     return app;
   };

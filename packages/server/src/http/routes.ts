@@ -41,17 +41,23 @@ export function registerRoutes(
       url: route.url,
       ...(schema ? { schema } : {}),
       ...(jsonApi ? {} : { config: { undocumented: 'html-page' as const } }),
-      onRequest: async (request) => {
-        if (!jsonApi) {
-          await rateLimiter?.countPage(request);
-          return;
-        }
-        await rateLimiter?.assertAddressAllowed(request);
-        assertAcceptable(request);
-      },
-      preValidation: async (request) => {
-        if (route.bodyTypes) assertBodyMediaType(request, route.bodyTypes);
-      },
+      // Callbacks, not async functions: no promise per hook on every request. A throw answers the error.
+      // A quota kept in Redis answers later: then the hook goes on when it has.
+      onRequest: jsonApi
+        ? (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+            thenDone(rateLimiter?.assertAddressAllowed(request), () => assertAcceptable(request), done);
+          }
+        : (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+            thenDone(rateLimiter?.countPage(request), () => undefined, done);
+          },
+      ...(route.bodyTypes
+        ? {
+            preValidation: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+              assertBodyMediaType(request, route.bodyTypes ?? []);
+              done();
+            },
+          }
+        : {}),
       handler: route.handler,
     });
     const methods = methodsByUrl.get(route.url) ?? new Set<string>();
@@ -81,6 +87,16 @@ export function registerRoutes(
       },
     });
   }
+}
+
+/** Runs `next` and calls `done` once `pending` (if any) has settled; a failure of either goes to `done`. */
+function thenDone(pending: Promise<void> | undefined, next: () => void, done: (error?: Error) => void): void {
+  if (pending === undefined) {
+    next();
+    done();
+    return;
+  }
+  pending.then(next).then(() => done(), done);
 }
 
 /** A single header value; repeated headers are refused rather than guessed at. */

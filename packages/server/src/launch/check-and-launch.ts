@@ -2,7 +2,6 @@ import type { ErrorObject } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { ApiError } from '../http/api-error.js';
-import { loadSettings } from '../settings/setting.repository.js';
 import type { LaunchPointers, LaunchRequest } from './launch-request.js';
 import { checkLaunchRules, type LaunchRuleInput } from './launch-rules.js';
 import { type LaunchResult, launchSession } from './launch-session.js';
@@ -24,13 +23,20 @@ export async function checkAndLaunch(
   parsed: ParsedLaunch,
   pointers: LaunchPointers,
 ): Promise<{ result: LaunchResult; warnings: string[] }> {
-  const settings = await loadSettings(context.db);
-  const rules = await checkLaunchRules(context.db, client, settings, parsed.ruleInput, pointers);
+  const { live } = context;
+  const { settings } = live;
+  const rules = checkLaunchRules(
+    client,
+    settings,
+    (code) => live.currencyStatus(code),
+    parsed.ruleInput,
+    pointers,
+  );
   const errors = [...parsed.errors, ...rules.errors];
   if (errors.length > 0 || parsed.request === undefined) throw new ApiError(errors);
   const launch = { ...parsed.request, profile: { ...parsed.request.profile, currency: rules.currency } };
   const result = await launchSession(
-    { ...context, now: context.clock(), settings },
+    { sessions: context.sessions, config: context.config, now: context.clock(), settings },
     client,
     launch,
     pointers,

@@ -1,7 +1,6 @@
 import type { ErrorObject, LaunchOptions } from '@poker-launch/sdk';
 import type { Client } from '../clients/client.js';
-import { findCurrencyStatus } from '../currencies/currency.repository.js';
-import type { Db } from '../db/schema.js';
+import type { CurrencyStatus } from '../currencies/currency.repository.js';
 import { errorObject } from '../http/api-error.js';
 import { nickLengthProblem } from '../players/nick.js';
 import type { Settings } from '../settings/settings.js';
@@ -27,13 +26,13 @@ export interface LaunchRuleOutcome {
 }
 
 /** The rules that depend on settings, the client and the database, shared by v2 and v3. */
-export async function checkLaunchRules(
-  db: Db,
+export function checkLaunchRules(
   client: Client,
   settings: Settings,
+  currencyStatus: (code: string) => CurrencyStatus,
   input: LaunchRuleInput,
   pointers: LaunchPointers,
-): Promise<LaunchRuleOutcome> {
+): LaunchRuleOutcome {
   const errors: ErrorObject[] = [];
   const nickProblem =
     input.nick === undefined ? undefined : nickLengthProblem(input.nick, settings.NickMaxLength);
@@ -59,7 +58,7 @@ export async function checkLaunchRules(
       );
     }
   }
-  const currency = await checkCurrency(db, client, input, pointers.currency);
+  const currency = checkCurrency(client, currencyStatus, input, pointers.currency);
   return { errors: [...errors, ...currency.errors], warnings: currency.warnings, currency: currency.apply };
 }
 
@@ -67,7 +66,12 @@ export async function checkLaunchRules(
  * Mandatory (by the client's configuration, or because a casino game needs one): every problem is a 422.
  * Optional: a currency that cannot be used is not applied, and the response says so in a warning.
  */
-async function checkCurrency(db: Db, client: Client, input: LaunchRuleInput, pointer: string) {
+function checkCurrency(
+  client: Client,
+  currencyStatus: (code: string) => CurrencyStatus,
+  input: LaunchRuleInput,
+  pointer: string,
+) {
   const mandatory = client.currencyMandatory || input.gameCode === 'casino';
   const none = {
     errors: [] as ErrorObject[],
@@ -79,7 +83,7 @@ async function checkCurrency(db: Db, client: Client, input: LaunchRuleInput, poi
       ? { ...none, errors: [errorObject('currency_blank', 'Currency cannot be blank', { pointer })] }
       : none;
   }
-  const status = await findCurrencyStatus(db, input.currency);
+  const status = currencyStatus(input.currency);
   if (status === 'active') return { ...none, apply: input.currency };
   if (mandatory) {
     const error =

@@ -29,6 +29,7 @@ describe.each(DIALECTS)('v3 access with an API key on %s', (dialect) => {
       h().clock.now(),
     );
     if (!result.ok) throw new Error(result.reason);
+    await h().refresh();
     return result;
   };
 
@@ -72,6 +73,7 @@ describe.each(DIALECTS)('v3 access with an API key on %s', (dialect) => {
       .set({ role: 'ROLE_VIEWER', permissions: '["READ:OpenGame"]' })
       .where('name', '=', 'viewer')
       .execute();
+    await h().refresh();
     const response = await openGame(h(), document, { apiKey: key });
     expect(response.statusCode).toBe(403);
     expect(response.json().errors).toEqual([
@@ -89,6 +91,7 @@ describe.each(DIALECTS)('v3 access with an API key on %s', (dialect) => {
     await h().addClient();
     const revoked = await keyFor({ role: ROLE_ADMIN });
     await revokeApiUser(h().db, revoked.user.name, h().clock.now());
+    await h().refresh();
     const valid = await keyFor({ role: ROLE_ADMIN });
     const responses = [
       await openGame(h(), document, { apiKey: generateApiKey() }),
@@ -137,6 +140,7 @@ describe.each(DIALECTS)('v3 access with an API key on %s', (dialect) => {
     expect(read.statusCode, read.body).toBe(200);
     expect(read.json().data.attributes.state).toBe('active');
     await revokeApiUser(h().db, user.name, h().clock.now());
+    await h().refresh();
     expect((await getGameSession(h(), created.json().data.id, { apiKey: key })).statusCode).toBe(401);
   });
 });

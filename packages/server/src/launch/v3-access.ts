@@ -2,7 +2,6 @@ import type { SignableParams } from '@poker-launch/sdk';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
-import { findClient } from '../clients/client.repository.js';
 import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { ApiError } from '../http/api-error.js';
 import { headerValue } from '../http/routes.js';
@@ -20,25 +19,25 @@ import { authorizeApiKey } from '../users/authorize-api-key.js';
  * `params` are the request's other parameters (body or path); the canonical signature drops `client`,
  * and a signature computed with `client` kept is accepted too (decisions.md §2).
  */
-export async function authorizeV3Caller(
+export function authorizeV3Caller(
   context: AppContext,
   request: FastifyRequest,
   params: SignableParams,
-): Promise<Client> {
-  const client = await authenticateCaller(context, request, params);
-  await context.rateLimiter.countCaller(`client:${client.id}`);
-  return client;
+): Client | Promise<Client> {
+  const client = authenticateCaller(context, request, params);
+  const counted = context.rateLimiter.countCaller(`client:${client.id}`);
+  return counted === undefined ? client : counted.then(() => client);
 }
 
-async function authenticateCaller(context: AppContext, request: FastifyRequest, params: SignableParams) {
+function authenticateCaller(context: AppContext, request: FastifyRequest, params: SignableParams): Client {
   const { client: rawClientId, ...query } = request.query as Record<string, SignableParams[string]>;
   const clientId = clientIdParameter(request.query as Record<string, unknown>, 'client');
   const { authorization } = request.headers;
   if (authorization !== undefined) {
-    await authorizeApiKey(context.db, authorization, PERMISSION_CREATE_OPEN_GAME);
+    authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
     return activeClientOrThrow(context, clientId);
   }
-  return authenticateClient(context.db, context.config.deployment, {
+  return authenticateClient(context.live, context.config.deployment, {
     clientId,
     candidates: [
       { ...query, ...params },
@@ -49,11 +48,11 @@ async function authenticateCaller(context: AppContext, request: FastifyRequest, 
   });
 }
 
-async function activeClientOrThrow(context: AppContext, clientId: string | undefined): Promise<Client> {
+function activeClientOrThrow(context: AppContext, clientId: string | undefined): Client {
   if (clientId === undefined) {
     throw ApiError.of('field_required', 'The client query parameter cannot be blank');
   }
-  const client = await findClient(context.db, clientId);
+  const client = context.live.client(clientId);
   if (!client?.active) {
     throw ApiError.of('invalid_field', 'The client query parameter names no active client');
   }

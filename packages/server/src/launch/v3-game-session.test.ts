@@ -1,6 +1,5 @@
 import { sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
-import { revokeSession } from '../sessions/session.repository.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { getGameSession, openGame, openGameDocument } from './test-support/v3-requests.js';
@@ -46,7 +45,7 @@ describe.each(DIALECTS)('v3 GET game-sessions/{id} on %s', (dialect) => {
     const created = await launch();
     const id = created.id.split('/').pop() ?? '';
     h().clock.advance(10);
-    await revokeSession(h().db, id, h().clock.now());
+    await h().sessions.revoke({ kind: 'revoke', id, at: h().clock.now().toISOString() });
     h().clock.advance(200_000);
     const { data } = (await getGameSession(h(), created.id)).json();
     expect(data.attributes.state).toBe('revoked');

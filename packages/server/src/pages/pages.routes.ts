@@ -42,7 +42,7 @@ export function pageRoutes(context: AppContext): RouteDefinition[] {
 async function frameOriginsFor(context: AppContext, request: FastifyRequest): Promise<readonly string[]> {
   const { auth } = request.query as Record<string, unknown>;
   if (typeof auth !== 'string' || auth === '') return [];
-  const found = await findTokenSession(context.db, auth);
+  const found = await findTokenSession(context, auth);
   return found?.client.frameOrigins ?? [];
 }
 

@@ -1,16 +1,6 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertClient } from '../clients/client.repository.js';
-import type { Database } from '../db/open-database.js';
-import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
+import { describe, expect, it } from 'vitest';
 import type { PlayerProfile } from './player.js';
-import {
-  insertPlayerIfAbsent,
-  PROFILE_COLUMNS,
-  type ProfileColumnMap,
-  updatePlayerProfile,
-} from './player.repository.js';
-
-const NOW = new Date('2026-11-21T12:00:00.000Z');
+import { PROFILE_COLUMNS, type ProfileColumnMap } from './player.repository.js';
 
 const FULL_PROFILE: Required<PlayerProfile> = {
   nick: 'Ada',
@@ -40,46 +30,5 @@ describe('the profile column map', () => {
     expect(Object.keys(missing)).not.toContain('country');
     expect(mistyped.avatar).toBe('nick');
     expect(Object.keys(PROFILE_COLUMNS).sort()).toEqual(Object.keys(FULL_PROFILE).sort());
-  });
-});
-
-describe.each(DIALECTS)('player profile storage on %s', (dialect) => {
-  let database: Database | undefined;
-  const db = () => {
-    if (!database) throw new Error('no database');
-    return database.db;
-  };
-  beforeEach(async () => {
-    database = await createTestDatabase(dialect);
-    await insertClient(db(), {
-      id: 'demo',
-      secretKey: null,
-      active: true,
-      currencyMandatory: false,
-      playerIdMode: 'external',
-      launchUrls: {},
-      frameOrigins: [],
-      createdAt: NOW.toISOString(),
-    });
-  });
-  afterEach(async () => {
-    await database?.close();
-  });
-  afterAll(dropFileDatabase);
-
-  it('stores every profile field and reads it back, booleans included', async () => {
-    const player = await insertPlayerIfAbsent(
-      db(),
-      { clientId: 'demo', externalId: 'u-1', profile: FULL_PROFILE, active: false, verified: true },
-      NOW,
-    );
-    expect(player).toMatchObject(FULL_PROFILE);
-    const updated = await updatePlayerProfile(
-      db(),
-      player,
-      { active: true, verified: false, avatar: 0 },
-      NOW,
-    );
-    expect(updated).toMatchObject({ ...FULL_PROFILE, active: true, verified: false, avatar: 0 });
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
 import type { Db, PlayerTable } from '../db/schema.js';
+import type { PlayerRow, ProfileRow } from '../db/session-store.js';
 import { nickKey } from './nick.js';
 import type { Player, PlayerProfile } from './player.js';
 
@@ -15,7 +15,7 @@ export async function findPlayerByExternalId(
     .where('client_id', '=', clientId)
     .where('external_id', '=', externalId)
     .executeTakeFirst();
-  return row ? toPlayer(row) : undefined;
+  return row ? playerFromRow(row) : undefined;
 }
 
 /** By the service's own id, within one client (internal player-id mode). */
@@ -26,7 +26,7 @@ export async function findPlayerById(db: Db, clientId: string, id: string): Prom
     .where('client_id', '=', clientId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row ? toPlayer(row) : undefined;
+  return row ? playerFromRow(row) : undefined;
 }
 
 export interface NewPlayer {
@@ -61,30 +61,6 @@ export async function insertPlayerIfAbsent(db: Db, player: NewPlayer, now: Date)
   const stored = await findPlayerByExternalId(db, player.clientId, player.externalId);
   if (!stored) throw new Error('player vanished after insert');
   return stored;
-}
-
-/** Overwrites the fields sent; fields not sent, or sent unchanged, are not written. */
-export async function updatePlayerProfile(
-  db: Db,
-  player: Player,
-  profile: PlayerProfile,
-  now: Date,
-): Promise<Player> {
-  const changed = Object.fromEntries(
-    Object.entries(profile).filter(
-      ([field, value]) => value !== undefined && player[field as keyof Player] !== value,
-    ),
-  ) as PlayerProfile;
-  const changes = profileColumns(changed);
-  if (Object.keys(changes).length === 0) return player;
-  await db
-    .updateTable('players')
-    .set({ ...changes, updated_at: now.toISOString() })
-    .where('id', '=', player.id)
-    .execute();
-  const updated = await findPlayerById(db, player.clientId, player.id);
-  if (!updated) throw new Error('player vanished after update');
-  return updated;
 }
 
 /** Columns no profile field may be stored in: identity, the derived nick key and the timestamps. */
@@ -127,7 +103,7 @@ export const PROFILE_COLUMNS = {
 export const PROFILE_FIELDS = Object.keys(PROFILE_COLUMNS) as (keyof PlayerProfile)[];
 
 /** Columns for the profile fields present in `profile` only; the nick brings its uniqueness key. */
-function profileColumns(profile: PlayerProfile): Partial<Selectable<PlayerTable>> {
+export function profileColumns(profile: PlayerProfile): ProfileRow {
   const columns: Record<string, string | number> = {};
   for (const field of PROFILE_FIELDS) {
     const value = profile[field];
@@ -135,10 +111,10 @@ function profileColumns(profile: PlayerProfile): Partial<Selectable<PlayerTable>
       columns[PROFILE_COLUMNS[field]] = typeof value === 'boolean' ? Number(value) : value;
   }
   if (profile.nick !== undefined) columns.nick_key = nickKey(profile.nick);
-  return columns as Partial<Selectable<PlayerTable>>;
+  return columns as ProfileRow;
 }
 
-function toPlayer(row: Selectable<PlayerTable>): Player {
+function playerFromRow(row: PlayerRow): Player {
   return {
     id: row.id,
     clientId: row.client_id,

@@ -1,59 +1,39 @@
-import type { Selectable } from 'kysely';
-import type { Db, SessionTable } from '../db/schema.js';
+import type { Db } from '../db/schema.js';
+import type { SessionRow } from '../db/session-store.js';
 import type { Target } from '../launch/target.js';
 import type { ApiVersion, Session } from './session.js';
 
-export async function insertSession(db: Db, session: Session): Promise<void> {
-  await db
-    .insertInto('sessions')
-    .values({
-      id: session.id,
-      token_hash: session.tokenHash,
-      client_id: session.clientId,
-      player_id: session.playerId,
-      external_session_id: session.externalSessionId,
-      api_version: session.apiVersion,
-      game_code: session.target.gameCode,
-      table_id: session.target.gameCode === 'poker' ? (session.target.tableId ?? null) : null,
-      game_id: 'gameId' in session.target ? (session.target.gameId ?? null) : null,
-      auth_type: session.authType,
-      lang: session.lang,
-      currency: session.currency,
-      launch_options: session.launchOptions === null ? null : JSON.stringify(session.launchOptions),
-      long_life: session.longLife ? 1 : 0,
-      user_ip: session.userIp,
-      created_at: session.createdAt,
-      expires_at: session.expiresAt,
-      revoked_at: session.revokedAt,
-    })
-    .execute();
+/** A session's columns, but the player's id and currency: the session writer takes those from the player. */
+export function sessionColumns(
+  session: Omit<Session, 'playerId' | 'currency'>,
+): Omit<SessionRow, 'player_id' | 'currency'> {
+  return {
+    id: session.id,
+    token_hash: session.tokenHash,
+    client_id: session.clientId,
+    external_session_id: session.externalSessionId,
+    api_version: session.apiVersion,
+    game_code: session.target.gameCode,
+    table_id: session.target.gameCode === 'poker' ? (session.target.tableId ?? null) : null,
+    game_id: 'gameId' in session.target ? (session.target.gameId ?? null) : null,
+    auth_type: session.authType,
+    lang: session.lang,
+    launch_options: session.launchOptions === null ? null : JSON.stringify(session.launchOptions),
+    long_life: session.longLife ? 1 : 0,
+    user_ip: session.userIp,
+    created_at: session.createdAt,
+    expires_at: session.expiresAt,
+    revoked_at: session.revokedAt,
+  };
 }
 
 export async function findSessionById(db: Db, id: string): Promise<Session | undefined> {
   const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toSession(row) : undefined;
+  return row ? sessionFromRow(row) : undefined;
 }
 
-export async function findSessionByTokenHash(db: Db, tokenHash: string): Promise<Session | undefined> {
-  const row = await db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
-  return row ? toSession(row) : undefined;
-}
-
-/** Marks the session revoked; a session revoked before keeps its first revocation time. */
-export async function revokeSession(db: Db, id: string, now: Date): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
-
-function toTarget(row: Selectable<SessionTable>): Target {
+/** What the session opens, from its game_code, table_id and game_id columns. */
+export function targetFromColumns(row: Pick<SessionRow, 'game_code' | 'table_id' | 'game_id'>): Target {
   switch (row.game_code) {
     case 'casinoLobby':
       return { gameCode: 'casinoLobby' };
@@ -66,7 +46,7 @@ function toTarget(row: Selectable<SessionTable>): Target {
   }
 }
 
-function toSession(row: Selectable<SessionTable>): Session {
+export function sessionFromRow(row: SessionRow): Session {
   return {
     id: row.id,
     tokenHash: row.token_hash,
@@ -74,7 +54,7 @@ function toSession(row: Selectable<SessionTable>): Session {
     playerId: row.player_id,
     externalSessionId: row.external_session_id,
     apiVersion: row.api_version as ApiVersion,
-    target: toTarget(row),
+    target: targetFromColumns(row),
     authType: row.auth_type === 'internal' ? 'internal' : 'external',
     lang: row.lang,
     currency: row.currency,

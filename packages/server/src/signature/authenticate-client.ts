@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { canonicalString, type SignableParams, sign, signaturesMatch } from '@poker-launch/sdk';
+import { createHash, randomBytes } from 'node:crypto';
+import { canonicalString, type SignableParams, signaturesMatch, signedText } from '@poker-launch/sdk';
 import { type Client, signingSecrets } from '../clients/client.js';
-import { findClient } from '../clients/client.repository.js';
 import type { Deployment } from '../config.js';
-import type { Db } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
+import type { LiveConfig } from '../live-config/live-config.js';
 
 export interface SignedRequest {
   clientId: unknown;
@@ -19,14 +18,10 @@ export interface SignedRequest {
  * The client the request speaks for, if its signature holds. Unknown client, disabled client, missing
  * sign and wrong sign all give one and the same 400, so nobody can probe which clients exist.
  */
-export async function authenticateClient(
-  db: Db,
-  deployment: Deployment,
-  request: SignedRequest,
-): Promise<Client> {
+export function authenticateClient(live: LiveConfig, deployment: Deployment, request: SignedRequest): Client {
   const client =
     typeof request.clientId === 'string' && request.clientId !== ''
-      ? await findClient(db, request.clientId)
+      ? live.client(request.clientId)
       : undefined;
   if (client?.active && client.secretKey === null) return client;
   // An unknown client is checked against a random secret, so it costs the same time as a wrong sign.
@@ -34,7 +29,7 @@ export async function authenticateClient(
   let matched = false;
   for (const candidate of request.candidates) {
     for (const secret of secrets) {
-      if (signaturesMatch(await signOrRefuse(candidate, secret), request.received)) matched = true;
+      if (signaturesMatch(signOrRefuse(candidate, secret), request.received)) matched = true;
     }
   }
   if (client?.active && matched) return client;
@@ -53,10 +48,13 @@ function invalidSignature(deployment: Deployment, candidates: SignedRequest['can
   return new ApiError(error.errors, { meta: { signature } });
 }
 
-/** The SDK refuses parameters nested deeper than it signs (a RangeError); that is the caller's bad request. */
-async function signOrRefuse(params: SignableParams, secret: string): Promise<string> {
+/**
+ * The SDK's signature, hashed here with node:crypto: synchronous, no round trip through Web Crypto's
+ * thread pool. The SDK refuses parameters nested deeper than it signs (a RangeError): a bad request.
+ */
+function signOrRefuse(params: SignableParams, secret: string): string {
   try {
-    return await sign(params, secret);
+    return createHash('sha256').update(signedText(params, secret), 'utf8').digest('hex');
   } catch (error) {
     if (error instanceof RangeError)
       throw ApiError.of('bad_request', 'The request parameters nest too deeply');

@@ -9,6 +9,8 @@ import { type Config, loadConfig } from '../config.js';
 import { activateCurrencies } from '../currencies/currency.repository.js';
 import type { Database } from '../db/open-database.js';
 import type { Db } from '../db/schema.js';
+import type { SessionStore } from '../db/session-store.js';
+import { LiveConfig } from '../live-config/live-config.js';
 import { saveSetting } from '../settings/setting.repository.js';
 import type { SettingName } from '../settings/settings.js';
 import { testClient } from './test-client.js';
@@ -20,10 +22,16 @@ export const PUBLIC_URL = 'https://poker.test';
 export interface Harness {
   app: FastifyInstance;
   db: Db;
+  sessions: SessionStore;
   clock: TestClock;
   config: Config;
   /** Every log line the app wrote. */
   logs(): string;
+  /**
+   * Makes the app see a change written straight to the database (the helpers below call it). A real
+   * instance polls for changes; the tests that prove that run real processes.
+   */
+  refresh(): Promise<void>;
   addClient(overrides?: Partial<Client>): Promise<Client>;
   setSetting(name: SettingName, value: string): Promise<void>;
   activateCurrencies(...codes: string[]): Promise<void>;
@@ -49,10 +57,11 @@ export function useHarness(dialect: Dialect, env: Record<string, string> = {}): 
   let database: Database | undefined;
   beforeEach(async () => {
     database = await createTestDatabase(dialect);
-    harness = await createHarness(database.db, env);
+    harness = await createHarness(database, env);
   });
   afterEach(async () => {
     await harness?.app.close();
+    await harness?.sessions.close();
     await database?.close();
   });
   afterAll(dropFileDatabase);
@@ -62,7 +71,10 @@ export function useHarness(dialect: Dialect, env: Record<string, string> = {}): 
   };
 }
 
-async function createHarness(db: Db, env: Record<string, string>): Promise<Harness> {
+async function createHarness(database: Database, env: Record<string, string>): Promise<Harness> {
+  const { db } = database;
+  const sessions = database.openSessionStore();
+  const live = await LiveConfig.load(db);
   const config = loadConfig({ LOG_LEVEL: 'info', PUBLIC_URL, ...env });
   const clock = new TestClock();
   const lines: string[] = [];
@@ -72,23 +84,27 @@ async function createHarness(db: Db, env: Record<string, string>): Promise<Harne
       done();
     },
   });
-  const app = await buildApp({ config, db, clock: clock.now, logStream });
+  const app = await buildApp({ config, db, sessions, live, clock: clock.now, logStream });
   let defaultClient: Promise<Client> | undefined;
 
   const harness: Harness = {
     app,
     db,
+    sessions,
     clock,
     config,
     logs: () => lines.join(''),
+    refresh: () => live.refresh(),
     async addClient(overrides = {}) {
       const client = testClient(clock.now(), overrides);
-      const inserted = insertClient(db, client).then(() => client);
+      const inserted = insertClient(db, client)
+        .then(() => live.refresh())
+        .then(() => client);
       defaultClient ??= inserted;
       return inserted;
     },
-    setSetting: (name, value) => saveSetting(db, name, value),
-    activateCurrencies: (...codes) => activateCurrencies(db, codes),
+    setSetting: (name, value) => saveSetting(db, name, value).then(() => live.refresh()),
+    activateCurrencies: (...codes) => activateCurrencies(db, codes).then(() => live.refresh()),
     async createSession(userId, params = {}, options = {}) {
       // Concurrent first calls share one default client.
       defaultClient ??= harness.addClient();

@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { type Database, openDatabase } from '../db/open-database.js';
 
@@ -13,9 +17,23 @@ if (process.env.CI && !postgresUrl) {
 /** Dialects the suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL names a server. */
 export const DIALECTS: Dialect[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
 
-/** A fresh, migrated database: SQLite in memory, or a new schema on the PostgreSQL test server. */
+/**
+ * A fresh, migrated database: a SQLite file (the session writer's thread opens it too; in memory where
+ * the machine has a RAM disk, since the tests are about behaviour, not fsync), or a new schema on the
+ * PostgreSQL test server.
+ */
 export async function createTestDatabase(dialect: Dialect): Promise<Database> {
-  if (dialect === 'sqlite') return openDatabase({ dialect: 'sqlite', path: ':memory:' });
+  if (dialect === 'sqlite') {
+    const folder = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'poker-launch-test-'));
+    const database = await openDatabase({ dialect: 'sqlite', path: join(folder, 'test.db') });
+    return {
+      ...database,
+      async close() {
+        await database.close();
+        await rm(folder, { recursive: true, force: true });
+      },
+    };
+  }
   const url = await fileDatabaseUrl();
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const database = await openDatabase({ dialect: 'postgres', url }, { schema });

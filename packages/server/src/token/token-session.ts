@@ -1,40 +1,67 @@
+import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
-import { findClient } from '../clients/client.repository.js';
-import type { Db } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { Player } from '../players/player.js';
-import { findPlayerById } from '../players/player.repository.js';
 import { type Session, sessionState } from '../sessions/session.js';
-import { findSessionByTokenHash } from '../sessions/session.repository.js';
+import { targetFromColumns } from '../sessions/session.repository.js';
 import { hashToken } from '../sessions/token.js';
 
 /** A session found by its auth token, with the client and player it belongs to. */
 export interface TokenSession {
-  session: Session;
+  session: Pick<
+    Session,
+    | 'id'
+    | 'clientId'
+    | 'externalSessionId'
+    | 'target'
+    | 'lang'
+    | 'currency'
+    | 'launchOptions'
+    | 'expiresAt'
+    | 'revokedAt'
+  >;
   client: Client;
-  player: Player;
+  player: Pick<Player, 'id' | 'externalId' | 'nick'>;
 }
 
 /** RFC 6750 §3: a 401 for a bad token names the scheme and the error. */
 const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_token"' };
 
 /** The session an auth token opens, whatever its state; `undefined` for a token nobody issued. */
-export async function findTokenSession(db: Db, token: string): Promise<TokenSession | undefined> {
+export async function findTokenSession(
+  context: Pick<AppContext, 'sessions' | 'live'>,
+  token: string,
+): Promise<TokenSession | undefined> {
   // Tokens are stored only as SHA-256; an equality lookup on the hash leaks nothing about the token.
-  const session = await findSessionByTokenHash(db, hashToken(token));
-  if (!session) return undefined;
-  const [client, player] = await Promise.all([
-    findClient(db, session.clientId),
-    findPlayerById(db, session.clientId, session.playerId),
-  ]);
-  return client && player ? { session, client, player } : undefined;
+  const row = await context.sessions.findByTokenHash(hashToken(token));
+  const client = row && context.live.client(row.client_id);
+  if (!row || !client) return undefined;
+  return {
+    session: {
+      id: row.id,
+      clientId: row.client_id,
+      externalSessionId: row.external_session_id,
+      target: targetFromColumns(row),
+      lang: row.lang,
+      currency: row.currency,
+      launchOptions: row.launch_options === null ? null : JSON.parse(row.launch_options),
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+    },
+    client,
+    player: { id: row.player_id, externalId: row.player_external_id, nick: row.player_nick },
+  };
 }
 
 /**
  * The active session of the token, else a 401 whose code tells why: `unauthorized` (no token),
  * `token_invalid`, `token_expired` or `token_revoked`. A disabled client's sessions count as revoked.
  */
-export async function authenticateToken(db: Db, token: string | undefined, now: Date): Promise<TokenSession> {
+export async function authenticateToken(
+  context: Pick<AppContext, 'sessions' | 'live'>,
+  token: string | undefined,
+  now: Date,
+): Promise<TokenSession> {
   if (token === undefined) {
     throw new ApiError(
       [
@@ -48,7 +75,7 @@ export async function authenticateToken(db: Db, token: string | undefined, now: 
       { headers: { 'www-authenticate': 'Bearer' } },
     );
   }
-  const found = await findTokenSession(db, token);
+  const found = await findTokenSession(context, token);
   if (!found) throw tokenError('token_invalid', 'The auth token is not valid');
   const state = found.client.active ? sessionState(found.session, now) : 'revoked';
   if (state === 'revoked') throw tokenError('token_revoked', 'The session of this auth token has ended');

@@ -168,6 +168,7 @@ describe.each(DIALECTS)('token API on %s', (dialect) => {
     const client = await h().addClient();
     const { auth } = await launch();
     await updateClient(h().db, client.id, { active: false }, h().clock.now());
+    await h().refresh();
     expect(errorOf(await get(auth)).errors[0]?.code).toBe('token_revoked');
   });
 

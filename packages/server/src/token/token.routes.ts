@@ -3,7 +3,6 @@ import type { AppContext } from '../app-context.js';
 import { sendDocument } from '../http/json-api.js';
 import type { RouteDefinition } from '../http/routes.js';
 import { AUTH_TOKEN, errorResponses, ref, TOKEN_SESSION_DOCUMENT } from '../openapi/document-schemas.js';
-import { revokeSession } from '../sessions/session.repository.js';
 import { readBearerToken } from './bearer-token.js';
 import { toTokenSessionDocument } from './token.serializer.js';
 import { authenticateToken } from './token-session.js';
@@ -33,7 +32,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
       },
       async handler(request, reply) {
         const now = context.clock();
-        const found = await authenticateToken(context.db, readBearerToken(request), now);
+        const found = await authenticateToken(context, readBearerToken(request), now);
         await context.rateLimiter.countCaller(`session:${found.session.id}`);
         return sendDocument(reply, 200, toTokenSessionDocument(found, now));
       },
@@ -54,9 +53,9 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
       },
       async handler(request, reply) {
         const now = context.clock();
-        const { session } = await authenticateToken(context.db, readBearerToken(request), now);
+        const { session } = await authenticateToken(context, readBearerToken(request), now);
         await context.rateLimiter.countCaller(`session:${session.id}`);
-        await revokeSession(context.db, session.id, now);
+        await context.sessions.revoke({ kind: 'revoke', id: session.id, at: now.toISOString() });
         return reply.code(204).header('cache-control', 'no-store').send();
       },
     },

@@ -28,6 +28,12 @@ export async function findApiUserByKeyHash(db: Db, keyHash: string): Promise<Api
   return row ? toApiUser(row) : undefined;
 }
 
+/** Every user by the hash of its key (revoked ones too): the service holds them in memory. */
+export async function listApiUsersByKeyHash(db: Db): Promise<Map<string, ApiUser>> {
+  const rows = await db.selectFrom('api_users').selectAll().execute();
+  return new Map(rows.map((row) => [row.key_hash, toApiUser(row)]));
+}
+
 export async function listApiUsers(db: Db): Promise<ApiUser[]> {
   const rows = await db.selectFrom('api_users').selectAll().orderBy('name').execute();
   return rows.map(toApiUser);

@@ -1,9 +1,8 @@
-import type { Db } from '../db/schema.js';
 import { ApiError } from '../http/api-error.js';
 import { parseBearer } from '../http/bearer.js';
+import type { LiveConfig } from '../live-config/live-config.js';
 import { hashApiKey } from './api-key.js';
 import { type ApiPermission, type ApiUser, hasPermission } from './api-user.js';
-import { findApiUserByKeyHash } from './api-user.repository.js';
 
 /**
  * The user behind `Authorization: Bearer <key>`, if it may do `permission`. A malformed header, an
@@ -11,13 +10,13 @@ import { findApiUserByKeyHash } from './api-user.repository.js';
  * from one that never existed; a valid key without the right gives 403.
  *
  * Why looking the key up by its hash is safe against timing attacks: the caller controls the key but
- * not its SHA-256, so however long the index takes to compare hashes, the time tells at most how many
+ * not its SHA-256, so however long the lookup takes to compare hashes, the time tells at most how many
  * leading bits of *the hash of the guess* match a stored hash. That says nothing about any real key
  * (it would need a SHA-256 preimage), unlike comparing the key text itself, which leaks it byte by byte.
  */
-export async function authorizeApiKey(db: Db, header: string, permission: ApiPermission): Promise<ApiUser> {
+export function authorizeApiKey(live: LiveConfig, header: string, permission: ApiPermission): ApiUser {
   const key = parseBearer(header);
-  const user = key === undefined ? undefined : await findApiUserByKeyHash(db, hashApiKey(key));
+  const user = key === undefined ? undefined : live.apiUserByKeyHash(hashApiKey(key));
   if (user === undefined || user.revokedAt !== null) {
     throw new ApiError(ApiError.of('unauthorized', 'The API key is not valid').errors, {
       headers: { 'www-authenticate': 'Bearer error="invalid_token"' },

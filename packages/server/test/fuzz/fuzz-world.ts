@@ -6,6 +6,7 @@ import { insertClient } from '../../src/clients/client.repository.js';
 import { loadConfig } from '../../src/config.js';
 import { activateCurrencies } from '../../src/currencies/currency.repository.js';
 import type { Database } from '../../src/db/open-database.js';
+import { LiveConfig } from '../../src/live-config/live-config.js';
 import { OpenApiContract } from '../../src/openapi/test-support/openapi-contract.js';
 import { testClient } from '../../src/test-support/test-client.js';
 import { TestClock } from '../../src/test-support/test-clock.js';
@@ -55,7 +56,6 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
     PUBLIC_URL: 'https://poker.test',
     RATE_LIMIT_PER_MINUTE: '20',
   });
-  const app = await buildApp({ config, db: database.db, clock: clock.now, logStream });
   const client = (id: string, overrides: Partial<Client>) =>
     testClient(clock.now(), { id, secretKey: null, ...overrides });
   for (const added of [
@@ -88,6 +88,10 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
     hashApiKey(powerless),
   );
   const apiKeys = { admin: admin.key, powerless };
+  // Built once the world is in the database: the live configuration reads it at start.
+  const sessions = database.openSessionStore();
+  const live = await LiveConfig.load(database.db);
+  const app = await buildApp({ config, db: database.db, sessions, live, clock: clock.now, logStream });
   const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
   return {
     app,
@@ -100,6 +104,7 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
     logs: () => lines.join(''),
     async close() {
       await app.close();
+      await sessions.close();
       await database.close();
     },
   };

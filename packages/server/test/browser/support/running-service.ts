@@ -58,10 +58,12 @@ export async function startRunningService(): Promise<RunningService> {
         ...overrides,
       };
       await insertClient(db, client);
+      // In-process, so the test need not wait for the instance's poll to see the change.
+      await server.live.refresh();
       return client;
     },
-    setSetting: (name, value) => saveSetting(db, name, value),
-    activateCurrencies: (...codes) => activateCurrencies(db, codes),
+    setSetting: (name, value) => saveSetting(db, name, value).then(() => server.live.refresh()),
+    activateCurrencies: (...codes) => activateCurrencies(db, codes).then(() => server.live.refresh()),
     async createV2Session(client, userId, params = {}) {
       const signature = await sign({ ...(params as SignableParams), userId }, client.secretKey ?? '');
       const response = await fetch(

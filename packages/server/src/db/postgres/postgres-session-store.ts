@@ -1,0 +1,101 @@
+import type pg from 'pg';
+import { type BatchResult, GroupCommit, type GroupCommitOptions, OperationFailed } from '../group-commit.js';
+import {
+  type LaunchOutcome,
+  type LaunchWrite,
+  type RevokeWrite,
+  type SessionStore,
+  TOKEN_SESSION_COLUMNS,
+  type TokenSessionRow,
+  type WriteOp,
+  type WriteOutcome,
+} from '../session-store.js';
+
+const MAX_BATCH = 256;
+/** Batches committing at once, each on its own connection: one commits while the next one runs. */
+const MAX_IN_FLIGHT = 2;
+
+const WRITE_BATCH = {
+  name: 'poker_launch_write_batch',
+  text: 'select poker_launch_write_batch($1::jsonb) as results',
+};
+const FIND_BY_TOKEN_HASH = {
+  name: 'poker_launch_find_by_token_hash',
+  text: `select ${TOKEN_SESSION_COLUMNS} from sessions s join players p on p.id = s.player_id
+          where s.token_hash = $1`,
+};
+
+/**
+ * Sessions on PostgreSQL: a batch of writes is one call of `poker_launch_write_batch` (one round trip,
+ * one commit); token lookups are one prepared query.
+ */
+export class PostgresSessionStore implements SessionStore {
+  private readonly writes: GroupCommit<WriteOp, WriteOutcome>;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    onBatch?: GroupCommitOptions['onBatch'],
+  ) {
+    this.writes = new GroupCommit((operations) => this.commit(operations), {
+      maxBatch: MAX_BATCH,
+      maxInFlight: MAX_IN_FLIGHT,
+      ...(onBatch ? { onBatch } : {}),
+    });
+  }
+
+  launch(write: LaunchWrite): Promise<LaunchOutcome> {
+    return this.writes.submit(write) as Promise<LaunchOutcome>;
+  }
+
+  async revoke(write: RevokeWrite): Promise<void> {
+    await this.writes.submit(write);
+  }
+
+  async findByTokenHash(tokenHash: string) {
+    const { rows } = await this.pool.query<TokenSessionRow>({
+      ...FIND_BY_TOKEN_HASH,
+      values: [tokenHash],
+    });
+    return rows[0];
+  }
+
+  async close(): Promise<void> {
+    await this.writes.close();
+  }
+
+  /**
+   * A batch that fails as a whole (a nick a concurrent transaction took, a row a trigger refused) is
+   * retried op by op, so that only the operation at fault fails. A lost connection fails them all: the
+   * database is away, and each caller hears so.
+   */
+  private async commit(operations: readonly WriteOp[]): Promise<BatchResult<WriteOutcome>[]> {
+    try {
+      const { rows } = await this.pool.query<{ results: WriteOutcome[] }>({
+        ...WRITE_BATCH,
+        values: [JSON.stringify(operations)],
+      });
+      return rows[0]?.results ?? [];
+    } catch (error) {
+      if (!isStatementError(error)) throw error;
+      if (operations.length > 1) {
+        const alone = await Promise.all(operations.map((operation) => this.commit([operation])));
+        return alone.flat();
+      }
+      const [operation] = operations;
+      if (isNickTaken(error) && operation?.kind === 'launch')
+        return [{ ok: false, reason: 'username_exists' }];
+      return [new OperationFailed(error)];
+    }
+  }
+}
+
+/** The server refused the statement (it answered with an SQLSTATE): the connection itself is fine. */
+function isStatementError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(08|53|57|58|XX)/.test(code);
+}
+
+function isNickTaken(error: unknown): boolean {
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === '23505' && constraint === 'players_nick_key_unique';
+}

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertClient } from '../clients/client.repository.js';
+import { refuseSessionsOf } from '../test-support/refuse-sessions.js';
+import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
+import type { Database } from './open-database.js';
+import type { LaunchWrite, ProfileRow, SessionStore } from './session-store.js';
+
+const NOW = '2026-11-21T12:00:00.000Z';
+const LATER = '2026-11-21T12:05:00.000Z';
+
+/** A launch of player `userId` of client demo; `profile` as the launch code maps it to columns. */
+function launchOf(userId: string, profile: ProfileRow = {}, extra: Partial<LaunchWrite> = {}): LaunchWrite {
+  return {
+    kind: 'launch',
+    mode: 'external',
+    clientId: 'demo',
+    userId,
+    profile,
+    newPlayer: {
+      id: randomUUID(),
+      client_id: 'demo',
+      external_id: userId,
+      active: 1,
+      verified: 0,
+      created_at: NOW,
+      updated_at: NOW,
+    },
+    session: {
+      id: randomUUID().replaceAll('-', ''),
+      token_hash: randomUUID(),
+      client_id: 'demo',
+      external_session_id: `ext-${userId}`,
+      api_version: 'v3',
+      game_code: 'poker',
+      table_id: null,
+      game_id: null,
+      auth_type: 'external',
+      lang: 'en',
+      launch_options: null,
+      long_life: 1,
+      user_ip: null,
+      created_at: NOW,
+      expires_at: LATER,
+      revoked_at: null,
+    },
+    now: NOW,
+    ...extra,
+  };
+}
+
+const nick = (name: string): ProfileRow => ({ nick: name, nick_key: name.toLowerCase() });
+
+describe.each(DIALECTS)('the session writer on %s', (dialect) => {
+  let database: Database | undefined;
+  let store: SessionStore | undefined;
+  const batches: number[] = [];
+  const db = () => (database as Database).db;
+  const sessions = () => store as SessionStore;
+
+  beforeEach(async () => {
+    database = await createTestDatabase(dialect);
+    batches.length = 0;
+    store = database.openSessionStore((size) => batches.push(size));
+    await insertClient(db(), {
+      id: 'demo',
+      secretKey: null,
+      active: true,
+      currencyMandatory: false,
+      playerIdMode: 'external',
+      launchUrls: {},
+      frameOrigins: [],
+      createdAt: NOW,
+    });
+  });
+  afterEach(async () => {
+    await store?.close();
+    await database?.close();
+  });
+  afterAll(dropFileDatabase);
+
+  const players = () => db().selectFrom('players').selectAll().orderBy('external_id').execute();
+  const storedSessions = () =>
+    db().selectFrom('sessions').selectAll().orderBy('external_session_id').execute();
+
+  it('registers a new player with every profile column sent, and stores the session with its id and currency', async () => {
+    const profile: ProfileRow = {
+      ...nick('Ada'),
+      name: 'Ada King',
+      email: 'ada@example.com',
+      referred_by: 'Charles',
+      referral_code: 'REF-1',
+      bonus_code: 'BONUS-1',
+      avatar: 7,
+      phone_number: '+44 20 7946 0000',
+      tag: 'vip',
+      active: 0,
+      verified: 1,
+      trusted_level: 3,
+      currency: 'EUR',
+      preferred_currency: 'GBP',
+      country: 'GB',
+    };
+    const outcome = await sessions().launch(launchOf('u-1', profile));
+    const [player] = await players();
+    expect(player).toMatchObject({ ...profile, external_id: 'u-1', created_at: NOW, updated_at: NOW });
+    expect(outcome).toEqual({ ok: true, playerId: player?.id, currency: 'EUR' });
+    expect(await storedSessions()).toEqual([
+      expect.objectContaining({ external_session_id: 'ext-u-1', player_id: player?.id, currency: 'EUR' }),
+    ]);
+  });
+
+  it('writes only the profile columns that changed, and leaves a returning player untouched otherwise', async () => {
+    await sessions().launch(launchOf('u-1', { ...nick('Ada'), avatar: 7 }));
+    await sessions().launch(launchOf('u-1', { ...nick('Ada'), avatar: 7 }, { now: LATER }));
+    expect((await players())[0]).toMatchObject({ avatar: 7, updated_at: NOW });
+
+    const outcome = await sessions().launch(launchOf('u-1', { avatar: 0, currency: 'USD' }, { now: LATER }));
+    expect(outcome).toMatchObject({ ok: true, currency: 'USD' });
+    expect(await players()).toEqual([
+      expect.objectContaining({ nick: 'Ada', avatar: 0, currency: 'USD', updated_at: LATER }),
+    ]);
+    expect(await storedSessions()).toHaveLength(3);
+  });
+
+  it('fails only the launches at fault in a shared batch: a nick taken, a player not found, a row the database refuses', async () => {
+    await sessions().launch(launchOf('holder', nick('Taken')));
+    await refuseSessionsOf(database as Database, 'ext-refused');
+    batches.length = 0;
+
+    const outcomes = await Promise.allSettled([
+      sessions().launch(launchOf('ok-1', nick('First'))),
+      sessions().launch(launchOf('thief', { nick: 'TAKEN', nick_key: 'taken' })),
+      sessions().launch(launchOf('ok-2')),
+      sessions().launch(launchOf('no-such-id', {}, { mode: 'internal' })),
+      sessions().launch(launchOf('refused')),
+      sessions().launch(launchOf('ok-3', nick('Third'))),
+    ]);
+
+    expect(batches).toEqual([6]);
+    expect(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : 'rejected'))).toEqual([
+      expect.objectContaining({ ok: true }),
+      { ok: false, reason: 'username_exists' },
+      expect.objectContaining({ ok: true }),
+      { ok: false, reason: 'player_not_found' },
+      'rejected',
+      expect.objectContaining({ ok: true }),
+    ]);
+    const refused = outcomes[4];
+    expect(refused?.status === 'rejected' && String(refused.reason)).toMatch(/refused by the test/);
+    expect((await players()).map((player) => player.external_id)).toEqual(['holder', 'ok-1', 'ok-2', 'ok-3']);
+    expect((await storedSessions()).map((session) => session.external_session_id)).toEqual([
+      'ext-holder',
+      'ext-ok-1',
+      'ext-ok-2',
+      'ext-ok-3',
+    ]);
+  });
+
+  it('keeps exactly one winner when launches race for one nick, in one batch and across two writers', async () => {
+    const other = (database as Database).openSessionStore();
+    try {
+      const racers = Array.from({ length: 12 }, (_, index) => launchOf(`racer-${index}`, nick('Shared')));
+      const outcomes = await Promise.all(
+        racers.map((launch, index) => (index % 2 === 0 ? sessions() : other).launch(launch)),
+      );
+      expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+      expect(outcomes.filter((outcome) => !outcome.ok)).toEqual(
+        Array.from({ length: 11 }, () => ({ ok: false, reason: 'username_exists' })),
+      );
+      expect(await players()).toHaveLength(1);
+      expect(await storedSessions()).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('revokes a session once: a second revocation keeps the first time', async () => {
+    const launch = launchOf('u-1');
+    await sessions().launch(launch);
+    await sessions().revoke({ kind: 'revoke', id: launch.session.id, at: NOW });
+    await sessions().revoke({ kind: 'revoke', id: launch.session.id, at: LATER });
+    expect((await storedSessions())[0]?.revoked_at).toBe(NOW);
+  });
+
+  it('finds a session and its player by the token hash', async () => {
+    const launch = launchOf('u-1', nick('Ada'));
+    await sessions().launch(launch);
+    const found = await sessions().findByTokenHash(launch.session.token_hash);
+    expect(found).toMatchObject({
+      id: launch.session.id,
+      external_session_id: 'ext-u-1',
+      player_external_id: 'u-1',
+      player_nick: 'Ada',
+    });
+    expect(await sessions().findByTokenHash('no such hash')).toBeUndefined();
+  });
+});

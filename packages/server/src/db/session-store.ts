@@ -1,0 +1,101 @@
+import type { Selectable } from 'kysely';
+import type { PlayerTable, SessionTable } from './schema.js';
+
+export type PlayerRow = Selectable<PlayerTable>;
+export type SessionRow = Selectable<SessionTable>;
+
+/**
+ * What a token check reads, in one row: the session's columns it answers with, and who its player is
+ * to the integrator. Only these: a token check runs thousands of times a second, and every column
+ * read is a string made.
+ */
+export type TokenSessionRow = Pick<
+  SessionRow,
+  | 'id'
+  | 'client_id'
+  | 'player_id'
+  | 'external_session_id'
+  | 'game_code'
+  | 'table_id'
+  | 'game_id'
+  | 'lang'
+  | 'currency'
+  | 'launch_options'
+  | 'expires_at'
+  | 'revoked_at'
+> & { player_external_id: string; player_nick: string | null };
+
+/** The columns of TokenSessionRow, in the order both stores select them. */
+export const TOKEN_SESSION_COLUMNS = [
+  's.id',
+  's.client_id',
+  's.player_id',
+  's.external_session_id',
+  's.game_code',
+  's.table_id',
+  's.game_id',
+  's.lang',
+  's.currency',
+  's.launch_options',
+  's.expires_at',
+  's.revoked_at',
+  'p.external_id AS player_external_id',
+  'p.nick AS player_nick',
+].join(', ');
+
+/** The columns a launch may write on a player: its profile, and the nick's uniqueness key with the nick. */
+export type ProfileRow = Partial<
+  Omit<PlayerRow, 'id' | 'client_id' | 'external_id' | 'created_at' | 'updated_at'>
+>;
+
+/**
+ * One launch, as the session writer stores it: find the player (by the integrator's id, or by ours in
+ * internal player-id mode), register it if new, write the profile columns sent where they differ, and
+ * insert the session with the player's id and default currency.
+ */
+export interface LaunchWrite {
+  kind: 'launch';
+  mode: 'external' | 'internal';
+  clientId: string;
+  userId: string;
+  profile: ProfileRow;
+  /** A new player's row but its profile (external mode registers unknown players). */
+  newPlayer: Pick<
+    PlayerRow,
+    'id' | 'client_id' | 'external_id' | 'active' | 'verified' | 'created_at' | 'updated_at'
+  >;
+  session: Omit<SessionRow, 'player_id' | 'currency'>;
+  /** ISO time of the write: the player's updated_at when its profile changes. */
+  now: string;
+}
+
+/** A session ends (logout): revoked_at is set unless it was revoked before. */
+export interface RevokeWrite {
+  kind: 'revoke';
+  id: string;
+  at: string;
+}
+
+export type WriteOp = LaunchWrite | RevokeWrite;
+
+/** What a launch came to: the player's id and default currency as stored, or why nothing was written. */
+export type LaunchOutcome =
+  | { ok: true; playerId: string; currency: string | null }
+  | { ok: false; reason: 'username_exists' | 'player_not_found' };
+
+export type WriteOutcome = LaunchOutcome | { ok: true };
+
+/**
+ * The hot path's storage: writes through group commit (many concurrent requests share one transaction
+ * and one fsync, each answered once its batch is committed) and the reads every token check makes.
+ */
+export interface SessionStore {
+  /** Resolves once the launch is committed (durable); rejects with the database's error if it failed. */
+  launch(write: LaunchWrite): Promise<LaunchOutcome>;
+  /** Resolves once the revocation is committed. */
+  revoke(write: RevokeWrite): Promise<void>;
+  /** The session of a token hash, with who its player is. */
+  findByTokenHash(tokenHash: string): Promise<TokenSessionRow | undefined>;
+  /** Finishes the writes already accepted, then closes. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,113 @@
+import type { Client } from '../clients/client.js';
+import { listClients } from '../clients/client.repository.js';
+import { type CurrencyStatus, listActiveCurrencyCodes } from '../currencies/currency.repository.js';
+import { isKnownCurrency } from '../currencies/iso-currencies.js';
+import type { Db } from '../db/schema.js';
+import { loadSettings } from '../settings/setting.repository.js';
+import type { Settings } from '../settings/settings.js';
+import type { ApiUser } from '../users/api-user.js';
+import { listApiUsersByKeyHash } from '../users/api-user.repository.js';
+import { readConfigVersion } from './config-version.repository.js';
+
+/** How often an instance asks whether the configuration changed: a change applies within a second. */
+export const REFRESH_INTERVAL_MS = 250;
+
+interface Snapshot {
+  readonly version: string;
+  readonly clients: ReadonlyMap<string, Client>;
+  readonly settings: Settings;
+  readonly activeCurrencies: ReadonlySet<string>;
+  readonly apiUsersByKeyHash: ReadonlyMap<string, ApiUser>;
+}
+
+/**
+ * What every request consults — clients, settings, active currencies, API users — held in memory, so
+ * a launch reads nothing from the database before it writes. The tables are small and change rarely;
+ * a trigger bumps `config_version` on every change, whoever makes it (the CLI, another instance), and
+ * each instance polls that one row, reloading everything when it moved. So a disabled client, a revoked
+ * key or a new setting takes effect on every instance within REFRESH_INTERVAL_MS plus one reload.
+ */
+export class LiveConfig {
+  private timer: NodeJS.Timeout | undefined;
+  /** Refreshes run one after another; each reads the version after the one before it ended. */
+  private refreshes: Promise<void> = Promise.resolve();
+  private polling = false;
+
+  private constructor(
+    private readonly db: Db,
+    private snapshot: Snapshot,
+  ) {}
+
+  static async load(db: Db): Promise<LiveConfig> {
+    return new LiveConfig(db, await loadSnapshot(db));
+  }
+
+  client(id: string): Client | undefined {
+    return this.snapshot.clients.get(id);
+  }
+
+  get settings(): Settings {
+    return this.snapshot.settings;
+  }
+
+  /** @param code an upper-case candidate code: any text, "unknown" unless it is an ISO 4217 code */
+  currencyStatus(code: string): CurrencyStatus {
+    if (!isKnownCurrency(code)) return 'unknown';
+    return this.snapshot.activeCurrencies.has(code) ? 'active' : 'inactive';
+  }
+
+  /** The user of an API key, by the key's SHA-256; revoked users too (the caller decides what that means). */
+  apiUserByKeyHash(keyHash: string): ApiUser | undefined {
+    return this.snapshot.apiUsersByKeyHash.get(keyHash);
+  }
+
+  /** Reloads now if the configuration changed since the last load (tests call it after a change). */
+  refresh(): Promise<void> {
+    const next = this.refreshes
+      .catch(() => undefined)
+      .then(async () => {
+        const version = await readConfigVersion(this.db);
+        if (version !== this.snapshot.version) this.snapshot = await loadSnapshot(this.db);
+      });
+    this.refreshes = next;
+    return next;
+  }
+
+  /** Polls for changes until `stop`; a failed poll (the database is away) keeps what was loaded. */
+  start(onError: (error: unknown) => void): void {
+    this.timer ??= setInterval(() => {
+      if (this.polling) return;
+      this.polling = true;
+      this.refresh()
+        .catch(onError)
+        .finally(() => {
+          this.polling = false;
+        });
+    }, REFRESH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.refreshes.catch(() => undefined);
+  }
+}
+
+/** The version is read first: a change made while the tables load moves it again, and the next poll reloads. */
+async function loadSnapshot(db: Db): Promise<Snapshot> {
+  const version = await readConfigVersion(db);
+  const [clients, settings, activeCurrencies, apiUsersByKeyHash] = await Promise.all([
+    listClients(db),
+    loadSettings(db),
+    listActiveCurrencyCodes(db),
+    listApiUsersByKeyHash(db),
+  ]);
+  return {
+    version,
+    clients: new Map(clients.map((client) => [client.id, client])),
+    settings,
+    activeCurrencies: new Set(activeCurrencies),
+    apiUsersByKeyHash,
+  };
+}
