@@ -47,9 +47,11 @@ describe.each(DIALECTS)('LaunchApiError from the real service on %s', (dialect) 
       ['auth_type_not_valid', '/data/attributes/authType'],
       ['invalid_field', '/data/attributes/lang'],
     ]);
+    expect(error.errors[0]?.meta).toEqual({ allowedValues: ['internal', 'external'] });
     expect(error.message.split('\n').slice(0, 2)).toEqual([
-      '422 auth_type_not_valid: Auth type not valid (/data/attributes/authType)',
-      'invalid_field: lang must be a two-letter ISO 639-1 language code (/data/attributes/lang)',
+      '422 auth_type_not_valid: Auth type not valid (/data/attributes/authType); one of: internal, external',
+      'invalid_field: lang must be an ISO 639-1 language code, optionally with a region (en, pt-BR) ' +
+        '(/data/attributes/lang)',
     ]);
     expect(error.isBusinessError).toBe(false);
   });

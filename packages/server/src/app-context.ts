@@ -4,6 +4,8 @@ import type { Db } from './db/schema.js';
 import type { SessionStore } from './db/session-store.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { LiveConfig } from './live-config/live-config.js';
+import type { ServiceState } from './ops/draining.js';
+import type { Metrics } from './ops/metrics.js';
 
 /** What route handlers depend on. */
 export interface AppContext {
@@ -17,4 +19,8 @@ export interface AppContext {
   readonly clock: Clock;
   /** Quotas: handlers count a caller once it has proven who it is. */
   readonly rateLimiter: RateLimiter;
+  /** Prometheus metrics; the session writer feeds `writeBatchSize`. */
+  readonly metrics: Metrics;
+  /** Whether the instance is shutting down (readiness answers 503 from then on). */
+  readonly state: ServiceState;
 }

@@ -34,8 +34,17 @@ import { v2Routes } from './launch/v2.routes.js';
 import { v3Routes } from './launch/v3.routes.js';
 import type { LiveConfig } from './live-config/live-config.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
+import { registerDraining } from './ops/draining.js';
+import { healthRoutes } from './ops/health.routes.js';
+import { createMetrics, type Metrics } from './ops/metrics.js';
+import { metricsRoutes } from './ops/metrics.routes.js';
+import { type PurgeJobOptions, registerPurgeJob } from './ops/purge-job.js';
+import { registerRequestMetrics } from './ops/request-metrics.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
+
+/** A connection with no traffic either way for this long is cut (a client that stopped reading). */
+const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 
 export interface AppOptions {
   config: Config;
@@ -47,6 +56,10 @@ export interface AppOptions {
   clock?: Clock;
   /** Where JSON log lines go (default stdout); tests read them to prove no secret is logged. */
   logStream?: DestinationStream;
+  /** Where the app counts; default a fresh set (server.ts passes its own to count database connection losses). */
+  metrics?: Metrics;
+  /** The background purge's timing (tests shorten it). */
+  purge?: PurgeJobOptions;
 }
 
 /** Builds the HTTP app from its dependencies; never listens (see server.ts). */
@@ -69,9 +82,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Every answer is a JSON:API error with X-Request-Id, also those given before any route runs.
     frameworkErrors: frameworkErrorHandler(options.config),
     clientErrorHandler: clientErrorHandler(options.config, () => app.log),
-    http: { requireHostHeader: false },
     // Behind a load balancer, request.ip (logs, quotas) is the player's or integrator's address only if trusted.
     trustProxy: trustProxy(options.config),
+    // Slow and stalled clients: the whole request (headers and body) within the request timeout, else
+    // 408 and the connection closes; idle keep-alive connections close after the keep-alive timeout.
+    requestTimeout: options.config.requestTimeoutMs,
+    keepAliveTimeout: options.config.keepAliveTimeoutMs,
+    // A socket with no traffic at all (a client that stopped reading the response) is cut.
+    connectionTimeout: SOCKET_IDLE_TIMEOUT_MS,
+    http: {
+      // Answered by assertHostHeader, as a JSON:API error, instead of Node's bare 400.
+      requireHostHeader: false,
+      headersTimeout: options.config.requestTimeoutMs,
+      // Node checks those timeouts every 30 s by default; once a second, they hold to the second.
+      connectionsCheckingInterval: 1000,
+    },
+    // While closing, requests on connections still open are answered by registerDraining (JSON:API).
+    return503OnClosing: false,
   });
 
   const rateLimiter = new RateLimiter(
@@ -81,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   app.addHook('onClose', () => rateLimiter.close());
   app.decorate('quotas', rateLimiter as QuotaMetrics);
+  const metrics = options.metrics ?? createMetrics();
   const context: AppContext = {
     config: options.config,
     db: options.db,
@@ -88,13 +116,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessions: options.sessions,
     clock,
     rateLimiter,
+    metrics,
+    state: { draining: false },
   };
 
   registerBodyParsers(app);
   registerQueryStringCheck(app);
   // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
   app.setValidatorCompiler(() => (value) => ({ value }));
-  registerErrorHandler(app, rateLimiter);
+  registerErrorHandler(app, rateLimiter, metrics);
   answerUnmetExpectations(app, options.config);
   // A callback, not an async function: every request runs it, and a promise per hook adds up.
   app.addHook('onRequest', (request, reply, done) => {
@@ -102,12 +132,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     assertHostHeader(request);
     done();
   });
+  registerDraining(app, context.state);
+  registerRequestMetrics(app, metrics);
+  registerPurgeJob(app, context, options.purge);
 
   // After the hooks (its pages get them too), before any route (it documents those registered after it).
   await registerOpenApi(app, options.config);
   registerRoutes(
     app,
-    [...v2Routes(context), ...v3Routes(context), ...tokenRoutes(context), ...pageRoutes(context)],
+    [
+      ...v2Routes(context),
+      ...v3Routes(context),
+      ...tokenRoutes(context),
+      ...pageRoutes(context),
+      ...healthRoutes(context),
+      ...metricsRoutes(context),
+    ],
     rateLimiter,
   );
   return app;

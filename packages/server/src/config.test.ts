@@ -13,6 +13,29 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 1200,
       trustProxy: false,
       redis: undefined,
+      metricsToken: undefined,
+      migrateOnStart: true,
+      requestTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      shutdownTimeoutMs: 20_000,
+    });
+  });
+
+  it('reads the operations settings: metrics token, migration at start and the timeouts in seconds', () => {
+    expect(
+      loadConfig({
+        METRICS_TOKEN: 'scrape-token-0123456789',
+        MIGRATE_ON_START: 'false',
+        REQUEST_TIMEOUT: '5',
+        KEEP_ALIVE_TIMEOUT: '65',
+        SHUTDOWN_TIMEOUT: '30',
+      }),
+    ).toMatchObject({
+      metricsToken: 'scrape-token-0123456789',
+      migrateOnStart: false,
+      requestTimeoutMs: 5000,
+      keepAliveTimeoutMs: 65_000,
+      shutdownTimeoutMs: 30_000,
     });
   });
 
@@ -81,6 +104,12 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://cache:6379' }, /REDIS_URL must start with redis:\/\/ or rediss:\/\//],
     [{ REDIS_URL: 'not a url' }, /REDIS_URL must be redis:\/\//],
     [{ REDIS_URL: 'redis://x', REDIS_KEY_PREFIX: 'a b' }, /REDIS_KEY_PREFIX must be 1 to 64/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be 16 to 256 printable characters/],
+    [{ METRICS_TOKEN: 'has a space in the middle' }, /METRICS_TOKEN must be 16 to 256/],
+    [{ MIGRATE_ON_START: 'no' }, /MIGRATE_ON_START must be true or false, got "no"/],
+    [{ REQUEST_TIMEOUT: '0' }, /REQUEST_TIMEOUT must be a whole number of seconds from 1 to 300, got "0"/],
+    [{ KEEP_ALIVE_TIMEOUT: '1.5' }, /KEEP_ALIVE_TIMEOUT must be a whole number of seconds from 1 to 600/],
+    [{ SHUTDOWN_TIMEOUT: '301' }, /SHUTDOWN_TIMEOUT must be a whole number of seconds from 1 to 300/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -16,6 +16,16 @@ export interface Config {
   readonly trustProxy: boolean | readonly string[];
   /** Quotas shared by every instance through this Redis; `undefined`: counted per instance. */
   readonly redis: RedisConfig | undefined;
+  /** Bearer token that `/metrics` requires; undefined: `/metrics` is open (bind it to a private interface). */
+  readonly metricsToken: string | undefined;
+  /** `serve` applies pending migrations at start; false: it refuses to start on a schema that is behind. */
+  readonly migrateOnStart: boolean;
+  /** Milliseconds a client has to send a whole request (headers and body), else 408 and the connection closes. */
+  readonly requestTimeoutMs: number;
+  /** Milliseconds an idle keep-alive connection stays open between requests. */
+  readonly keepAliveTimeoutMs: number;
+  /** Milliseconds a graceful shutdown may take before the connections still open are cut. */
+  readonly shutdownTimeoutMs: number;
 }
 
 export interface RedisConfig {
@@ -60,6 +70,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     rateLimitPerMinute: parseRateLimit(nonEmpty(env.RATE_LIMIT_PER_MINUTE) ?? '1200'),
     trustProxy: parseTrustProxy(nonEmpty(env.TRUST_PROXY) ?? 'false'),
     redis: parseRedis(nonEmpty(env.REDIS_URL), nonEmpty(env.REDIS_KEY_PREFIX) ?? 'poker-launch:'),
+    metricsToken: parseMetricsToken(nonEmpty(env.METRICS_TOKEN)),
+    migrateOnStart: parseBoolean('MIGRATE_ON_START', nonEmpty(env.MIGRATE_ON_START) ?? 'true'),
+    requestTimeoutMs: parseSeconds('REQUEST_TIMEOUT', nonEmpty(env.REQUEST_TIMEOUT) ?? '10', 1, 300),
+    keepAliveTimeoutMs: parseSeconds('KEEP_ALIVE_TIMEOUT', nonEmpty(env.KEEP_ALIVE_TIMEOUT) ?? '72', 1, 600),
+    shutdownTimeoutMs: parseSeconds('SHUTDOWN_TIMEOUT', nonEmpty(env.SHUTDOWN_TIMEOUT) ?? '20', 1, 300),
   });
 }
 
@@ -137,6 +152,30 @@ function parseRedis(url: string | undefined, keyPrefix: string): RedisConfig | u
     throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 64 letters, digits or : . _ -, got "${keyPrefix}"`);
   }
   return Object.freeze({ url, keyPrefix });
+}
+
+/** Whole seconds from `min` to `max`, as milliseconds. */
+function parseSeconds(name: string, text: string, min: number, max: number): number {
+  const seconds = Number(text);
+  if (!/^\d+$/.test(text) || seconds < min || seconds > max) {
+    throw new ConfigError(`${name} must be a whole number of seconds from ${min} to ${max}, got "${text}"`);
+  }
+  return seconds * 1000;
+}
+
+function parseBoolean(name: string, text: string): boolean {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  throw new ConfigError(`${name} must be true or false, got "${text}"`);
+}
+
+/** Long enough not to be guessed, printable so it survives a header; never echoed in the error. */
+function parseMetricsToken(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[\x21-\x7e]{16,256}$/.test(text)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
+  }
+  return text;
 }
 
 function parsePublicUrl(text: string): string {

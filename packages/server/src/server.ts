@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { schemaBehindMessage } from './db/migrations.js';
 import { type Database, openDatabase } from './db/open-database.js';
+import type { SessionStore } from './db/session-store.js';
 import { LiveConfig } from './live-config/live-config.js';
+import { createMetrics } from './ops/metrics.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -11,39 +14,76 @@ export interface RunningServer {
   live: LiveConfig;
   /** The address it listens on, e.g. http://127.0.0.1:8080. */
   address: string;
+  /** Migrations this start applied (empty when the schema was up to date). */
+  appliedMigrations: readonly string[];
   close(): Promise<void>;
 }
 
-/** Opens the database (migrating it), loads the live configuration, builds the app and listens. */
+/**
+ * Opens the database, migrates it (unless MIGRATE_ON_START=false, then refuses a schema that is
+ * behind), builds the app and listens.
+ */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const database = await openDatabase(config.database);
-  const sessions = database.openSessionStore();
-  const live = await LiveConfig.load(database.db);
-  const app = await buildApp({ config, db: database.db, sessions, live });
-  live.start((error) => app.log.warn({ err: error }, 'could not refresh the configuration'));
+  const metrics = createMetrics();
+  let app: FastifyInstance | undefined;
+  const database = await openDatabase(config.database, {
+    onConnectionError(error) {
+      metrics.databaseErrors.inc({ kind: 'connection' });
+      app?.log.warn({ err: error }, 'database connection lost; a new one is made when needed');
+    },
+  });
+  let opened: { sessions: SessionStore; live: LiveConfig } | undefined;
   // In order: no new requests, the ones in flight answered, their writes committed, then the database.
   const close = async () => {
-    await app.close();
-    await live.stop();
-    await sessions.close();
+    await app?.close();
+    await opened?.live.stop();
+    await opened?.sessions.close();
     await database.close();
   };
   try {
+    const appliedMigrations = await prepareSchema(database, config.migrateOnStart);
+    const sessions = database.openSessionStore((size, seconds) => {
+      metrics.writeBatchSize.observe(size);
+      metrics.writeBatchDuration.observe(seconds);
+    });
+    const live = await LiveConfig.load(database.db);
+    opened = { sessions, live };
+    app = await buildApp({ config, db: database.db, sessions, live, metrics });
+    const running = app;
+    live.start((error) => running.log.warn({ err: error }, 'could not refresh the configuration'));
     const address = await app.listen({ host: config.host, port: config.port });
-    return { app, database, live, address, close };
+    return { app: running, database, live, address, appliedMigrations, close };
   } catch (error) {
     await close();
     throw error;
   }
 }
 
-/** Closes gracefully on SIGINT/SIGTERM: in-flight requests finish, then the database closes. */
-export function closeOnSignals(server: RunningServer): void {
+async function prepareSchema(database: Database, migrate: boolean): Promise<string[]> {
+  if (migrate) return database.migrate();
+  const pending = (await database.migrationStatus()).filter((migration) => !migration.appliedAt);
+  if (pending.length > 0) throw new Error(schemaBehindMessage(pending));
+  return [];
+}
+
+/**
+ * Closes gracefully on SIGINT/SIGTERM: readiness turns 503 at once, in-flight requests finish, requests
+ * on connections still open get a JSON:API 503, then the database closes. Past `deadlineMs` the
+ * connections still open (a stalled client) are cut, so the process always ends within the deadline.
+ */
+export function closeOnSignals(server: RunningServer, deadlineMs: number): void {
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    server.app.log.info({ signal }, 'shutting down');
+    server.app.log.info({ signal, deadlineMs }, 'shutting down');
+    const deadline = setTimeout(() => {
+      server.app.log.warn('shutdown deadline passed; closing the connections still open');
+      server.app.server.closeAllConnections();
+      // Whatever else still holds the close up (the database), the process ends now.
+      setTimeout(() => process.exit(1), FORCED_EXIT_GRACE_MS).unref();
+    }, deadlineMs);
+    deadline.unref();
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -55,3 +95,6 @@ export function closeOnSignals(server: RunningServer): void {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 }
+
+/** After the deadline cut the connections, what the rest of the close may take before the process exits. */
+const FORCED_EXIT_GRACE_MS = 1000;

@@ -20,9 +20,9 @@ describe('poker-launch --help', () => {
 });
 
 describe('poker-launch serve --help', () => {
-  it('names every environment variable of the README configuration table, and TRUST_PROXY', async () => {
-    const readme = await readFile(new URL('../../../../README.md', import.meta.url), 'utf8');
-    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('Settings that change'));
+  it('names every environment variable of the configuration table of the operations guide, and TRUST_PROXY', async () => {
+    const guide = await readFile(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');
+    const table = guide.slice(guide.indexOf('## Configuration'), guide.indexOf('## Settings'));
     const variables = [...table.matchAll(/^\| `([A-Z_]+)`/gm)].map((match) => match[1] ?? '');
     expect(variables).toContain('RATE_LIMIT_PER_MINUTE');
 

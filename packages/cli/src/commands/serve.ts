@@ -1,5 +1,6 @@
 import { countClients, createDemoClientIfEmpty, loadConfig } from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
+import { databaseNotes } from '../database-notice.js';
 import { firstStartNotice, localAddress, PRODUCTION_NO_CLIENTS_NOTICE } from '../first-start-notice.js';
 
 /** Logged once serve has started and done its first-start work. */
@@ -11,7 +12,7 @@ export const serveCommand: Command = {
   usage: '',
   help: [
     '',
-    "Configured by the environment (the README's Configuration table says more):",
+    'Configured by the environment (docs/operations.md, "Configuration", says more):',
     '  DATABASE_URL           sqlite:<path> (default sqlite:./data/poker-launch.db) or postgres://…',
     '  HOST                   interface to listen on (default 127.0.0.1)',
     '  PORT                   port to listen on (default 8080)',
@@ -24,11 +25,20 @@ export const serveCommand: Command = {
     '  TRUST_PROXY            trust X-Forwarded-For from a load balancer: true, or a comma list of the',
     "                         proxies' addresses/CIDRs (or loopback, linklocal, uniquelocal); default off",
     '  LOG_LEVEL              fatal, error, warn, info (default), debug, trace or silent',
+    '  METRICS_TOKEN          bearer token GET /metrics requires (16–256 characters); default none',
+    '  MIGRATE_ON_START       true (default): apply pending migrations at start; false: refuse to start',
+    '                         on a schema that is behind (run "poker-launch migrate" once instead)',
+    '  REQUEST_TIMEOUT        seconds a client has to send a whole request, else 408 (default 10)',
+    '  KEEP_ALIVE_TIMEOUT     seconds an idle keep-alive connection stays open (default 72; keep it',
+    '                         above the idle timeout of the load balancer in front)',
+    '  SHUTDOWN_TIMEOUT       seconds SIGTERM waits for in-flight requests before cutting the',
+    '                         connections still open (default 20)',
     '',
     'Staging (the default): on a database without clients it creates client "demo" with a random',
     'secret and prints the secret, once, on stdout, with a curl command that creates a session.',
     'Production: it never creates a client or prints a secret; on a database without clients it says',
-    'on stderr to add one with "poker-launch client add <id>". SIGINT/SIGTERM close it gracefully.',
+    'on stderr to add one with "poker-launch client add <id>". SIGINT/SIGTERM close it gracefully',
+    '(within SHUTDOWN_TIMEOUT).',
     '',
     'example: DATABASE_URL=sqlite:./data/poker-launch.db PORT=8080 poker-launch serve',
   ],
@@ -36,10 +46,15 @@ export const serveCommand: Command = {
     const config = loadConfig(context.env);
     // Loaded here only: the HTTP stack would triple the start-up time of every other command.
     const { closeOnSignals, startServer } = await import('@poker-launch/server');
+    const notes = databaseNotes(config.database, { serving: true });
     const server = await startServer(config).catch((error: unknown) => {
       throw new CommandError(`cannot start: ${error instanceof Error ? error.message : error}`);
     });
-    closeOnSignals(server);
+    closeOnSignals(server, config.shutdownTimeoutMs);
+    for (const note of notes) context.err(note);
+    if (server.appliedMigrations.length > 0) {
+      server.app.log.info({ migrations: server.appliedMigrations }, 'applied migrations');
+    }
     const { db } = server.database;
     if (config.deployment === 'production') {
       // Production: no client with a secret nobody chose, and no secret in a stream that logs are read from.

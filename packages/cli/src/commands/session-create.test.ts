@@ -57,8 +57,10 @@ describe.each(DIALECTS)('poker-launch session create against the real service on
     expect(result.stdout).toBe('');
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines.slice(0, 2)).toEqual([
-      'poker-launch session create: 422 auth_type_not_valid: Auth type not valid (/data/attributes/authType)',
-      '  invalid_field: lang must be a two-letter ISO 639-1 language code (/data/attributes/lang)',
+      'poker-launch session create: 422 auth_type_not_valid: Auth type not valid (/data/attributes/authType); ' +
+        'one of: internal, external',
+      '  invalid_field: lang must be an ISO 639-1 language code, optionally with a region (en, pt-BR) ' +
+        '(/data/attributes/lang)',
     ]);
     expect(lines[2]).toMatch(/^ {2}request id: \S+$/);
   });

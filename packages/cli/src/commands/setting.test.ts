@@ -43,7 +43,7 @@ describe('poker-launch setting', () => {
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(
         'no setting "TicketLifetime"; the settings are NickMaxLength, AuthorizationTicketLifetime, ' +
-          'LongAuthorizationTicketLifetime, PlayerDefaultActive, PlayerDefaultVerified',
+          'LongAuthorizationTicketLifetime, ExpiredSessionRetention, PlayerDefaultActive, PlayerDefaultVerified',
       );
     }
   });
@@ -62,7 +62,14 @@ describe('poker-launch setting', () => {
       'Lifetime of a long-life auth token, in seconds',
     ]);
     const json = JSON.parse((await cli('setting', 'list', '--json')).stdout);
-    expect(json).toHaveLength(5);
+    expect(json).toHaveLength(6);
+    expect(json).toContainEqual({
+      name: 'ExpiredSessionRetention',
+      value: '604800',
+      defaultValue: '604800',
+      description:
+        'Seconds a session is kept after it expired or was revoked; then every instance deletes it',
+    });
     expect(json).toContainEqual({
       name: 'NickMaxLength',
       value: '20',

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { READY_MESSAGE } from '../commands/serve.js';
-import { BIN } from './run-poker-launch.js';
+import { BIN, splitDatabaseNotes } from './run-poker-launch.js';
 
 /** A port nobody listens on now: config wants 1–65535, so the bin cannot be given port 0. */
 export function freePort(): Promise<number> {
@@ -20,7 +20,10 @@ export interface ServeProcess {
   /** e.g. http://127.0.0.1:41234 */
   address: string;
   stdout(): string;
+  /** stderr without the database notes (see runPokerLaunch). */
   stderr(): string;
+  /** stderr as it came, database notes included. */
+  rawStderr(): string;
   /** Resolves once stdout contains `text`; rejects if the process ends first. */
   waitForOutput(text: string): Promise<void>;
   /** Sends the signal and resolves with how the process ended. */
@@ -67,7 +70,8 @@ export async function runServe(databaseUrl: string, env: Record<string, string> 
     child,
     address: `http://127.0.0.1:${port}`,
     stdout: () => stdout,
-    stderr: () => stderr,
+    stderr: () => splitDatabaseNotes(stderr).stderr,
+    rawStderr: () => stderr,
     waitForOutput,
     stop(signal) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -13,9 +13,26 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL names a server (as for the server's tests). */
 export const DATABASE_KINDS: DatabaseKind[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
 
+export interface TempDatabaseOptions {
+  /**
+   * Apply the migrations first (default true), as an operator's `poker-launch migrate` or a first
+   * `serve` would: the other commands never migrate. False: an empty database.
+   */
+  readonly migrated?: boolean;
+}
+
 /** A fresh database of that kind for each test; call inside a `describe`. */
-export function useTempDatabase(kind: DatabaseKind): () => TempDatabase {
-  return kind === 'sqlite' ? useTempSqlite() : usePostgresDatabase(postgresUrl ?? '');
+export function useTempDatabase(kind: DatabaseKind, options: TempDatabaseOptions = {}): () => TempDatabase {
+  return kind === 'sqlite' ? useTempSqlite(options) : usePostgresDatabase(postgresUrl ?? '', options);
+}
+
+async function migrate(database: TempDatabase): Promise<void> {
+  const opened = await database.open();
+  try {
+    await opened.migrate();
+  } finally {
+    await opened.close();
+  }
 }
 
 export interface TempDatabase {
@@ -26,19 +43,21 @@ export interface TempDatabase {
 }
 
 /** A fresh SQLite file in its own temporary folder for each test; removed afterwards. */
-export function useTempSqlite(): () => TempDatabase {
+export function useTempSqlite(options: TempDatabaseOptions = {}): () => TempDatabase {
   let folder: string | undefined;
-  beforeEach(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'poker-launch-cli-'));
-  });
-  afterEach(async () => {
-    if (folder) await rm(folder, { recursive: true, force: true });
-  });
-  return () => {
+  const current = () => {
     if (!folder) throw new Error('useTempSqlite: no test is running');
     const path = join(folder, 'poker-launch.db');
     return { url: `sqlite:${path}`, open: () => openDatabase({ dialect: 'sqlite', path }) };
   };
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'poker-launch-cli-'));
+    if (options.migrated ?? true) await migrate(current());
+  });
+  afterEach(async () => {
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+  return current;
 }
 
 /**
@@ -46,7 +65,10 @@ export function useTempSqlite(): () => TempDatabase {
  * database, not a schema: catalog queries (Kysely's migrator introspects) see every schema of their
  * database, including ones other test files are dropping at that moment.
  */
-export function usePostgresDatabase(serverUrl: string): () => TempDatabase {
+export function usePostgresDatabase(
+  serverUrl: string,
+  options: TempDatabaseOptions = {},
+): () => TempDatabase {
   let name: string | undefined;
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: serverUrl });
@@ -57,18 +79,20 @@ export function usePostgresDatabase(serverUrl: string): () => TempDatabase {
       await client.end();
     }
   };
-  beforeEach(async () => {
-    name = `poker_launch_cli_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await admin(`CREATE DATABASE ${name}`);
-  });
-  afterEach(async () => {
-    if (name) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    name = undefined;
-  });
-  return () => {
+  const current = () => {
     if (!name) throw new Error('usePostgresDatabase: no test is running');
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     return { url: url.href, open: () => openDatabase({ dialect: 'postgres', url: url.href }) };
   };
+  beforeEach(async () => {
+    name = `poker_launch_cli_${process.pid}_${randomBytes(4).toString('hex')}`;
+    await admin(`CREATE DATABASE ${name}`);
+    if (options.migrated ?? true) await migrate(current());
+  });
+  afterEach(async () => {
+    if (name) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    name = undefined;
+  });
+  return current;
 }

@@ -84,7 +84,9 @@ export class LaunchApiError extends Error {
 }
 
 function describe(init: LaunchApiErrorInit, code: LaunchErrorCode, detail: string): string {
-  const where = (error: LaunchErrorObject) => (error.source ? ` (${error.source.pointer})` : '');
+  const where = (error: LaunchErrorObject) =>
+    (error.source ? ` (${error.source.pointer})` : '') +
+    (error.meta?.allowedValues ? `; one of: ${error.meta.allowedValues.join(', ')}` : '');
   const head = `${init.status === 0 ? 'no response' : init.status} ${code}: ${detail}`;
   const first = init.errors[0];
   const lines = [first ? head + where(first) : head];

@@ -105,6 +105,7 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
 function toErrorObject(item: unknown, responseStatus: number): LaunchErrorObject[] {
   if (!isRecord(item) || typeof item.detail !== 'string') return [];
   const pointer = isRecord(item.source) ? item.source.pointer : undefined;
+  const allowed = isRecord(item.meta) ? item.meta.allowedValues : undefined;
   const status = Number(item.status);
   return [
     {
@@ -113,6 +114,7 @@ function toErrorObject(item: unknown, responseStatus: number): LaunchErrorObject
       title: typeof item.title === 'string' ? item.title : '',
       detail: item.detail,
       ...(typeof pointer === 'string' ? { source: { pointer } } : {}),
+      ...(Array.isArray(allowed) ? { meta: { allowedValues: allowed.map(String) } } : {}),
     },
   ];
 }

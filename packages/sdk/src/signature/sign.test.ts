@@ -10,7 +10,7 @@ import {
 } from './canonical-string.js';
 import { sign, signaturesMatch } from './sign.js';
 
-/** The worked vectors of decisions.md §2; they are also printed in the README. */
+/** The worked vectors of decisions.md §2; they are also printed in docs/integration.md. */
 const WORKED_VECTORS: {
   name: string;
   params: SignableParams;

@@ -11,7 +11,6 @@ export const ERROR_CODES = [
   'player_not_found',
   'method_not_allowed',
   'not_acceptable',
-  'request_timeout',
   'type_conflict',
   'payload_too_large',
   'uri_too_long',
@@ -28,9 +27,11 @@ export const ERROR_CODES = [
   'currency_not_active',
   'username_exists',
   'username_too_long',
+  'request_timeout',
   'rate_limited',
   'header_fields_too_large',
   'internal_error',
+  'service_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -42,6 +43,13 @@ export interface ErrorObject {
   title: string;
   detail: string;
   source?: { pointer: string };
+  /** What the error adds to its detail, e.g. the values a field takes. */
+  meta?: ErrorObjectMeta;
+}
+
+/** `errors[].meta`: for a field that takes a closed list of values, the list. */
+export interface ErrorObjectMeta {
+  allowedValues?: string[];
 }
 
 /** What a staging deployment adds to a signature error: the string it hashed, without the secret. */

@@ -1,5 +1,11 @@
 export type { AuthType, GameCode, SessionDocument } from './create-session.js';
-export { ERROR_CODES, type ErrorCode, type ErrorDocument, type ErrorObject } from './errors.js';
+export {
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorDocument,
+  type ErrorObject,
+  type ErrorObjectMeta,
+} from './errors.js';
 export type { LaunchOptions } from './launch-options.js';
 export { JSON_API_MEDIA_TYPE } from './media-type.js';
 export type { GameSessionDocument, OpenGameDocument, OpenGamePlayer, OpenGameSession } from './open-game.js';

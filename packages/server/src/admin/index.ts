@@ -6,8 +6,10 @@
 export type { Client, PlayerIdMode } from '../clients/client.js';
 export { countClients, findClient, listClients } from '../clients/client.repository.js';
 export { type Config, ConfigError, loadConfig } from '../config.js';
+export { type MigrationState, schemaBehindMessage } from '../db/migrations.js';
 export { type Database, openDatabase } from '../db/open-database.js';
 export type { Db } from '../db/schema.js';
+export { type BackupReport, backupSqlite } from '../db/sqlite-backup.js';
 export type { Player } from '../players/player.js';
 export {
   API_PERMISSIONS,
@@ -46,4 +48,5 @@ export {
   listCurrencies,
 } from './currency-admin.js';
 export { type PlayerRegistration, registerPlayer } from './player-admin.js';
+export { type PurgeReport, purgeEndedSessions } from './session-admin.js';
 export { changeSetting, getSetting, listSettings, type SettingListing } from './setting-admin.js';

@@ -2,27 +2,64 @@ import { type Kysely, type Migration, Migrator } from 'kysely';
 import type { Dialect } from './dialect.js';
 import { initialSchema } from './migrations/001-initial-schema.js';
 import { liveConfigAndSessionWriter } from './migrations/002-live-config-and-session-writer.js';
-import { previousSecret } from './migrations/003-previous-secret.js';
+import { sessionPurgeIndexes } from './migrations/003-session-purge-indexes.js';
+import { previousSecret } from './migrations/004-previous-secret.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '001_initial_schema': initialSchema,
     '002_live_config_and_session_writer': liveConfigAndSessionWriter(dialect),
-    '003_previous_secret': previousSecret,
+    '003_session_purge_indexes': sessionPurgeIndexes,
+    '004_previous_secret': previousSecret,
   };
 }
 
+/** One migration and whether this database has it. */
+export interface MigrationState {
+  readonly name: string;
+  /** When it was applied; undefined: pending. */
+  readonly appliedAt: Date | undefined;
+}
+
 /**
+ * Applies the pending migrations and returns their names (empty when the schema was up to date). On
+ * PostgreSQL, Kysely's migrator holds an advisory lock meanwhile, so instances starting together on an
+ * empty database migrate it once: the others wait, then find nothing pending.
+ *
  * @param schema PostgreSQL: the schema the tables live in. Named, because without it Kysely takes a
  * migration table in ANY schema of the database (another app's, a parallel test's) for ours.
  */
-export async function migrateToLatest<T>(db: Kysely<T>, dialect: Dialect, schema?: string): Promise<void> {
-  const migrator = new Migrator({
+export async function migrateToLatest<T>(
+  db: Kysely<T>,
+  dialect: Dialect,
+  schema?: string,
+): Promise<string[]> {
+  const { error, results = [] } = await migrator(db, dialect, schema).migrateToLatest();
+  if (error) throw error;
+  return results.map((result) => result.migrationName);
+}
+
+/** Every migration this version knows, in order, applied or pending. */
+export async function migrationStatus<T>(
+  db: Kysely<T>,
+  dialect: Dialect,
+  schema?: string,
+): Promise<MigrationState[]> {
+  const known = await migrator(db, dialect, schema).getMigrations();
+  return known.map(({ name, executedAt }) => ({ name, appliedAt: executedAt }));
+}
+
+function migrator<T>(db: Kysely<T>, dialect: Dialect, schema: string | undefined): Migrator {
+  return new Migrator({
     db,
     provider: { getMigrations: async () => migrations(dialect) },
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
+}
+
+/** What an operator reads when a command or `serve` finds migrations pending, with what to do. */
+export function schemaBehindMessage(pending: readonly MigrationState[]): string {
+  const names = pending.map((migration) => migration.name).join(', ');
+  return `the database schema is behind this version (pending: ${names}); run "poker-launch migrate" first`;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertClient } from '../clients/client.repository.js';
+import { purgeStatement } from '../sessions/session-purge.js';
 import { refuseSessionsOf } from '../test-support/refuse-sessions.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
 import type { Database } from './open-database.js';
@@ -181,6 +182,18 @@ describe.each(DIALECTS)('the session writer on %s', (dialect) => {
     await sessions().revoke({ kind: 'revoke', id: launch.session.id, at: NOW });
     await sessions().revoke({ kind: 'revoke', id: launch.session.id, at: LATER });
     expect((await storedSessions())[0]?.revoked_at).toBe(NOW);
+  });
+
+  it('runs another write statement where it writes (the purge) and answers the rows it changed', async () => {
+    const ended = launchOf('u-ended');
+    await sessions().launch({
+      ...ended,
+      session: { ...ended.session, expires_at: '2026-11-21T11:00:00.000Z' },
+    });
+    await sessions().launch(launchOf('u-live'));
+    const removed = await sessions().execute(purgeStatement(db(), { before: new Date(NOW), limit: 10 }));
+    expect(removed).toBe(1);
+    expect((await storedSessions()).map((session) => session.external_session_id)).toEqual(['ext-u-live']);
   });
 
   it('finds a session and its player by the token hash', async () => {

@@ -76,14 +76,24 @@ export interface RevokeWrite {
   at: string;
 }
 
-export type WriteOp = LaunchWrite | RevokeWrite;
+/**
+ * Any other write the service makes while it serves (the background purge): one statement, run where the
+ * store writes, so that on SQLite its fsync does not stop the event loop either.
+ */
+export interface StatementWrite {
+  kind: 'statement';
+  sql: string;
+  parameters: readonly unknown[];
+}
+
+export type WriteOp = LaunchWrite | RevokeWrite | StatementWrite;
 
 /** What a launch came to: the player's id and default currency as stored, or why nothing was written. */
 export type LaunchOutcome =
   | { ok: true; playerId: string; currency: string | null }
   | { ok: false; reason: 'username_exists' | 'player_not_found' };
 
-export type WriteOutcome = LaunchOutcome | { ok: true };
+export type WriteOutcome = LaunchOutcome | { ok: true } | { ok: true; changed: number };
 
 /**
  * The hot path's storage: writes through group commit (many concurrent requests share one transaction
@@ -94,6 +104,8 @@ export interface SessionStore {
   launch(write: LaunchWrite): Promise<LaunchOutcome>;
   /** Resolves once the revocation is committed. */
   revoke(write: RevokeWrite): Promise<void>;
+  /** Runs one write statement (a compiled Kysely query) where the store writes; answers the rows it changed. */
+  execute(query: { sql: string; parameters: readonly unknown[] }): Promise<number>;
   /** The session of a token hash, with who its player is. */
   findByTokenHash(tokenHash: string): Promise<TokenSessionRow | undefined>;
   /** Finishes the writes already accepted, then closes. */

@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorObject } from '@poker-launch/sdk';
+import type { ErrorCode, ErrorObject, ErrorObjectMeta } from '@poker-launch/sdk';
 
 /** Status and title of each error code; a code always answers with the same title. */
 const ERROR_TABLE: Record<ErrorCode, { status: number; title: string }> = {
@@ -13,7 +13,6 @@ const ERROR_TABLE: Record<ErrorCode, { status: number; title: string }> = {
   player_not_found: { status: 404, title: 'Not Found' },
   method_not_allowed: { status: 405, title: 'Method Not Allowed' },
   not_acceptable: { status: 406, title: 'Not Acceptable' },
-  request_timeout: { status: 408, title: 'Request Timeout' },
   type_conflict: { status: 409, title: 'Conflict' },
   payload_too_large: { status: 413, title: 'Payload Too Large' },
   uri_too_long: { status: 414, title: 'URI Too Long' },
@@ -31,18 +30,25 @@ const ERROR_TABLE: Record<ErrorCode, { status: number; title: string }> = {
   // The spec answers these with 500 in v2 and 422 in v3; the route chooses (see `errorObject`'s status).
   username_exists: { status: 422, title: 'Unprocessable Entity' },
   username_too_long: { status: 422, title: 'Unprocessable Entity' },
+  request_timeout: { status: 408, title: 'Request Timeout' },
   rate_limited: { status: 429, title: 'Too Many Requests' },
   header_fields_too_large: { status: 431, title: 'Request Header Fields Too Large' },
   internal_error: { status: 500, title: 'Internal Server Error' },
+  service_unavailable: { status: 503, title: 'Service Unavailable' },
 };
 
-const STATUS_TITLES: Record<number, string> = { 422: 'Unprocessable Entity', 500: 'Internal Server Error' };
+const STATUS_TITLES: Record<number, string> = {
+  422: 'Unprocessable Entity',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+};
 
 export interface ErrorOptions {
   /** JSON pointer into the request document, e.g. `/data/attributes/authType`. */
   pointer?: string | undefined;
   /** Overrides the code's status where the spec gives one operation another status (v2's business 500s). */
   status?: number | undefined;
+  meta?: ErrorObjectMeta | undefined;
 }
 
 export function errorObject(code: ErrorCode, detail: string, options: ErrorOptions = {}): ErrorObject {
@@ -55,6 +61,7 @@ export function errorObject(code: ErrorCode, detail: string, options: ErrorOptio
     title,
     detail,
     ...(options.pointer === undefined ? {} : { source: { pointer: options.pointer } }),
+    ...(options.meta === undefined ? {} : { meta: options.meta }),
   };
 }
 
@@ -67,7 +74,12 @@ export class ApiError extends Error {
 
   constructor(
     readonly errors: readonly ErrorObject[],
-    readonly extras: { meta?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    readonly extras: {
+      meta?: Record<string, unknown>;
+      headers?: Record<string, string>;
+      /** Counts against the caller's address as a failed authentication, whatever its code says. */
+      failedAuthentication?: boolean;
+    } = {},
   ) {
     super(errors.map((error) => error.detail).join('; '));
     this.status = responseStatus(errors);
@@ -76,6 +88,18 @@ export class ApiError extends Error {
   static of(code: ErrorCode, detail: string, options?: ErrorOptions): ApiError {
     return new ApiError([errorObject(code, detail, options)]);
   }
+}
+
+/** 401 `unauthorized` with the `WWW-Authenticate` challenge that says which credential to send. */
+export function unauthorized(detail: string, challenge: string): ApiError {
+  return new ApiError([errorObject('unauthorized', detail)], { headers: { 'www-authenticate': challenge } });
+}
+
+/** 503 with Retry-After: the request was fine, this instance cannot serve it now (database, shutdown). */
+export function serviceUnavailable(detail: string, retryAfterSeconds: number): ApiError {
+  return new ApiError([errorObject('service_unavailable', detail)], {
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
 }
 
 /** One status for the response: the errors' own when they agree, else 422 (the request as a whole is invalid). */

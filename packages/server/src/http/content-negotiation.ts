@@ -56,9 +56,15 @@ export function assertBodyMediaType(request: FastifyRequest, allowed: readonly B
   if (kind === undefined || !allowed.includes(kind) || badJsonApiParams) throw unsupported(allowed);
 }
 
-function unsupported(allowed: readonly BodyMediaType[]): ApiError {
+/** The 415, naming the media types the route takes (a route without a body takes none). */
+export function unsupported(allowed: readonly BodyMediaType[] = []): ApiError {
   const names = Object.entries(MEDIA_TYPES)
     .filter(([, kind]) => allowed.includes(kind))
     .map(([name]) => name);
-  return ApiError.of('unsupported_media_type', `The request body must be one of: ${names.join(', ')}`);
+  return ApiError.of(
+    'unsupported_media_type',
+    names.length === 0
+      ? 'This endpoint takes no request body'
+      : `The request body must be one of: ${names.join(', ')}`,
+  );
 }

@@ -1,6 +1,9 @@
 import type { ErrorCode } from '@poker-launch/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, errorObject } from './api-error.js';
+import { isDatabaseError, isDatabaseUnavailable } from '../db/database-errors.js';
+import type { Metrics } from '../ops/metrics.js';
+import { ApiError, errorObject, serviceUnavailable } from './api-error.js';
+import { unsupported } from './content-negotiation.js';
 import { sendDocument } from './json-api.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -13,15 +16,25 @@ const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
   'token_invalid',
 ]);
 
-/** Renders every failure as a JSON:API errors document. Unknown errors become a logged 500 with no internals. */
-export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimiter): void {
+/** How soon a caller may retry after the database was unavailable: a failover or restart takes seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Renders every failure as a JSON:API errors document. An unavailable database is a 503 with
+ * Retry-After (the request may succeed later); other unknown errors become a logged 500 with no internals.
+ */
+export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimiter, metrics: Metrics): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = error instanceof ApiError ? error : fromFrameworkError(error);
-    const counted = apiError.errors.some((item) => AUTHENTICATION_FAILURES.has(item.code))
-      ? rateLimiter.recordFailure(request)
-      : undefined;
+    const apiError = error instanceof ApiError ? error : fromUnknownError(error, request);
+    const counted =
+      apiError.errors.some((item) => AUTHENTICATION_FAILURES.has(item.code)) ||
+      apiError.extras.failedAuthentication
+        ? rateLimiter.recordFailure(request)
+        : undefined;
+    countError(metrics, error, apiError);
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
-      request.log.error({ err: error }, 'unhandled error');
+      if (apiError.status === 503) request.log.warn({ err: error }, 'database unavailable');
+      else request.log.error({ err: error }, 'unhandled error');
     }
     // Counted in Redis: answer once it is, so the caller's next request sees it.
     return counted === undefined
@@ -43,20 +56,39 @@ export function renderApiError(request: FastifyRequest, reply: FastifyReply, err
   return sendDocument(reply, error.status, errorDocument(error, request.id));
 }
 
+function fromUnknownError(error: FastifyError, request: FastifyRequest): ApiError {
+  if (isDatabaseUnavailable(error)) {
+    return serviceUnavailable('The database is unavailable; retry later', DATABASE_RETRY_AFTER_SECONDS);
+  }
+  return fromFrameworkError(error, request);
+}
+
+function countError(metrics: Metrics, error: unknown, apiError: ApiError): void {
+  if (isDatabaseError(error)) {
+    metrics.databaseErrors.inc({ kind: isDatabaseUnavailable(error) ? 'unavailable' : 'query' });
+  }
+  for (const { code } of apiError.errors) {
+    if (code === 'invalid_signature') metrics.signatureFailures.inc();
+    if (code === 'rate_limited') metrics.quotaRefusals.inc();
+  }
+}
+
 /** Fastify's own failures (body parsing, limits) in our vocabulary. */
-function fromFrameworkError(error: FastifyError): ApiError {
+function fromFrameworkError(error: FastifyError, request: FastifyRequest): ApiError {
+  // A media type no body parser takes: the 415 names those the route does take.
+  const unsupportedHere = () => unsupported(request.routeOptions.config?.bodyTypes);
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return ApiError.of('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES} bytes`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
-      return ApiError.of('unsupported_media_type', 'The request media type is not supported');
+      return unsupportedHere();
   }
   const status = error.statusCode ?? 500;
   if (status === 400) return ApiError.of('bad_request', 'The request body could not be parsed');
   if (status === 413)
     return ApiError.of('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES} bytes`);
-  if (status === 415) return ApiError.of('unsupported_media_type', 'The request media type is not supported');
+  if (status === 415) return unsupportedHere();
   if (status >= 400 && status < 500) {
     return new ApiError([{ ...errorObject('bad_request', 'The request could not be processed'), status }]);
   }

@@ -13,14 +13,28 @@ describe('HTTP contract', () => {
   const errorOf = (response: { json(): { errors: { status: number; code: string }[] } }) =>
     response.json().errors[0];
 
-  it('answers 415 for a body media type the route does not take', async () => {
+  it('answers 415 for a body media type the route does not take, naming those it takes', async () => {
     await h().addClient();
     for (const contentType of ['text/plain', 'multipart/form-data; boundary=x', 'application/xml']) {
       const response = await post({ 'content-type': contentType }, 'userId=u-1');
       expect(response.statusCode, contentType).toBe(415);
       expect(response.headers['content-type']).toBe('application/vnd.api+json');
-      expect(errorOf(response)).toMatchObject({ status: 415, code: 'unsupported_media_type' });
+      expect(errorOf(response)).toMatchObject({
+        status: 415,
+        code: 'unsupported_media_type',
+        detail:
+          'The request body must be one of: application/x-www-form-urlencoded, application/json, ' +
+          'application/vnd.api+json',
+      });
     }
+    const logout = await h().app.inject({
+      method: 'DELETE',
+      url: '/api/web/v2/app/session',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'bye',
+    });
+    expect(logout.statusCode).toBe(415);
+    expect(errorOf(logout)).toMatchObject({ detail: 'This endpoint takes no request body' });
   });
 
   it('answers 415 for the JSON:API media type with a parameter other than ext or profile', async () => {

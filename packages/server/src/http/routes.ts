@@ -11,6 +11,11 @@ export interface RouteDefinition {
   schema?: FastifySchema;
   /** JSON:API routes check Accept (406); pages serve HTML and do not. Default true. */
   jsonApi?: boolean;
+  /**
+   * Health and metrics, for balancers and monitoring: no Accept check, no quota (a probe must never be
+   * refused for someone else's failures), out of the API reference, served while the instance drains.
+   */
+  operational?: boolean;
   /** Media types the body may have (415 otherwise); omit for routes without a body. */
   bodyTypes?: readonly BodyMediaType[];
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
@@ -19,7 +24,11 @@ export interface RouteDefinition {
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Why a route is left out of the API reference; a hidden route without a reason fails the OpenAPI test. */
-    undocumented?: 'html-page' | 'method-not-allowed' | 'api-reference';
+    undocumented?: 'html-page' | 'method-not-allowed' | 'api-reference' | 'operations';
+    /** Health and metrics routes (RouteDefinition.operational). */
+    operational?: boolean;
+    /** The route's body media types, for a 415 raised before the route runs (Fastify's body parsers). */
+    bodyTypes?: readonly BodyMediaType[];
   }
 }
 
@@ -33,14 +42,23 @@ export function registerRoutes(
 ): void {
   const methodsByUrl = new Map<string, Set<string>>();
   for (const route of routes) {
-    const jsonApi = route.jsonApi ?? true;
-    // Pages serve HTML to players, not the integrators' API: they stay out of the API reference.
+    const operational = route.operational ?? false;
+    const jsonApi = (route.jsonApi ?? true) && !operational;
+    // Pages serve HTML to players, and operational routes serve balancers and monitoring, not the
+    // integrators' API: they stay out of the API reference.
     const schema = jsonApi ? route.schema : { ...route.schema, hide: true };
     app.route({
       method: route.method,
       url: route.url,
       ...(schema ? { schema } : {}),
-      ...(jsonApi ? {} : { config: { undocumented: 'html-page' as const } }),
+      config: {
+        ...(operational
+          ? { undocumented: 'operations' as const, operational }
+          : jsonApi
+            ? {}
+            : { undocumented: 'html-page' as const }),
+        ...(route.bodyTypes ? { bodyTypes: route.bodyTypes } : {}),
+      },
       // Callbacks, not async functions: no promise per hook on every request. A throw answers the error.
       // A quota kept in Redis answers later: then the hook goes on when it has.
       onRequest: jsonApi

@@ -41,5 +41,9 @@ export async function checkAndLaunch(
     launch,
     pointers,
   );
+  context.metrics.sessionsCreated.inc({
+    api_version: result.session.apiVersion,
+    target: result.session.target.gameCode,
+  });
   return { result, warnings: rules.warnings };
 }

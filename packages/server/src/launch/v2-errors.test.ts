@@ -98,9 +98,25 @@ describe.each(DIALECTS)('v2 errors of the spec on %s', (dialect) => {
           title: 'Unprocessable Entity',
           detail: 'Auth type not valid',
           source: { pointer: '/data/attributes/authType' },
+          meta: { allowedValues: ['internal', 'external'] },
         },
       ]);
     }
+  });
+
+  it('answers 422 "Game code not valid" for an unknown gameCode, listing the valid codes in meta', async () => {
+    const response = await h().createSession('u-1', { gameCode: 'bingo' });
+    expect(response.statusCode).toBe(422);
+    expect(errorsOf(response.body)).toEqual([
+      {
+        status: 422,
+        code: 'game_code_not_valid',
+        title: 'Unprocessable Entity',
+        detail: 'Game code not valid',
+        source: { pointer: '/data/attributes/gameCode' },
+        meta: { allowedValues: ['poker', 'casinoLobby', 'casinolobby', 'casino', 'sport'] },
+      },
+    ]);
   });
 
   describe('currency, mandatory for the client', () => {
@@ -262,7 +278,7 @@ describe.each(DIALECTS)('v2 malformed fields on %s', (dialect) => {
     ).toEqual([
       ['userIp', 'userIp must be an IPv4 or IPv6 address'],
       ['nick', 'nick must not contain control characters'],
-      ['lang', 'lang must be a two-letter ISO 639-1 language code'],
+      ['lang', 'lang must be an ISO 639-1 language code, optionally with a region (en, pt-BR)'],
       ['gameCode', 'Game code not valid'],
       ['tableId', 'tableId must be an integer'],
       ['longLifeLoginToken', 'longLifeLoginToken must be true or false'],

@@ -1,7 +1,7 @@
 import type { ErrorObject } from '@poker-launch/sdk';
-import { errorObject } from '../http/api-error.js';
+import { ApiError, errorObject } from '../http/api-error.js';
 import { boolean, currencyCandidate, ipAddress, languageCode, oneOf } from '../validation/field-rules.js';
-import { isNotSent, type ParsedFields, parseFields } from '../validation/parse-fields.js';
+import { isNotSent, isPlainObject, type ParsedFields, parseFields } from '../validation/parse-fields.js';
 import type { ParsedLaunch } from './check-and-launch.js';
 import {
   AUTH_TYPE,
@@ -48,6 +48,31 @@ export const V2_FIELDS = {
 };
 
 export type V2Fields = ParsedFields<typeof V2_FIELDS>;
+
+/**
+ * v2 takes flat parameters. A JSON:API document (`{"data": {…}}`, as v3 takes) would otherwise be read
+ * as one unknown parameter, and its nick and lang silently dropped.
+ */
+export function assertFlatParameters(body: Readonly<Record<string, unknown>>): void {
+  if (!isPlainObject(body.data)) return;
+  throw ApiError.of(
+    'bad_request',
+    'v2 create session takes flat parameters (userId, nick, lang, …) in a form or a flat JSON object, ' +
+      'not a JSON:API document: send them at the top level of the body',
+    { pointer: '/data' },
+  );
+}
+
+const MAX_NAMED = 10;
+
+/** Body parameters v2 does not know: not applied, but not dropped in silence either (`meta.warnings`). */
+export function unknownParameterWarnings(body: Readonly<Record<string, unknown>>): string[] {
+  const unknown = Object.keys(body).filter((name) => !Object.hasOwn(V2_FIELDS, name));
+  if (unknown.length === 0) return [];
+  const named = unknown.slice(0, MAX_NAMED).map((name) => JSON.stringify(name.slice(0, 64)));
+  const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';
+  return [`Unknown parameters were ignored: ${named.join(', ')}${more}`];
+}
 
 /**
  * Reads the v2 parameters (path userId already merged in) into a launch request, or every problem found.

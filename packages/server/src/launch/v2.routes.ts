@@ -5,13 +5,22 @@ import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { ApiError } from '../http/api-error.js';
 import { sendDocument } from '../http/json-api.js';
 import { headerValue, type RouteDefinition } from '../http/routes.js';
-import { errorResponses, fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../openapi/document-schemas.js';
+import { fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../openapi/document-schemas.js';
+import { errorResponses } from '../openapi/error-responses.js';
+import { V2_CREATE_SESSION_ERRORS } from '../openapi/operation-errors.js';
 import { authenticateClient } from '../signature/authenticate-client.js';
 import { isNotSent, isPlainObject } from '../validation/parse-fields.js';
 import { checkAndLaunch } from './check-and-launch.js';
 import { USER_ID } from './launch-fields.js';
 import { toSessionDocument } from './session.serializer.js';
-import { parseV2Params, V2_FIELDS, V2_POINTERS, v2Pointer } from './v2-params.js';
+import {
+  assertFlatParameters,
+  parseV2Params,
+  unknownParameterWarnings,
+  V2_FIELDS,
+  V2_POINTERS,
+  v2Pointer,
+} from './v2-params.js';
 
 export const V2_CREATE_SESSION_URL = '/api/web/v2/app/users/:userId/session';
 
@@ -37,12 +46,13 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           required: ['clientId'],
           properties: { clientId: { type: 'string', pattern: CLIENT_ID_PATTERN.source } },
         },
-        body: fieldsSchema(V2_FIELDS, ['userId']),
+        // Nothing is required in the body: userId travels in the path (the body may repeat it).
+        body: fieldsSchema(V2_FIELDS),
         consumes: ['application/x-www-form-urlencoded', 'application/json', JSON_API_MEDIA_TYPE],
         produces: [JSON_API_MEDIA_TYPE],
         response: {
           200: { description: 'The session and the launch URL', ...ref(SESSION_DOCUMENT) },
-          ...errorResponses([400, 404, 406, 413, 415, 422, 429, 500], {
+          ...errorResponses(V2_CREATE_SESSION_ERRORS, {
             500:
               'Business errors of the spec: "A Player with this username already exists in the system." ' +
               '(username_exists), "The maximum username length is X" (username_too_long); or an internal error',
@@ -53,6 +63,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         const { userId } = request.params as { userId: string };
         const query = request.query as Record<string, unknown>;
         const body = readBody(request.body);
+        assertFlatParameters(body);
         assertSameUserId(body.userId, userId);
         const clientId = clientIdParameter(query, 'clientId');
         // The path userId and the body userId are one parameter (decisions.md §2).
@@ -71,7 +82,11 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           parseV2Params(params),
           V2_POINTERS,
         );
-        return sendDocument(reply, 200, toSessionDocument(result, warnings));
+        return sendDocument(
+          reply,
+          200,
+          toSessionDocument(result, [...unknownParameterWarnings(body), ...warnings]),
+        );
       },
     },
   ];

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
-import { generateApiKey, hashApiKey } from '../users/api-key.js';
+import { generateApiKey } from '../users/api-key.js';
 import { ROLE_ADMIN } from '../users/api-user.js';
-import { insertApiUser, revokeApiUser } from '../users/api-user.repository.js';
-import { createApiUser } from '../users/create-api-user.js';
-import { getGameSession, openGame, openGameDocument } from './test-support/v3-requests.js';
+import { revokeApiUser } from '../users/api-user.repository.js';
+import {
+  apiKeyFor,
+  getGameSession,
+  keyWithoutRights,
+  openGame,
+  openGameDocument,
+} from './test-support/v3-requests.js';
 
 const UNAUTHORIZED = {
   status: 401,
@@ -18,20 +23,7 @@ describe.each(DIALECTS)('v3 access with an API key on %s', (dialect) => {
   const h = useHarness(dialect);
   const document = openGameDocument({ id: 'u-1' });
 
-  const keyFor = async (input: { role?: typeof ROLE_ADMIN; permissions?: 'CREATE:OpenGame'[] }) => {
-    const result = await createApiUser(
-      h().db,
-      {
-        name: `user-${Math.random().toString(36).slice(2)}`,
-        role: input.role ?? null,
-        permissions: input.permissions ?? [],
-      },
-      h().clock.now(),
-    );
-    if (!result.ok) throw new Error(result.reason);
-    await h().refresh();
-    return result;
-  };
+  const keyFor = (input: Parameters<typeof apiKeyFor>[1]) => apiKeyFor(h(), input);
 
   it('opens a game for a client with a secret, without sign, for a ROLE_ADMIN key', async () => {
     await h().addClient({ id: 'demo', secretKey: 's3cr3t' });
@@ -55,25 +47,7 @@ describe.each(DIALECTS)('v3 access with an API key on %s', (dialect) => {
 
   it('answers 403 forbidden for a valid key without the role or the permission', async () => {
     await h().addClient();
-    // A user the operator's tooling cannot make today: a role and a permission this version does not know.
-    const key = generateApiKey();
-    await insertApiUser(
-      h().db,
-      {
-        name: 'viewer',
-        role: null,
-        permissions: [],
-        createdAt: h().clock.now().toISOString(),
-        revokedAt: null,
-      },
-      hashApiKey(key),
-    );
-    await h()
-      .db.updateTable('api_users')
-      .set({ role: 'ROLE_VIEWER', permissions: '["READ:OpenGame"]' })
-      .where('name', '=', 'viewer')
-      .execute();
-    await h().refresh();
+    const key = await keyWithoutRights(h());
     const response = await openGame(h(), document, { apiKey: key });
     expect(response.statusCode).toBe(403);
     expect(response.json().errors).toEqual([

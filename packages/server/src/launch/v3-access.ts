@@ -6,8 +6,9 @@ import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { ApiError } from '../http/api-error.js';
 import { headerValue } from '../http/routes.js';
 import { authenticateClient } from '../signature/authenticate-client.js';
-import { PERMISSION_CREATE_OPEN_GAME } from '../users/api-user.js';
+import { type ApiUser, PERMISSION_CREATE_OPEN_GAME } from '../users/api-user.js';
 import { authorizeApiKey } from '../users/authorize-api-key.js';
+import { isNotSent } from '../validation/parse-fields.js';
 
 /**
  * Who may open (and read back) v3 game sessions for the client named by `?client=` (decisions.md §8):
@@ -27,6 +28,31 @@ export function authorizeV3Caller(
   const client = authenticateCaller(context, request, params);
   const counted = context.rateLimiter.countCaller(`client:${client.id}`);
   return counted === undefined ? client : counted.then(() => client);
+}
+
+/**
+ * Who may read a GameSession. With `?client=`, those who may open games for that client: the client.
+ * With an API key and no `client`, the IRI alone (`data.id`, `Location`) is enough, as for any JSON:API
+ * resource, since the session knows its client: `undefined`, for a user who may open games for any
+ * client. A key whose user may not gets `hidden`, the answer of a session that does not exist, so such
+ * a key cannot tell which sessions exist.
+ */
+export function authorizeGameSessionReader(
+  context: AppContext,
+  request: FastifyRequest,
+  params: SignableParams,
+  hidden: () => ApiError,
+): Client | undefined | Promise<Client | undefined> {
+  const { client } = request.query as Record<string, unknown>;
+  const { authorization } = request.headers;
+  if (authorization === undefined || !isNotSent(client)) return authorizeV3Caller(context, request, params);
+  let user: ApiUser;
+  try {
+    user = authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
+  } catch (error) {
+    throw error instanceof ApiError && error.status === 403 ? hidden() : error;
+  }
+  return context.rateLimiter.countCaller(`api-user:${user.name}`)?.then(() => undefined);
 }
 
 function authenticateCaller(context: AppContext, request: FastifyRequest, params: SignableParams): Client {

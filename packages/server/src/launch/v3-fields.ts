@@ -54,7 +54,7 @@ export const V3_SESSION_FIELDS = {
   userIp: ipAddress(),
 };
 
-/** `data.attributes.player`: the profile; the limits are documented in the README's v3 field table. */
+/** `data.attributes.player`: the profile; the limits are documented in docs/integration.md's v3 field table. */
 export const V3_PLAYER_FIELDS = {
   id: USER_ID,
   nick: NICK,

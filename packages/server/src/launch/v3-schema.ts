@@ -2,13 +2,14 @@ import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { FastifySchema } from 'fastify';
 import { CLIENT_ID_PATTERN } from '../clients/client.js';
 import {
-  errorResponses,
   fieldsSchema,
   GAME_SESSION_DOCUMENT,
   GAME_SESSION_STATE_DOCUMENT,
   ref,
   SIGNED_OR_API_KEY,
 } from '../openapi/document-schemas.js';
+import { errorResponses } from '../openapi/error-responses.js';
+import { V3_GAME_SESSION_ERRORS, V3_OPEN_GAME_ERRORS } from '../openapi/operation-errors.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS } from './v3-fields.js';
 
 /**
@@ -60,11 +61,15 @@ export function v3OpenGameSchema(): FastifySchema {
     response: {
       201: {
         description: 'The GameSession; its IRI is also in the Location header',
+        headers: {
+          Location: {
+            type: 'string',
+            description: 'The IRI of the GameSession, its data.id: GET it to read its state',
+          },
+        },
         ...ref(GAME_SESSION_DOCUMENT),
       },
-      ...errorResponses([400, 401, 403, 404, 406, 409, 413, 415, 422, 429, 500], {
-        404: 'Player not found: internal player-id mode and player.id is not a player of the client',
-      }),
+      ...errorResponses(V3_OPEN_GAME_ERRORS),
     },
   };
 }
@@ -82,12 +87,21 @@ export function v3GameSessionSchema(): FastifySchema {
       required: ['id'],
       properties: { id: { type: 'string', pattern: '^[0-9a-f]{32}$' } },
     },
-    querystring: CLIENT_QUERY,
+    querystring: {
+      type: 'object',
+      properties: {
+        client: {
+          ...CLIENT_QUERY.properties.client,
+          description:
+            'The client id: required for a signed read; optional with an API key (the session knows it)',
+        },
+      },
+    },
     produces: [JSON_API_MEDIA_TYPE],
     response: {
       200: { description: 'The GameSession state', ...ref(GAME_SESSION_STATE_DOCUMENT) },
-      ...errorResponses([400, 401, 403, 404, 406, 422, 429, 500], {
-        422: 'With an API key: the client query parameter is blank or names no active client',
+      ...errorResponses(V3_GAME_SESSION_ERRORS, {
+        404: 'No such GameSession for this caller (also: a key that may not read it, without ?client=)',
       }),
     },
   };

@@ -16,7 +16,7 @@ import {
   toGameSessionDocument,
   toGameSessionStateDocument,
 } from './game-session.serializer.js';
-import { authorizeV3Caller } from './v3-access.js';
+import { authorizeGameSessionReader, authorizeV3Caller } from './v3-access.js';
 import { parseOpenGameAttributes, readOpenGameDocument } from './v3-document.js';
 import { V3_POINTERS } from './v3-fields.js';
 import { v3GameSessionSchema, v3OpenGameSchema } from './v3-schema.js';
@@ -53,17 +53,18 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
       schema: v3GameSessionSchema(),
       async handler(request, reply) {
         const { id } = request.params as { id: string };
+        const notFound = () => ApiError.of('not_found', `No GameSession ${gameSessionIri(id.slice(0, 64))}`);
         // The path id is a signed parameter (spec: query ∪ path ∪ body), so a sign is good for one session.
-        const client = await authorizeV3Caller(context, request, { id });
+        const reader = await authorizeGameSessionReader(context, request, { id }, notFound);
         // Only a well-formed id is looked up: no other (a NUL, say) can name a session.
         const session = isSessionId(id) ? await findSessionById(context.db, id) : undefined;
         // Another client's session, or a v2 one, is not a GameSession this caller can see.
-        const player =
-          session && session.clientId === client.id && session.apiVersion === 'v3'
-            ? await findPlayerById(context.db, client.id, session.playerId)
-            : undefined;
-        if (!session || !player)
-          throw ApiError.of('not_found', `No GameSession ${gameSessionIri(id.slice(0, 64))}`);
+        if (session?.apiVersion !== 'v3' || (reader && session.clientId !== reader.id)) {
+          throw notFound();
+        }
+        const client = reader ?? context.live.client(session.clientId);
+        const player = client && (await findPlayerById(context.db, client.id, session.playerId));
+        if (!client || !player) throw notFound();
         const state = sessionState(session, context.clock());
         const playerId = integratorPlayerId(client, player);
         return sendDocument(reply, 200, toGameSessionStateDocument(session, playerId, state));

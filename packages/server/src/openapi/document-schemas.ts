@@ -32,7 +32,15 @@ const expiryMeta = {
 const warningsMeta = {
   type: 'object',
   description: 'Present when something sent was not applied',
-  properties: { warnings: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'What was not applied and why: an unusable optional currency ("Currency EUR is not active; it was ' +
+        'not applied"), v2 body parameters it does not know ("Unknown parameters were ignored: "nickname"")',
+    },
+  },
 };
 
 /** A JSON:API document holding one resource: the envelope every document here shares. */
@@ -231,6 +239,17 @@ export const ERROR_DOCUMENT: JsonSchema = {
             additionalProperties: false,
             properties: { pointer: { type: 'string', description: 'e.g. /data/attributes/authType' } },
           },
+          meta: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              allowedValues: {
+                type: 'array',
+                items: { type: 'string' },
+                description: 'For a field that takes a closed list of values (gameCode, authType): the list',
+              },
+            },
+          },
         },
       },
     },
@@ -241,8 +260,16 @@ export const ERROR_DOCUMENT: JsonSchema = {
         requestId: { type: 'string', description: 'Also in the X-Request-Id header' },
         signature: {
           type: 'object',
-          description: 'Staging only, on a signature error: the string the server hashed, without the secret',
-          properties: { canonical: { type: 'string' } },
+          description:
+            'Staging only, on a signature error: the strings the server hashed, without the secret',
+          required: ['canonical'],
+          properties: {
+            canonical: { type: 'string', description: 'The canonical string, the one the SDK signs' },
+            acceptedAlternative: {
+              type: 'string',
+              description: 'v3: the string with the client parameter kept, which is accepted too',
+            },
+          },
         },
         restoreSessionUrl: {
           type: 'string',
@@ -252,34 +279,6 @@ export const ERROR_DOCUMENT: JsonSchema = {
     },
   },
 };
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Not valid request signature (unknown client, missing or wrong sign), or a malformed request',
-  401: 'Missing or invalid credentials; for a token: unauthorized, token_invalid, token_expired or token_revoked',
-  403: 'Authenticated, but not allowed',
-  404: 'Not found (e.g. "Player not found")',
-  405: 'Method not allowed (see the Allow header)',
-  406: 'The Accept header admits no JSON:API response',
-  409: 'Wrong data.type',
-  413: 'Body over 64 KiB',
-  415: 'Unsupported request media type',
-  422: 'Invalid fields; every problem of the request is listed, each with its pointer',
-  429: 'Too many requests (see Retry-After)',
-  500: 'Internal error',
-};
-
-/** Error responses for the given statuses, each an errors document; `overrides` replace descriptions. */
-export function errorResponses(
-  statuses: readonly number[],
-  overrides: Readonly<Record<number, string>> = {},
-): Record<number, JsonSchema> {
-  return Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      { description: overrides[status] ?? ERROR_DESCRIPTIONS[status] ?? 'Error', ...ref(ERROR_DOCUMENT) },
-    ]),
-  );
-}
 
 /** Documents registered once with the app (`addSchema`) and listed in the reference's components. */
 export const SHARED_SCHEMAS: readonly JsonSchema[] = [

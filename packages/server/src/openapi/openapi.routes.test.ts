@@ -1,9 +1,19 @@
 import type { LightMyRequestResponse as Answer } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { GAME_SESSIONS_PATH } from '../launch/game-session.serializer.js';
+import {
+  apiKeyFor,
+  getGameSession,
+  keyWithoutRights,
+  openGame,
+  openGameDocument,
+} from '../launch/test-support/v3-requests.js';
 import { V2_CREATE_SESSION_URL } from '../launch/v2.routes.js';
+import { V3_OPEN_GAME_URL } from '../launch/v3.routes.js';
 import { encodePhpForm, useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
+import { ROLE_ADMIN } from '../users/api-user.js';
 import { registeredRoutes } from './register-openapi.js';
 import { openApiProblems } from './test-support/openapi-check.js';
 import { OpenApiContract } from './test-support/openapi-contract.js';
@@ -108,11 +118,36 @@ describe.each(DIALECTS)('the API reference on %s', (dialect) => {
     const properties = content['application/x-www-form-urlencoded']?.schema.properties as JsonObject;
     expect(Object.keys(properties)).toEqual(Object.keys(V2_FIELDS));
     expect(properties.authType).toEqual(V2_FIELDS.authType.schema);
+    // As the server enforces it: the path carries userId, so the body requires nothing.
+    expect(content['application/x-www-form-urlencoded']?.schema.required ?? []).toEqual([]);
   });
 
   /** Where the answer breaks what the reference promises for the operation: status, media type, body. */
-  const brokenPromises = (document: JsonObject, path: string, method: string, answer: Answer): string[] =>
-    new OpenApiContract(document).violations(method, path, answer);
+  const brokenPromises = (document: JsonObject, path: string, method: string, answer: Answer): string[] => {
+    const violations = new OpenApiContract(document).violations(method, path, answer);
+    const item = (document.paths as JsonObject)[openApiPath(path)] as JsonObject;
+    const responses = (item[method] as JsonObject).responses as Record<string, JsonObject>;
+    const content = responses[String(answer.statusCode)]?.content as Record<string, JsonObject> | undefined;
+    const media = content?.[String(answer.headers['content-type'])];
+    const where = `${method.toUpperCase()} ${path} ${answer.statusCode}`;
+    if (!media || answer.body === '') return violations;
+    return [...violations, ...undocumentedCodes(answer.json(), media, where)];
+  };
+
+  /** Every error an operation really answers is among the examples of its status in the reference. */
+  const undocumentedCodes = (body: JsonObject, media: JsonObject, where: string): string[] => {
+    if (!Array.isArray(body.errors)) return [];
+    const examples = Object.values(
+      (media.examples ?? {}) as Record<string, { value: { errors: JsonObject[] } }>,
+    );
+    const documented = new Set(
+      examples.flatMap((example) => example.value.errors.map((error) => error.code)),
+    );
+    return body.errors
+      .map((error: JsonObject) => String(error.code))
+      .filter((code: string) => !documented.has(code))
+      .map((code: string) => `${where}: ${code} is not among the documented examples`);
+  };
 
   it('compiles every schema of the reference with strict Ajv: no unknown keyword, bad pattern or dangling ref', async () => {
     expect(new OpenApiContract(await reference()).schemaProblems()).toEqual([]);
@@ -183,6 +218,56 @@ describe.each(DIALECTS)('the API reference on %s', (dialect) => {
     expect(broken).toEqual([]);
     // The staging signature hint is part of the promise too.
     expect(answers[1]?.json().meta.signature.canonical).toBe('Annu-1');
+  });
+
+  it('promises exactly what v3 answers, open game and the GameSession read back', async () => {
+    await h().addClient({ id: 'demo', secretKey: 's3cr3t' });
+    await h().setSetting('NickMaxLength', '8');
+    const internal = await h().addClient({ id: 'internal', playerIdMode: 'internal' });
+    const { key } = await apiKeyFor(h(), { role: ROLE_ADMIN });
+    const weakKey = await keyWithoutRights(h());
+    await openGame(h(), openGameDocument({ id: 'u-0', nick: 'Taken' }));
+    const created = await openGame(h(), openGameDocument({ id: 'u-1' }));
+    const iri = created.json().data.id as string;
+
+    const posts = [
+      created,
+      await openGame(h(), openGameDocument({ id: 'u-1' }), { sign: 'f'.repeat(64) }),
+      await openGame(h(), { data: 'x' }),
+      await openGame(h(), openGameDocument({ id: 'u-1' }), { apiKey: 'plk_nope' }),
+      await openGame(h(), openGameDocument({ id: 'u-1' }), { apiKey: weakKey }),
+      await openGame(h(), openGameDocument({ id: 'nobody' }), { client: internal }),
+      await openGame(h(), openGameDocument({ id: 'u-1' }), { headers: { accept: 'text/html' } }),
+      await openGame(h(), { data: { type: 'Session', attributes: { player: { id: 'u-1' } } } }),
+      await openGame(h(), 'x', { contentType: 'text/plain', sign: null }),
+      await openGame(h(), openGameDocument({ id: 'u-1', email: 'zoe' }, { authType: 'token', lang: 'zz' })),
+      await openGame(h(), openGameDocument({ id: 'u-2', nick: 'taken' })),
+      await openGame(h(), openGameDocument({ id: 'u-1' }), { apiKey: key, clientId: null }),
+      await openGame(h(), openGameDocument({ id: 'u-1' }), { apiKey: key, clientId: 'nobody' }),
+    ];
+    expect(posts.map((answer) => answer.statusCode)).toEqual([
+      201, 400, 400, 401, 403, 404, 406, 409, 415, 422, 422, 422, 422,
+    ]);
+    const reads = [
+      await getGameSession(h(), iri),
+      await getGameSession(h(), iri, { apiKey: key, clientId: null }),
+      await getGameSession(h(), iri, { sign: 'f'.repeat(64) }),
+      await getGameSession(h(), iri, { apiKey: 'plk_nope', clientId: null }),
+      await getGameSession(h(), iri, { apiKey: weakKey }),
+      await getGameSession(h(), iri, { apiKey: weakKey, clientId: null }),
+      await getGameSession(h(), iri, { apiKey: key, clientId: 'nobody' }),
+    ];
+    expect(reads.map((answer) => answer.statusCode)).toEqual([200, 200, 400, 401, 403, 404, 422]);
+    const document = await reference();
+    const broken = [
+      ...posts.flatMap((answer) => brokenPromises(document, V3_OPEN_GAME_URL, 'post', answer)),
+      ...reads.flatMap((answer) => brokenPromises(document, `${GAME_SESSIONS_PATH}/:id`, 'get', answer)),
+    ];
+    expect(broken).toEqual([]);
+    expect(posts[1]?.json().meta.signature).toEqual({
+      canonical: 'u-1OpenGame',
+      acceptedAlternative: 'demou-1OpenGame',
+    });
   });
 
   it('promises exactly what the token API answers', async () => {

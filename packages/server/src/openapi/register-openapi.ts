@@ -16,7 +16,7 @@ const VERSION: string = JSON.parse(
 const DESCRIPTION = [
   'Creates a player session and answers the URL that opens the poker lobby, a table, a casino lobby or',
   'game, or the sportsbook. Requests are signed with the `sign` header: SHA-256 of the canonical',
-  'string of the parameters followed by the secret key (see the README, "The request signature").',
+  'string of the parameters followed by the secret key (see docs/integration.md, "The request signature").',
   'Every response, errors included, is `application/vnd.api+json`.',
 ].join(' ');
 
@@ -91,7 +91,12 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'poker-launch: Poker Session Launch API', version: VERSION, description: DESCRIPTION },
+      info: {
+        title: 'poker-launch: Poker Session Launch API',
+        version: VERSION,
+        description: DESCRIPTION,
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
       servers: [{ url: config.publicUrl }],
       components: {
         securitySchemes: {

@@ -48,6 +48,12 @@ export const SETTING_DEFINITIONS = {
     1,
     365 * DAY,
   ),
+  ExpiredSessionRetention: integerSetting(
+    'Seconds a session is kept after it expired or was revoked; then every instance deletes it',
+    7 * DAY,
+    0,
+    3650 * DAY,
+  ),
   PlayerDefaultActive: booleanSetting('Whether a new player is active when the request does not say', true),
   PlayerDefaultVerified: booleanSetting(
     'Whether a new player is verified when the request does not say',

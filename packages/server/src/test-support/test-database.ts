@@ -25,7 +25,10 @@ export const DIALECTS: Dialect[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqli
 export async function createTestDatabase(dialect: Dialect): Promise<Database> {
   if (dialect === 'sqlite') {
     const folder = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'poker-launch-test-'));
-    const database = await openDatabase({ dialect: 'sqlite', path: join(folder, 'test.db') });
+    const database = await openDatabase(
+      { dialect: 'sqlite', path: join(folder, 'test.db') },
+      { migrate: true },
+    );
     return {
       ...database,
       async close() {
@@ -36,7 +39,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<Database> {
   }
   const url = await fileDatabaseUrl();
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  const database = await openDatabase({ dialect: 'postgres', url }, { schema });
+  const database = await openDatabase({ dialect: 'postgres', url }, { schema, migrate: true });
   return {
     ...database,
     async close() {

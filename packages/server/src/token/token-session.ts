@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError, unauthorized } from '../http/api-error.js';
 import type { Player } from '../players/player.js';
 import { type Session, sessionState } from '../sessions/session.js';
 import { targetFromColumns } from '../sessions/session.repository.js';
@@ -23,6 +23,10 @@ export interface TokenSession {
   client: Client;
   player: Pick<Player, 'id' | 'externalId' | 'nick'>;
 }
+
+/** The form of every auth token the service issues (sessions/token.ts). */
+const ISSUED_TOKEN = /^[0-9a-f]{32}$/;
+const EXPIRED_DETAIL = 'The auth token has expired';
 
 /** RFC 6750 §3: a 401 for a bad token names the scheme and the error. */
 const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_token"' };
@@ -55,7 +59,8 @@ export async function findTokenSession(
 
 /**
  * The active session of the token, else a 401 whose code tells why: `unauthorized` (no token),
- * `token_invalid`, `token_expired` or `token_revoked`. A disabled client's sessions count as revoked.
+ * `token_invalid` (not a token's form), `token_expired` (expired, or unknown: purged) or `token_revoked`.
+ * A disabled client's sessions count as revoked.
  */
 export async function authenticateToken(
   context: Pick<AppContext, 'sessions' | 'live'>,
@@ -63,20 +68,20 @@ export async function authenticateToken(
   now: Date,
 ): Promise<TokenSession> {
   if (token === undefined) {
-    throw new ApiError(
-      [
-        {
-          status: 401,
-          code: 'unauthorized',
-          title: 'Unauthorized',
-          detail: 'An auth token is required: Authorization: Bearer <auth> or ?access-token=<auth>',
-        },
-      ],
-      { headers: { 'www-authenticate': 'Bearer' } },
+    throw unauthorized(
+      'An auth token is required: Authorization: Bearer <auth> or ?access-token=<auth>',
+      'Bearer',
     );
   }
+  // Not a token this service could have issued (32 lowercase hex characters): nothing to look up.
+  if (!ISSUED_TOKEN.test(token)) throw tokenError('token_invalid', 'The auth token is not valid');
   const found = await findTokenSession(context, token);
-  if (!found) throw tokenError('token_invalid', 'The auth token is not valid');
+  if (!found) {
+    // Sessions are purged ExpiredSessionRetention after they end, and only hashes were stored: a purged
+    // token cannot be told from one never issued. It answers as what it most likely is, an expired token
+    // (guessing a live 128-bit token is hopeless), and counts as a failed authentication like a bad token.
+    throw tokenError('token_expired', EXPIRED_DETAIL, {}, { failedAuthentication: true });
+  }
   const state = found.client.active ? sessionState(found.session, now) : 'revoked';
   if (state === 'revoked') throw tokenError('token_revoked', 'The session of this auth token has ended');
   if (state === 'expired') {
@@ -84,7 +89,7 @@ export async function authenticateToken(
     const restoreSessionUrl = found.session.launchOptions?.restoreSessionUrl;
     throw tokenError(
       'token_expired',
-      'The auth token has expired',
+      EXPIRED_DETAIL,
       typeof restoreSessionUrl === 'string' ? { restoreSessionUrl } : {},
     );
   }
@@ -95,7 +100,8 @@ function tokenError(
   code: 'token_invalid' | 'token_expired' | 'token_revoked',
   detail: string,
   meta: Record<string, unknown> = {},
+  extras: { failedAuthentication?: boolean } = {},
 ): ApiError {
   const error = ApiError.of(code, detail);
-  return new ApiError(error.errors, { headers: INVALID_TOKEN_CHALLENGE, meta });
+  return new ApiError(error.errors, { headers: INVALID_TOKEN_CHALLENGE, meta, ...extras });
 }

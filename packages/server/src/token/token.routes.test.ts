@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { updateClient } from '../clients/client.repository.js';
 import { insertPlayerIfAbsent } from '../players/player.repository.js';
+import { purgeExpiredSessions } from '../sessions/session-purge.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { TOKEN_API_URL } from './token.routes.js';
 
 const INVALID_TOKEN = 'Bearer error="invalid_token"';
+
+/** The headers that differ between two answers only because they are two requests. */
+const withoutRequestId = ({ 'x-request-id': _id, date: _date, ...headers }: Record<string, unknown>) =>
+  headers;
 
 describe.each(DIALECTS)('token API on %s', (dialect) => {
   const h = useHarness(dialect);
@@ -111,15 +116,37 @@ describe.each(DIALECTS)('token API on %s', (dialect) => {
     }
   });
 
-  it('answers 401 token_invalid for a token nobody issued', async () => {
+  it('answers 401 token_invalid for a value that is not of the form of an issued token', async () => {
     await launch();
-    const response = await get('0'.repeat(32));
-    expect(response.headers['cache-control']).toBe('no-store');
-    expect(errorOf(response)).toMatchObject({
-      status: 401,
-      challenge: INVALID_TOKEN,
-      errors: [{ status: 401, code: 'token_invalid', title: 'Unauthorized' }],
-    });
+    for (const token of ['nope', 'A'.repeat(32), '0'.repeat(31), '0'.repeat(33)]) {
+      const response = await get(token);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(errorOf(response)).toMatchObject({
+        status: 401,
+        challenge: INVALID_TOKEN,
+        errors: [{ status: 401, code: 'token_invalid', title: 'Unauthorized' }],
+      });
+    }
+  });
+
+  it('answers a purged token, or any unknown one, exactly as an expired token', async () => {
+    const purged = await launch('u-1');
+    h().clock.advance(3601);
+    const expired = await launch('u-2');
+    h().clock.advance(600);
+    const anHourAgo = new Date(h().clock.now().getTime() - 3600_000);
+    expect(await purgeExpiredSessions(h().db, { before: anHourAgo, limit: 10 })).toBe(1);
+    expect(await h().db.selectFrom('sessions').select('id').execute()).toEqual([{ id: expired.id }]);
+
+    const answerOf = async (auth: string) => {
+      const response = await get(auth);
+      const { meta, ...document } = response.json();
+      return { status: response.statusCode, headers: withoutRequestId(response.headers), document };
+    };
+    const expiredAnswer = await answerOf(expired.auth);
+    expect(expiredAnswer.document.errors).toMatchObject([{ code: 'token_expired' }]);
+    expect(await answerOf(purged.auth)).toEqual(expiredAnswer);
+    expect(await answerOf('0'.repeat(32))).toEqual(expiredAnswer);
   });
 
   it('answers 401 token_expired from the second of expiry on, with the restoreSessionUrl in meta', async () => {

@@ -2,14 +2,19 @@ import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import { sendDocument } from '../http/json-api.js';
 import type { RouteDefinition } from '../http/routes.js';
-import { AUTH_TOKEN, errorResponses, ref, TOKEN_SESSION_DOCUMENT } from '../openapi/document-schemas.js';
+import { AUTH_TOKEN, ref, TOKEN_SESSION_DOCUMENT } from '../openapi/document-schemas.js';
+import { errorResponses } from '../openapi/error-responses.js';
+import { TOKEN_ERRORS } from '../openapi/operation-errors.js';
 import { readBearerToken } from './bearer-token.js';
 import { toTokenSessionDocument } from './token.serializer.js';
 import { authenticateToken } from './token-session.js';
 
 export const TOKEN_API_URL = '/api/web/v2/app/session';
 
-const TOKEN_ERRORS = { 400: 'The auth token came twice: as a Bearer header and as access-token' };
+const TOKEN_ERROR_DESCRIPTIONS = {
+  400: 'The auth token came twice: as a Bearer header and as access-token',
+  401: 'No auth token, or one that opens no active session; the code says which',
+};
 
 /** The token API: the game front end and game servers read the session (GET) or end it (DELETE, logout). */
 export function tokenRoutes(context: AppContext): RouteDefinition[] {
@@ -27,7 +32,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         produces: [JSON_API_MEDIA_TYPE],
         response: {
           200: { description: 'The active session', ...ref(TOKEN_SESSION_DOCUMENT) },
-          ...errorResponses([400, 401, 406, 429], TOKEN_ERRORS),
+          ...errorResponses(TOKEN_ERRORS, TOKEN_ERROR_DESCRIPTIONS),
         },
       },
       async handler(request, reply) {
@@ -48,7 +53,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         produces: [JSON_API_MEDIA_TYPE],
         response: {
           204: { description: 'Ended; the token opens nothing any more', type: 'null' },
-          ...errorResponses([400, 401, 406, 429], TOKEN_ERRORS),
+          ...errorResponses(TOKEN_ERRORS, TOKEN_ERROR_DESCRIPTIONS),
         },
       },
       async handler(request, reply) {

@@ -1,9 +1,10 @@
-import type { ErrorCode } from '@poker-launch/sdk';
+import type { ErrorCode, ErrorObjectMeta } from '@poker-launch/sdk';
 
 /** Why one field was refused; the caller adds the pointer of the operation's document. */
 export interface FieldIssue {
   code: ErrorCode;
   detail: string;
+  meta?: ErrorObjectMeta;
 }
 
 export type FieldResult<T> = { ok: true; value: T } | { ok: false; issue: FieldIssue };
@@ -18,7 +19,7 @@ export interface FieldRule<T> {
 }
 
 export const accept = <T>(value: T): FieldResult<T> => ({ ok: true, value });
-export const refuse = (code: ErrorCode, detail: string): FieldResult<never> => ({
+export const refuse = (code: ErrorCode, detail: string, meta?: ErrorObjectMeta): FieldResult<never> => ({
   ok: false,
-  issue: { code, detail },
+  issue: meta === undefined ? { code, detail } : { code, detail, meta },
 });

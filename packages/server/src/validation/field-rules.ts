@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import ISO6391 from 'iso-639-1';
 import { accept, type FieldRule, refuse } from './field-rule.js';
 
 // C0 and C1 control characters: never valid in any text field (they break logs, URLs and screens, and
@@ -80,7 +81,10 @@ export function boolean(): FieldRule<boolean> {
   };
 }
 
-/** A closed list of values; the spec gives some of them their own code and text ("Auth type not valid"). */
+/**
+ * A closed list of values; the spec gives some of them their own code and text ("Auth type not valid"),
+ * which stays as it is: the values it takes go into the error's `meta.allowedValues`.
+ */
 export function oneOf<T extends string>(
   values: readonly T[],
   failure: { code: 'auth_type_not_valid' | 'game_code_not_valid' | 'invalid_field'; detail: string },
@@ -90,7 +94,7 @@ export function oneOf<T extends string>(
     parse(raw) {
       return typeof raw === 'string' && (values as readonly string[]).includes(raw)
         ? accept(raw as T)
-        : refuse(failure.code, failure.detail);
+        : refuse(failure.code, failure.detail, { allowedValues: [...values] });
     },
   };
 }
@@ -111,13 +115,20 @@ export function languageCode(): FieldRule<string> {
     schema: {
       type: 'string',
       pattern: '^[A-Za-z]{2}([-_][A-Za-z]{2})?$',
-      description: 'ISO 639-1 code, optionally with a region',
+      description: 'ISO 639-1 code (en, de, …), optionally with a region (pt-BR)',
     },
     parse(raw, name) {
       const match = typeof raw === 'string' ? /^([A-Za-z]{2})(?:[-_]([A-Za-z]{2}))?$/.exec(raw) : null;
-      if (!match) return refuse('invalid_field', `${name} must be a two-letter ISO 639-1 language code`);
-      const [, language = '', region] = match;
-      return accept(region ? `${language.toLowerCase()}-${region.toUpperCase()}` : language.toLowerCase());
+      const language = match?.[1]?.toLowerCase() ?? '';
+      // The list of the maintained data package, not one of our own: ISO 639-1 has 183 codes, not 26².
+      if (!match || !ISO6391.validate(language)) {
+        return refuse(
+          'invalid_field',
+          `${name} must be an ISO 639-1 language code, optionally with a region (en, pt-BR)`,
+        );
+      }
+      const region = match[2];
+      return accept(region ? `${language}-${region.toUpperCase()}` : language);
     },
   };
 }

@@ -26,7 +26,10 @@ export function parseFields<R extends FieldRules>(
     if (isNotSent(value)) continue;
     const result = rule.parse(value, label(field));
     if (result.ok) values[field] = result.value;
-    else errors.push(errorObject(result.issue.code, result.issue.detail, { pointer: pointer(field) }));
+    else {
+      const { code, detail, meta } = result.issue;
+      errors.push(errorObject(code, detail, { pointer: pointer(field), meta }));
+    }
   }
   return { values: values as ParsedFields<R>, errors };
 }

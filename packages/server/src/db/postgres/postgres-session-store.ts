@@ -51,6 +51,12 @@ export class PostgresSessionStore implements SessionStore {
     await this.writes.submit(write);
   }
 
+  /** A statement of its own, outside the batches: PostgreSQL commits it without stopping anything else. */
+  async execute({ sql, parameters }: { sql: string; parameters: readonly unknown[] }): Promise<number> {
+    const result = await this.pool.query(sql, [...parameters]);
+    return result.rowCount ?? 0;
+  }
+
   async findByTokenHash(tokenHash: string) {
     const { rows } = await this.pool.query<TokenSessionRow>({
       ...FIND_BY_TOKEN_HASH,

@@ -43,7 +43,15 @@ export class SqliteBatchWriter {
   private writeOne(operation: WriteOp): WriteOutcome | FailedOperation {
     this.sqlite.exec('SAVEPOINT operation');
     try {
-      const outcome = operation.kind === 'launch' ? this.launch(operation) : this.revoke(operation);
+      const outcome =
+        operation.kind === 'launch'
+          ? this.launch(operation)
+          : operation.kind === 'revoke'
+            ? this.revoke(operation)
+            : {
+                ok: true as const,
+                changed: this.shapedStatement(operation.sql).run(...operation.parameters).changes,
+              };
       this.sqlite.exec('RELEASE operation');
       return outcome;
     } catch (error) {

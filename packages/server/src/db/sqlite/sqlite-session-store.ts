@@ -56,6 +56,11 @@ export class SqliteSessionStore implements SessionStore {
     await this.writes.submit(write);
   }
 
+  async execute({ sql, parameters }: { sql: string; parameters: readonly unknown[] }): Promise<number> {
+    const outcome = await this.writes.submit({ kind: 'statement', sql, parameters });
+    return 'changed' in outcome ? outcome.changed : 0;
+  }
+
   async findByTokenHash(tokenHash: string) {
     return this.sessionByTokenHash.get(tokenHash) as TokenSessionRow | undefined;
   }

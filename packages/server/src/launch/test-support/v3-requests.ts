@@ -3,6 +3,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Client } from '../../clients/client.js';
 import { findClient } from '../../clients/client.repository.js';
 import type { Harness } from '../../test-support/harness.js';
+import { generateApiKey, hashApiKey } from '../../users/api-key.js';
+import type { ApiPermission, ApiRole } from '../../users/api-user.js';
+import { insertApiUser } from '../../users/api-user.repository.js';
+import { createApiUser } from '../../users/create-api-user.js';
 
 export interface V3Options {
   /** The client whose secret signs; default: the harness's first client (created if none). */
@@ -15,6 +19,45 @@ export interface V3Options {
   apiKey?: string;
   contentType?: string;
   headers?: Record<string, string>;
+}
+
+/** A new API user with that role or those permissions; answers its key (and name). */
+export async function apiKeyFor(h: Harness, input: { role?: ApiRole; permissions?: ApiPermission[] }) {
+  const result = await createApiUser(
+    h.db,
+    {
+      name: `user-${Math.random().toString(36).slice(2)}`,
+      role: input.role ?? null,
+      permissions: input.permissions ?? [],
+    },
+    h.clock.now(),
+  );
+  if (!result.ok) throw new Error(result.reason);
+  await h.refresh();
+  return result;
+}
+
+/**
+ * The key of a user with neither ROLE_ADMIN nor CREATE:OpenGame: one the operator's tooling cannot make
+ * today (a role and a permission this version does not know), written straight into the table.
+ */
+export async function keyWithoutRights(h: Harness): Promise<string> {
+  const key = generateApiKey();
+  const user = {
+    name: 'viewer',
+    role: null,
+    permissions: [],
+    createdAt: h.clock.now().toISOString(),
+    revokedAt: null,
+  };
+  await insertApiUser(h.db, user, hashApiKey(key));
+  await h.db
+    .updateTable('api_users')
+    .set({ role: 'ROLE_VIEWER', permissions: '["READ:OpenGame"]' })
+    .where('name', '=', 'viewer')
+    .execute();
+  await h.refresh();
+  return key;
 }
 
 /** The given client, else the harness's default `demo` (created on first use). */

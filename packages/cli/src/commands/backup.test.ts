@@ -1,0 +1,85 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openDatabase } from '@poker-launch/server/admin';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSession, printedCredentials } from '../test-support/create-session.js';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { runServe, type ServeProcess } from '../test-support/run-serve.js';
+import { useTempSqlite } from '../test-support/temp-database.js';
+
+describe('poker-launch backup', () => {
+  const database = useTempSqlite();
+  const servers: ServeProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
+  });
+  const folderOf = (url: string) => url.slice('sqlite:'.length).replace(/\/[^/]+$/, '');
+
+  it('copies the database while the service writes; the copy passes integrity_check and serves the sessions it had', async () => {
+    const serve = await runServe(database().url);
+    servers.push(serve);
+    const { clientId, secret } = printedCredentials(serve.stdout());
+    const before: { id: string; auth: string }[] = [];
+    for (let index = 0; index < 20; index++) {
+      const created = await createSession(serve.address, clientId, secret, `before-${index}`);
+      expect(created.status).toBe(200);
+      before.push({ id: created.body.data.id, auth: created.body.data.attributes.auth });
+    }
+
+    // Launches keep coming while the backup runs.
+    let loading = true;
+    let during = 0;
+    const load = (async () => {
+      while (loading) {
+        if ((await createSession(serve.address, clientId, secret, `during-${during}`)).status === 200)
+          during++;
+      }
+    })();
+    const file = join(folderOf(database().url), 'backup.db');
+    const backup = await runPokerLaunch(['backup', file], { DATABASE_URL: database().url });
+    loading = false;
+    await load;
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stdout).toMatch(/^wrote .*backup\.db: \d+ pages, integrity_check ok\n$/);
+    expect(during).toBeGreaterThan(0);
+    // It holds client secrets: readable by its owner only.
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+
+    const copy = await openDatabase({ dialect: 'sqlite', path: file });
+    try {
+      const { rows } = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(copy.db);
+      expect(rows).toEqual([{ integrity_check: 'ok' }]);
+      const ids = (await copy.db.selectFrom('sessions').select('id').execute()).map((row) => row.id);
+      expect(ids).toEqual(expect.arrayContaining(before.map((session) => session.id)));
+    } finally {
+      await copy.close();
+    }
+
+    // Restored: a service started on the copy reads the sessions that were there.
+    const restored = await runServe(`sqlite:${file}`);
+    servers.push(restored);
+    for (const { auth, id } of [before[0], before[19]].filter((session) => session !== undefined)) {
+      const response = await fetch(`${restored.address}/api/web/v2/app/session`, {
+        headers: { authorization: `Bearer ${auth}` },
+      });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { data: { id: string } }).data.id).toBe(id);
+    }
+  });
+
+  it('refuses to overwrite a file, and refuses PostgreSQL pointing to pg_dump', async () => {
+    const file = join(folderOf(database().url), 'poker-launch.db');
+    const existing = await runPokerLaunch(['backup', file], { DATABASE_URL: database().url });
+    expect(existing).toMatchObject({ code: 1, stdout: '' });
+    expect(existing.stderr).toMatch(
+      /^poker-launch backup: backup failed: .*poker-launch\.db exists; choose a new file name\n$/,
+    );
+
+    const postgres = await runPokerLaunch(['backup', '/tmp/never-written.db'], {
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+    });
+    expect(postgres).toMatchObject({ code: 1, stdout: '' });
+    expect(postgres.stderr).toContain('for PostgreSQL use pg_dump');
+  });
+});

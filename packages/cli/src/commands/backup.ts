@@ -1,0 +1,34 @@
+import { backupSqlite, loadConfig } from '@poker-launch/server/admin';
+import { type Command, CommandError } from '../command.js';
+import { messageOf } from '../database.js';
+
+export const backupCommand: Command = {
+  name: 'backup',
+  summary: 'Write a consistent copy of the SQLite database to <file>, while the service runs.',
+  usage: '<file>',
+  help: [
+    '',
+    "SQLite's online backup API: the copy is one snapshot, taken while the service goes on writing,",
+    'checked with PRAGMA integrity_check, readable by its owner only (it holds client secrets). To',
+    "restore: stop the service, put the copy in place of the database file (and remove the old file's",
+    '-wal and -shm files), start the service. PostgreSQL: use pg_dump (docs/operations.md, "Backups").',
+    '',
+    'example: poker-launch backup ./backups/poker-launch-$(date +%F).db',
+  ],
+  positionals: [1, 1],
+  async run({ positionals: [file = ''] }, context) {
+    const { database } = loadConfig(context.env);
+    if (database.dialect !== 'sqlite') {
+      throw new CommandError(
+        'backup copies a SQLite database; for PostgreSQL use pg_dump, e.g. pg_dump --format=custom --file=poker-launch.dump "$DATABASE_URL"',
+      );
+    }
+    const report = await backupSqlite(database.path, file).catch((error: unknown) => {
+      throw new CommandError(`backup failed: ${messageOf(error)}`);
+    });
+    if (report.integrity !== 'ok')
+      throw new CommandError(`the copy failed integrity_check: ${report.integrity}`);
+    context.out(`wrote ${file}: ${report.pages} pages, integrity_check ok`);
+    return 0;
+  },
+};

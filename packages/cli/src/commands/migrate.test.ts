@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { runServe } from '../test-support/run-serve.js';
+import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+
+const MIGRATIONS = [
+  '001_initial_schema',
+  '002_live_config_and_session_writer',
+  '003_session_purge_indexes',
+  '004_previous_secret',
+];
+
+describe.each(DATABASE_KINDS)('poker-launch migrate on %s', (kind) => {
+  const database = useTempDatabase(kind, { migrated: false });
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
+
+  it('lists pending migrations, applies and reports them, then says the schema is up to date', async () => {
+    const before = await cli('migrate', '--status', '--json');
+    expect(before.code, before.stderr).toBe(0);
+    expect(JSON.parse(before.stdout)).toEqual(
+      MIGRATIONS.map((name) => ({ name, state: 'pending', appliedAt: null })),
+    );
+
+    const applied = await cli('migrate');
+    expect(applied).toMatchObject({ code: 0, stderr: '' });
+    expect(applied.stdout).toBe(MIGRATIONS.map((name) => `applied ${name}\n`).join(''));
+
+    const status = await cli('migrate', '--status');
+    expect(status.code).toBe(0);
+    const lines = status.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^MIGRATION\s+STATE\s+APPLIED AT$/);
+    for (const [index, name] of MIGRATIONS.entries()) {
+      expect(lines[index + 1]).toMatch(new RegExp(`^${name}\\s+applied\\s+\\d{4}-\\d\\d-\\d\\dT`));
+    }
+
+    expect((await cli('migrate')).stdout).toBe('the database schema is up to date; nothing to apply\n');
+  });
+});
+
+describe('poker-launch serve, other commands and migrations', () => {
+  const database = useTempDatabase('sqlite', { migrated: false });
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
+
+  it('keeps every other command from migrating: on a schema behind it says to run migrate, and changes nothing', async () => {
+    const refused = await cli('client', 'add', 'casino-1');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      `poker-launch client add: the database schema is behind this version (pending: ${MIGRATIONS.join(', ')}); run "poker-launch migrate" first\n`,
+    );
+    const status = JSON.parse((await cli('migrate', '--status', '--json')).stdout);
+    expect(status.map((migration: { state: string }) => migration.state)).toEqual(['pending', 'pending']);
+
+    expect((await cli('migrate')).code).toBe(0);
+    expect((await cli('client', 'add', 'casino-1', '--no-secret')).code).toBe(0);
+  });
+
+  it('with MIGRATE_ON_START=false refuses to start on a schema that is behind, and starts once migrated', async () => {
+    const refused = await runServe(database().url, { MIGRATE_ON_START: 'false' }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(refused).toContain('cannot start: the database schema is behind this version');
+
+    expect((await runPokerLaunch(['migrate'], { DATABASE_URL: database().url })).code).toBe(0);
+    const serve = await runServe(database().url, { MIGRATE_ON_START: 'false' });
+    expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+  });
+
+  it('migrates an empty database at start by default, and logs what it applied', async () => {
+    const serve = await runServe(database().url);
+    expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    const line = serve
+      .stdout()
+      .split('\n')
+      .find((text) => text.includes('"msg":"applied migrations"'));
+    expect(JSON.parse(line ?? '{}').migrations).toEqual(MIGRATIONS);
+  });
+});

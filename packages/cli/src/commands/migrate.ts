@@ -1,0 +1,49 @@
+import type { Command } from '../command.js';
+import { CommandError } from '../command.js';
+import { messageOf, withOpenDatabase } from '../database.js';
+import { JSON_OPTION, printJson, printTable } from '../output.js';
+
+export const migrateCommand: Command = {
+  name: 'migrate',
+  summary: 'Apply the pending database migrations and list them; --status lists every migration.',
+  usage: '[--status] [--json]',
+  help: [
+    '',
+    'serve applies pending migrations at start unless MIGRATE_ON_START=false. To upgrade several',
+    'instances, run this once with the new version, then roll the instances (with MIGRATE_ON_START=false',
+    'they refuse to start on a schema that is behind). Other commands never migrate.',
+    'On PostgreSQL a lock makes concurrent runs (and starting instances) apply each migration once.',
+    '',
+    'example: DATABASE_URL=postgres://poker@db/poker poker-launch migrate --status',
+  ],
+  options: { status: { type: 'boolean' }, ...JSON_OPTION },
+  async run({ values }, context) {
+    return withOpenDatabase(context, async (database) => {
+      if (values.status) {
+        const migrations = (await database.migrationStatus()).map(({ name, appliedAt }) => ({
+          name,
+          state: appliedAt ? 'applied' : 'pending',
+          appliedAt: appliedAt?.toISOString() ?? null,
+        }));
+        if (values.json) printJson(context, migrations);
+        else {
+          printTable(
+            context,
+            ['migration', 'state', 'applied at'],
+            migrations.map((m) => [m.name, m.state, m.appliedAt ?? '']),
+          );
+        }
+        return 0;
+      }
+      const applied = await database.migrate().catch((error: unknown) => {
+        throw new CommandError(
+          `migration failed: ${messageOf(error)}; "migrate --status" lists what is applied`,
+        );
+      });
+      if (values.json) printJson(context, { applied });
+      else if (applied.length === 0) context.out('the database schema is up to date; nothing to apply');
+      else for (const name of applied) context.out(`applied ${name}`);
+      return 0;
+    });
+  },
+};

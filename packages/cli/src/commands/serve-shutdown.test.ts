@@ -1,0 +1,109 @@
+import { sign } from '@poker-launch/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSession, printedCredentials } from '../test-support/create-session.js';
+import { openRawConnection, parseResponses } from '../test-support/raw-connection.js';
+import { runServe, type ServeProcess } from '../test-support/run-serve.js';
+import { useTempSqlite } from '../test-support/temp-database.js';
+
+const v2Post = (clientId: string, userId: string, signature: string, body: string) =>
+  [
+    `POST /api/web/v2/app/users/${userId}/session?clientId=${clientId} HTTP/1.1`,
+    'host: test',
+    'content-type: application/x-www-form-urlencoded',
+    `sign: ${signature}`,
+    `content-length: ${body.length}`,
+    '',
+    body,
+  ].join('\r\n');
+
+describe('poker-launch serve with slow clients and on SIGTERM', () => {
+  const database = useTempSqlite();
+  let serve: ServeProcess | undefined;
+  afterEach(async () => {
+    await serve?.stop('SIGKILL');
+  });
+
+  it('answers 408 JSON:API to a request not received within REQUEST_TIMEOUT and closes idle keep-alive connections', async () => {
+    serve = await runServe(database().url, { REQUEST_TIMEOUT: '1', KEEP_ALIVE_TIMEOUT: '1' });
+    const address = serve.address;
+    const stalledBody = await openRawConnection(address);
+    stalledBody.write(v2Post('demo', 'u-1', 'f'.repeat(64), 'userId=u-1&lang=en').slice(0, -5));
+    const stalledHeaders = await openRawConnection(address);
+    stalledHeaders.write('GET /livez HTTP/1.1\r\nhost: test\r\nx-slow: ');
+    const idle = await openRawConnection(address);
+    idle.write('GET /livez HTTP/1.1\r\nhost: test\r\n\r\n');
+    await idle.waitFor('"status":"live"');
+
+    await Promise.all([stalledBody.closed, stalledHeaders.closed, idle.closed]);
+    for (const connection of [stalledBody, stalledHeaders]) {
+      const [response, ...more] = parseResponses(connection.received());
+      expect(more).toEqual([]);
+      expect(response?.status).toBe(408);
+      expect(response?.headers['content-type']).toBe('application/vnd.api+json');
+      expect(response?.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.parse(response?.body ?? '{}')).toMatchObject({
+        errors: [{ status: 408, code: 'request_timeout', title: 'Request Timeout' }],
+        meta: { requestId: response?.headers['x-request-id'] },
+      });
+    }
+    expect(parseResponses(idle.received()).map((response) => response.status)).toEqual([200]);
+    // The service still serves.
+    const { clientId, secret } = printedCredentials(serve.stdout());
+    expect((await createSession(address, clientId, secret, 'u-2')).status).toBe(200);
+  });
+
+  it('on SIGTERM finishes in-flight requests, answers new ones 503 JSON:API with Connection: close, and exits within SHUTDOWN_TIMEOUT despite a stalled client', async () => {
+    serve = await runServe(database().url, { REQUEST_TIMEOUT: '120', SHUTDOWN_TIMEOUT: '2' });
+    const { clientId, secret } = printedCredentials(serve.stdout());
+    const created = await createSession(serve.address, clientId, secret, 'u-1');
+    const auth = created.body.data.attributes.auth;
+    const request = async (userId: string) =>
+      v2Post(clientId, userId, await sign({ userId, lang: 'en' }, secret), `userId=${userId}&lang=en`);
+    const [first, second] = [await request('u-2'), await request('u-3')];
+    // Two requests in flight (their bodies not sent yet), and a client that stalls for good.
+    const inFlight = await openRawConnection(serve.address);
+    inFlight.write(first.slice(0, -5));
+    const probed = await openRawConnection(serve.address);
+    probed.write(second.slice(0, -5));
+    const stalled = await openRawConnection(serve.address);
+    stalled.write(first.slice(0, -5));
+    await serve.waitForOutput('"url":"/api/web/v2/app/users/u-2/session?clientId=demo"');
+    await serve.waitForOutput('"url":"/api/web/v2/app/users/u-3/session?clientId=demo"');
+
+    const stopped = serve.stop('SIGTERM');
+    await serve.waitForOutput('"msg":"shutting down"');
+    // The in-flight requests finish; the next request on each connection gets a 503 (its body or readiness).
+    inFlight.write(
+      `${first.slice(-5)}GET /api/web/v2/app/session HTTP/1.1\r\nhost: test\r\nauthorization: Bearer ${auth}\r\n\r\n`,
+    );
+    probed.write(`${second.slice(-5)}GET /readyz HTTP/1.1\r\nhost: test\r\n\r\n`);
+    await Promise.all([inFlight.closed, probed.closed]);
+    for (const connection of [inFlight, probed]) {
+      const [finished, refused, ...more] = parseResponses(connection.received());
+      expect(more).toEqual([]);
+      expect(finished?.status).toBe(200);
+      expect(JSON.parse(finished?.body ?? '{}').data.type).toBe('session');
+      expect(refused?.status).toBe(503);
+      expect(refused?.headers).toMatchObject({
+        connection: 'close',
+        'retry-after': '1',
+        'content-type': 'application/vnd.api+json',
+      });
+      expect(JSON.parse(refused?.body ?? '{}')).toMatchObject({
+        errors: [
+          {
+            status: 503,
+            code: 'service_unavailable',
+            detail: 'This instance is shutting down; retry the request',
+          },
+        ],
+        meta: { requestId: refused?.headers['x-request-id'] },
+      });
+    }
+    // The stalled client holds its connection until the deadline cuts it; the process then exits.
+    expect(await stopped).toEqual({ code: 0, signal: null });
+    await stalled.closed;
+    expect(parseResponses(stalled.received())).toEqual([]);
+    expect(serve.stdout()).toContain('shutdown deadline passed; closing the connections still open');
+  });
+});

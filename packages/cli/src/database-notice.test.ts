@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runPokerLaunch } from './test-support/run-poker-launch.js';
+import { runServe, type ServeProcess } from './test-support/run-serve.js';
+import { usePostgresDatabase } from './test-support/temp-database.js';
+
+/** The CLI as a user runs it: in a directory, with no DATABASE_URL of its own. */
+const inDirectory = (cwd: string, args: string[], env: Record<string, string> = {}) =>
+  runPokerLaunch(args, { DATABASE_URL: '', ...env }, { cwd });
+
+describe('the database a command opens', () => {
+  let folder = '';
+  let serve: ServeProcess | undefined;
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'poker-launch-notice-'));
+  });
+  afterEach(async () => {
+    await serve?.stop('SIGTERM');
+    serve = undefined;
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('says nothing about the default database here once it exists, and warns when run where there is none (a subdirectory)', async () => {
+    const first = await inDirectory(folder, ['setting', 'set', 'NickMaxLength', '24']);
+    expect(first.databaseNotes).toEqual([expect.stringContaining('did not exist')]);
+    const again = await inDirectory(folder, ['setting', 'get', 'NickMaxLength']);
+    expect(again).toMatchObject({ code: 0, stdout: '24\n', stderr: '', databaseNotes: [] });
+
+    const subdirectory = join(folder, 'packages');
+    await mkdir(subdirectory);
+    const elsewhere = await inDirectory(subdirectory, ['setting', 'get', 'NickMaxLength']);
+    expect(elsewhere).toMatchObject({ code: 0, stdout: '20\n', stderr: '' });
+    const created = join(subdirectory, 'data', 'poker-launch.db');
+    expect(elsewhere.databaseNotes).toEqual([
+      `poker-launch: database ${created} did not exist: a new, empty one was created. To work on the ` +
+        "service's database, run poker-launch where the service runs, or set DATABASE_URL to it",
+    ]);
+    expect(existsSync(created)).toBe(true);
+  });
+
+  it('names the database DATABASE_URL chose, as an absolute path', async () => {
+    const url = `sqlite:${join(folder, 'elsewhere.db')}`;
+    const result = await inDirectory(folder, ['client', 'list'], { DATABASE_URL: url });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.databaseNotes).toEqual([
+      `poker-launch: database ${url} (from DATABASE_URL)`,
+      expect.stringContaining('did not exist'),
+    ]);
+  });
+
+  it('serve says so too, without the advice meant for other commands', async () => {
+    serve = await runServe(`sqlite:${join(folder, 'served.db')}`);
+    await serve.stop('SIGTERM');
+    const stderr = serve.rawStderr();
+    expect(stderr).toContain(
+      `poker-launch: database sqlite:${join(folder, 'served.db')} (from DATABASE_URL)\n`,
+    );
+    expect(stderr).toContain(
+      `poker-launch: database ${join(folder, 'served.db')} did not exist: a new, empty one was created\n`,
+    );
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('a PostgreSQL database a command opens', () => {
+  const database = usePostgresDatabase(process.env.TEST_DATABASE_URL ?? '');
+
+  // A fresh PostgreSQL database is migrated on first use: slower than the other commands of these tests.
+  it('is named without its password', { timeout: 60_000 }, async () => {
+    const url = new URL(database().url);
+    url.password = 'not-for-logs';
+    const result = await runPokerLaunch(['client', 'list'], { DATABASE_URL: url.href });
+    expect(result.code, result.stderr).toBe(0);
+    url.password = '***';
+    expect(result.databaseNotes).toEqual([`poker-launch: database ${url.href} (from DATABASE_URL)`]);
+  });
+});

@@ -1,0 +1,14 @@
+import { PostgresAdapter, type SelectQueryBuilder } from 'kysely';
+import type { Db } from './schema.js';
+
+/**
+ * Locks the selected rows for the statement that uses them, skipping rows another transaction holds:
+ * several instances can work through one table at once without waiting on each other. PostgreSQL only;
+ * SQLite has one writer at a time, so the plain select is already safe there.
+ */
+export function forUpdateSkipLocked<DB, TB extends keyof DB, O>(
+  db: Db,
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate().skipLocked() : query;
+}

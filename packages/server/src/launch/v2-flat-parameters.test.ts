@@ -1,0 +1,72 @@
+import { sign } from '@poker-launch/sdk';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../test-support/harness.js';
+import { DIALECTS } from '../test-support/test-database.js';
+
+describe.each(DIALECTS)('v2 body parameters it does not know, on %s', (dialect) => {
+  const h = useHarness(dialect);
+
+  it('answers 400 to a JSON:API document, saying that v2 takes flat parameters', async () => {
+    const envelope = { data: { type: 'session', attributes: { nick: 'Ace', lang: 'de' } } };
+    for (const format of ['json', 'form'] as const) {
+      const response = await h().createSession('u-1', envelope, { format });
+      expect(response.statusCode, format).toBe(400);
+      expect(response.json().errors).toEqual([
+        {
+          status: 400,
+          code: 'bad_request',
+          title: 'Bad Request',
+          detail:
+            'v2 create session takes flat parameters (userId, nick, lang, …) in a form or a flat JSON object, ' +
+            'not a JSON:API document: send them at the top level of the body',
+          source: { pointer: '/data' },
+        },
+      ]);
+    }
+    expect(await h().db.selectFrom('sessions').select('id').execute()).toEqual([]);
+  });
+
+  it('names the other unknown parameters in meta.warnings, signed like the rest, and applies the known ones', async () => {
+    const response = await h().createSession('u-1', {
+      nick: 'Ace',
+      nickname: 'Bob',
+      language: 'de',
+      data: 'x',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().meta).toEqual({
+      warnings: ['Unknown parameters were ignored: "nickname", "language", "data"'],
+    });
+    const [player] = await h().db.selectFrom('players').select('nick').execute();
+    expect(player?.nick).toBe('Ace');
+
+    // They are part of what is signed: a sign computed without them does not hold.
+    const client = await h().addClient({ id: 'other' });
+    const withoutUnknown = await sign({ nick: 'Ace', userId: 'u-1' }, client.secretKey ?? '');
+    const refused = await h().createSession(
+      'u-1',
+      { nick: 'Ace', nickname: 'Bob' },
+      { client, sign: withoutUnknown },
+    );
+    expect(refused.json().errors[0].code).toBe('invalid_signature');
+  });
+
+  it('names at most ten of them, and counts the rest', async () => {
+    const params = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`extra${index}`, 'x']));
+    const response = await h().createSession('u-1', params);
+    expect(response.statusCode, response.body).toBe(200);
+    const names = Array.from({ length: 10 }, (_, index) => `"extra${index}"`).join(', ');
+    expect(response.json().meta.warnings).toEqual([`Unknown parameters were ignored: ${names} and 2 more`]);
+  });
+
+  it('has no warnings for a request made only of v2 parameters', async () => {
+    const response = await h().createSession('u-1', {
+      userId: 'u-1',
+      nick: 'Ace',
+      tableID: 3,
+      lang: 'pt-BR',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().meta).toBeUndefined();
+  });
+});

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { serviceUnavailable } from '../http/api-error.js';
+
+/** What the balancer should do with a request refused while this instance drains: retry elsewhere now. */
+export const DRAINING_RETRY_AFTER_SECONDS = 1;
+
+/** Whether the instance is shutting down; set once, when the app starts closing. */
+export interface ServiceState {
+  draining: boolean;
+}
+
+/**
+ * From the moment the app starts closing (SIGTERM): `/readyz` answers 503 so balancers stop sending,
+ * requests already running finish, and a new request on a connection still open gets a JSON:API 503
+ * with `Connection: close`. Operational routes (`/livez`, `/readyz`, `/metrics`) answer as themselves.
+ */
+export function registerDraining(app: FastifyInstance, state: ServiceState): void {
+  app.addHook('preClose', async () => {
+    state.draining = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!state.draining || request.routeOptions.config.operational) return;
+    reply.header('connection', 'close');
+    throw shuttingDown();
+  });
+}
+
+export const shuttingDown = () =>
+  serviceUnavailable('This instance is shutting down; retry the request', DRAINING_RETRY_AFTER_SECONDS);

@@ -1,0 +1,42 @@
+import type { AppContext } from '../app-context.js';
+import { serviceUnavailable } from '../http/api-error.js';
+import { sendDocument } from '../http/json-api.js';
+import type { RouteDefinition } from '../http/routes.js';
+import { databaseProbe } from './database-probe.js';
+import { shuttingDown } from './draining.js';
+
+export const LIVEZ_URL = '/livez';
+export const READYZ_URL = '/readyz';
+
+/** How soon a balancer may ask again after a failed readiness probe. */
+const NOT_READY_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Health for balancers and orchestrators. `/livez`: the process answers (restart it if not). `/readyz`:
+ * send it traffic: the database answers and the instance is not shutting down. Both touch nothing else.
+ */
+export function healthRoutes(context: AppContext): RouteDefinition[] {
+  const databaseAnswers = databaseProbe(context.db);
+  return [
+    {
+      method: 'GET',
+      url: LIVEZ_URL,
+      operational: true,
+      handler: async (_request, reply) => sendDocument(reply, 200, { meta: { status: 'live' } }),
+    },
+    {
+      method: 'GET',
+      url: READYZ_URL,
+      operational: true,
+      async handler(_request, reply) {
+        if (context.state.draining) throw shuttingDown();
+        if (!(await databaseAnswers())) {
+          throw serviceUnavailable('The database does not answer', NOT_READY_RETRY_AFTER_SECONDS);
+        }
+        // Checked again: the instance may have started to drain while the database was asked.
+        if (context.state.draining) throw shuttingDown();
+        return sendDocument(reply, 200, { meta: { status: 'ready' } });
+      },
+    },
+  ];
+}

@@ -1,0 +1,100 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/**
+ * The service's Prometheus metrics. One `Metrics` per app (tests build many apps); the process metrics
+ * (CPU, memory, event loop, GC) live in one registry per process and are merged in when scraped.
+ */
+export interface Metrics {
+  /** What `/metrics` serves: this app's metrics and the process metrics. */
+  readonly registry: Registry;
+  /** By method, route pattern (never the raw URL, whose ids and tokens would explode the series) and status. */
+  readonly requestDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly sessionsCreated: Counter<'api_version' | 'target'>;
+  readonly signatureFailures: Counter;
+  readonly quotaRefusals: Counter;
+  /** `unavailable`: a request met an unavailable database (answered 503); `query`: any other database
+   * error of a request; `connection`: a pooled connection was lost while idle. */
+  readonly databaseErrors: Counter<'kind'>;
+  /**
+   * Sessions per database write of the session writer (group commit). Nothing feeds it until that
+   * writer exists; the name is fixed now so that dashboards and alerts can be written against it.
+   */
+  readonly writeBatchSize: Histogram;
+  readonly writeBatchDuration: Histogram;
+  readonly sessionsPurged: Counter;
+  readonly purgeBatchDuration: Histogram;
+}
+
+export const METRIC_PREFIX = 'poker_launch_';
+
+export function createMetrics(): Metrics {
+  const own = new Registry();
+  const registers = [own];
+  const metrics = {
+    requestDuration: new Histogram({
+      name: `${METRIC_PREFIX}http_request_duration_seconds`,
+      help: 'Time from the request to the end of the response, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    sessionsCreated: new Counter({
+      name: `${METRIC_PREFIX}sessions_created_total`,
+      help: 'Sessions created, by API version (v2, v3) and target (gameCode)',
+      labelNames: ['api_version', 'target'],
+      registers,
+    }),
+    signatureFailures: new Counter({
+      name: `${METRIC_PREFIX}signature_failures_total`,
+      help: 'Requests refused with invalid_signature (missing or wrong sign, unknown or disabled client)',
+      registers,
+    }),
+    quotaRefusals: new Counter({
+      name: `${METRIC_PREFIX}quota_refusals_total`,
+      help: 'Requests refused with 429 rate_limited',
+      registers,
+    }),
+    databaseErrors: new Counter({
+      name: `${METRIC_PREFIX}database_errors_total`,
+      help: 'Database errors: unavailable (answered 503), query (other errors), connection (an idle connection lost)',
+      labelNames: ['kind'],
+      registers,
+    }),
+    writeBatchSize: new Histogram({
+      name: `${METRIC_PREFIX}write_batch_size`,
+      help: 'Writes (launches, logouts) committed together in one transaction by the session writer (group commit)',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+      registers,
+    }),
+    writeBatchDuration: new Histogram({
+      name: `${METRIC_PREFIX}write_batch_duration_seconds`,
+      help: 'Time from a session-writer batch going to the database to its commit (fsync included)',
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
+      registers,
+    }),
+    sessionsPurged: new Counter({
+      name: `${METRIC_PREFIX}sessions_purged_total`,
+      help: 'Sessions deleted by the background purge, ExpiredSessionRetention after they ended',
+      registers,
+    }),
+    purgeBatchDuration: new Histogram({
+      name: `${METRIC_PREFIX}purge_batch_duration_seconds`,
+      help: 'Time one purge batch (one DELETE) took',
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      registers,
+    }),
+  };
+  // A merged registry holds the metrics its parts have when merging: merge once all exist.
+  return { ...metrics, registry: Registry.merge([processRegistry(), own]) };
+}
+
+let processMetrics: Registry | undefined;
+
+/** CPU, memory, event loop lag, GC, handles: collected once per process, whatever the number of apps. */
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}

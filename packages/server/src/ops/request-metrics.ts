@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { Metrics } from './metrics.js';
+
+/** Every response's duration, labelled by route pattern: `/apiweb/v3/game-sessions/:id`, never an id. */
+export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.requestDuration.observe(
+      {
+        method: request.method,
+        // Unknown paths share one series: a scan of random URLs must not create a series per URL.
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+}
