@@ -138,7 +138,7 @@ describe.each(DIALECTS)('control characters and invisible text on %s', (dialect)
       [
         422,
         'invalid_field',
-        'session.lang must be a two-letter ISO 639-1 language code',
+        'session.lang must be an ISO 639-1 language code, optionally with a region (en, pt-BR)',
         '/data/attributes/session/lang',
       ],
       ...fields.map((field) => [
