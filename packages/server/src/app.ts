@@ -101,14 +101,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
 
+  const metrics = options.metrics ?? createMetrics();
   const rateLimiter = new RateLimiter(
     options.config.rateLimitPerMinute,
-    await quotaStore(options.config, clock, app.log),
+    await quotaStore(options.config, clock, app.log, () => metrics.quotaStoreFailures.inc()),
     options.config,
   );
   app.addHook('onClose', () => rateLimiter.close());
   app.decorate('quotas', rateLimiter as QuotaMetrics);
-  const metrics = options.metrics ?? createMetrics();
   const context: AppContext = {
     config: options.config,
     db: options.db,
@@ -205,7 +205,12 @@ function trustProxy(config: Config): boolean | string[] {
 }
 
 /** Quotas per instance, or shared by all through Redis when REDIS_URL is set (decisions.md §10). */
-async function quotaStore(config: Config, clock: Clock, log: FastifyBaseLogger): Promise<QuotaStore> {
+async function quotaStore(
+  config: Config,
+  clock: Clock,
+  log: FastifyBaseLogger,
+  onFailure: () => void,
+): Promise<QuotaStore> {
   const memory = new MemoryQuotaStore(clock);
-  return config.redis ? RedisQuotaStore.connect(config.redis, memory, log) : memory;
+  return config.redis ? RedisQuotaStore.connect(config.redis, memory, log, onFailure) : memory;
 }

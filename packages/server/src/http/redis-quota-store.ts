@@ -23,7 +23,7 @@ const PEEK_SCRIPT = `return {tonumber(redis.call('GET', KEYS[1]) or '0'), redis.
  * Quotas shared by all instances through Redis (REDIS_URL). While Redis cannot be reached, each
  * instance fails open to counting on its own (`fallback`): requests never wait on Redis longer than
  * COMMAND_TIMEOUT_MS and never fail because of it. The outage is logged once when it starts and once
- * when it ends, and counted in `failures` (a metric: quota checks Redis did not answer).
+ * when it ends, and counted in `failures` and the metric poker_launch_quota_store_failures_total.
  */
 export class RedisQuotaStore implements QuotaStore {
   private readonly redis: Redis;
@@ -39,8 +39,9 @@ export class RedisQuotaStore implements QuotaStore {
     config: RedisConfig,
     fallback: MemoryQuotaStore,
     log: FastifyBaseLogger,
+    onFailure: () => void = () => undefined,
   ): Promise<RedisQuotaStore> {
-    const store = new RedisQuotaStore(config, fallback, log);
+    const store = new RedisQuotaStore(config, fallback, log, onFailure);
     const started = new AbortController();
     await Promise.race([
       once(store.redis, 'ready', { signal: started.signal }),
@@ -55,6 +56,8 @@ export class RedisQuotaStore implements QuotaStore {
     private readonly config: RedisConfig,
     private readonly fallback: MemoryQuotaStore,
     private readonly log: FastifyBaseLogger,
+    /** Feeds the metric poker_launch_quota_store_failures_total. */
+    private readonly onFailure: () => void,
   ) {
     this.redis = new Redis(config.url, {
       // Fail at once while disconnected, rather than queue requests behind a reconnect.
@@ -95,6 +98,7 @@ export class RedisQuotaStore implements QuotaStore {
       return { count, resetInMs: ttl > 0 ? ttl : QUOTA_WINDOW_MS };
     } catch (error) {
       this.failures++;
+      this.onFailure();
       this.markUnavailable(error as Error);
       return fallback();
     }

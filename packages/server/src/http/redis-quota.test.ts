@@ -92,6 +92,8 @@ describeWithRedis('quotas shared through Redis', () => {
     ]);
     expect(await launch(app, 'u-4')).toBe(429);
     expect(app.quotas.storeFailures).toBeGreaterThanOrEqual(4);
+    const scraped = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(scraped.body).toContain(`poker_launch_quota_store_failures_total ${app.quotas.storeFailures}`);
     const warnings = logs.filter((line) => line.includes('quotas: Redis is unreachable'));
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0] ?? '{}').level).toBe(40);
