@@ -61,13 +61,20 @@ export function registerRoutes(
       },
       // Callbacks, not async functions: no promise per hook on every request. A throw answers the error.
       // A quota kept in Redis answers later: then the hook goes on when it has.
-      onRequest: jsonApi
-        ? (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-            thenDone(rateLimiter?.assertAddressAllowed(request), () => assertAcceptable(request), done);
+      // Pages count per address; operational routes (health, metrics) are never refused by a quota.
+      ...(jsonApi
+        ? {
+            onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+              thenDone(rateLimiter?.assertAddressAllowed(request), () => assertAcceptable(request), done);
+            },
           }
-        : (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-            thenDone(rateLimiter?.countPage(request), () => undefined, done);
-          },
+        : operational
+          ? {}
+          : {
+              onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+                thenDone(rateLimiter?.countPage(request), () => undefined, done);
+              },
+            }),
       ...(route.bodyTypes
         ? {
             preValidation: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {

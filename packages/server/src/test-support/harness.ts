@@ -49,6 +49,8 @@ export interface V2Options {
   sign?: string | null;
   format?: 'form' | 'json';
   headers?: Record<string, string>;
+  /** Where the request comes from; default 127.0.0.1 (a loopback address, never counted per address). */
+  remoteAddress?: string;
 }
 
 /** Registers a fresh app on a fresh database for each test; call inside a `describe`. */
@@ -125,6 +127,7 @@ async function createHarness(database: Database, env: Record<string, string>): P
           ...options.headers,
         },
         payload: format === 'form' ? encodePhpForm(params) : JSON.stringify(params),
+        ...(options.remoteAddress === undefined ? {} : { remoteAddress: options.remoteAddress }),
       });
     },
   };
