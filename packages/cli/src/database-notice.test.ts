@@ -23,32 +23,42 @@ describe('the database a command opens', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it('says nothing about the default database here once it exists, and warns when run where there is none (a subdirectory)', async () => {
-    const first = await inDirectory(folder, ['setting', 'set', 'NickMaxLength', '24']);
-    expect(first.databaseNotes).toEqual([expect.stringContaining('did not exist')]);
+  it('says nothing about the default database here once it exists, and creates none where there is none (a subdirectory)', async () => {
+    const created = join(folder, 'data', 'poker-launch.db');
+    const first = await inDirectory(folder, ['migrate']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.databaseNotes).toEqual([
+      `poker-launch: database ${created} did not exist: a new, empty one was created. To work on the ` +
+        "service's database, run poker-launch where the service runs, or set DATABASE_URL to it",
+    ]);
+    expect((await inDirectory(folder, ['setting', 'set', 'NickMaxLength', '24'])).code).toBe(0);
     const again = await inDirectory(folder, ['setting', 'get', 'NickMaxLength']);
     expect(again).toMatchObject({ code: 0, stdout: '24\n', stderr: '', databaseNotes: [] });
 
     const subdirectory = join(folder, 'packages');
     await mkdir(subdirectory);
     const elsewhere = await inDirectory(subdirectory, ['setting', 'get', 'NickMaxLength']);
-    expect(elsewhere).toMatchObject({ code: 0, stdout: '20\n', stderr: '' });
-    const created = join(subdirectory, 'data', 'poker-launch.db');
-    expect(elsewhere.databaseNotes).toEqual([
-      `poker-launch: database ${created} did not exist: a new, empty one was created. To work on the ` +
-        "service's database, run poker-launch where the service runs, or set DATABASE_URL to it",
-    ]);
-    expect(existsSync(created)).toBe(true);
+    const missing = join(subdirectory, 'data', 'poker-launch.db');
+    expect(elsewhere).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr:
+        `poker-launch setting get: no database at ${missing}: run poker-launch where the service runs, ` +
+        'set DATABASE_URL to its database, or create a new one with "poker-launch migrate"\n',
+    });
+    expect(existsSync(missing)).toBe(false);
   });
 
   it('names the database DATABASE_URL chose, as an absolute path', async () => {
     const url = `sqlite:${join(folder, 'elsewhere.db')}`;
-    const result = await inDirectory(folder, ['client', 'list'], { DATABASE_URL: url });
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.databaseNotes).toEqual([
+    const migrated = await inDirectory(folder, ['migrate'], { DATABASE_URL: url });
+    expect(migrated.databaseNotes).toEqual([
       `poker-launch: database ${url} (from DATABASE_URL)`,
       expect.stringContaining('did not exist'),
     ]);
+    const result = await inDirectory(folder, ['client', 'list'], { DATABASE_URL: url });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.databaseNotes).toEqual([`poker-launch: database ${url} (from DATABASE_URL)`]);
   });
 
   it('serve says so too, without the advice meant for other commands', async () => {
@@ -71,7 +81,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a PostgreSQL database a command o
   it('is named without its password', { timeout: 60_000 }, async () => {
     const url = new URL(database().url);
     url.password = 'not-for-logs';
-    const result = await runPokerLaunch(['client', 'list'], { DATABASE_URL: url.href });
+    const result = await runPokerLaunch(['migrate', '--status'], { DATABASE_URL: url.href });
     expect(result.code, result.stderr).toBe(0);
     url.password = '***';
     expect(result.databaseNotes).toEqual([`poker-launch: database ${url.href} (from DATABASE_URL)`]);

@@ -8,10 +8,11 @@ type DatabaseConfig = Config['database'];
 export const DATABASE_NOTE_PREFIX = 'poker-launch: database ';
 
 /**
- * What a command says on stderr about the database it is about to open, to print once it is open:
- * which one, unless it is the default next to the current directory (the one `npm start` uses when
- * started here); and that it did not exist, so a new, empty one is being created, which is what
- * running the CLI from another directory than the service's does. Call it before opening.
+ * What `serve` and `migrate` say on stderr about the database they are about to open, to print once it
+ * is open: which one, unless it is the default next to the current directory (the one `npm start` uses
+ * when started here); and that it did not exist, so a new, empty one is being created, which is what
+ * running them from another directory than the service's does. Call it before opening. (The other
+ * commands never create a database: see `missingDatabase`.)
  */
 export function databaseNotes(database: DatabaseConfig, options: { serving: boolean }): string[] {
   const notes: string[] = [];
@@ -51,4 +52,16 @@ function describe(database: DatabaseConfig): string {
   } catch {
     return 'a PostgreSQL database';
   }
+}
+
+/**
+ * For the commands that only work on an existing database (all but `serve` and `migrate`): what to
+ * say instead of creating an empty SQLite file where there is none, e.g. when run from a subdirectory.
+ */
+export function missingDatabase(database: DatabaseConfig): string | undefined {
+  if (database.dialect !== 'sqlite' || database.path === ':memory:' || existsSync(database.path)) return;
+  return (
+    `no database at ${resolve(database.path)}: run poker-launch where the service runs, set DATABASE_URL ` +
+    'to its database, or create a new one with "poker-launch migrate"'
+  );
 }

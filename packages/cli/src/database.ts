@@ -6,14 +6,16 @@ import {
   schemaBehindMessage,
 } from '@poker-launch/server/admin';
 import { type CommandContext, CommandError } from './command.js';
-import { databaseNotes } from './database-notice.js';
+import { databaseNotes, missingDatabase } from './database-notice.js';
 
 /**
  * Opens the database the server uses (DATABASE_URL), runs `work` and closes it, whatever happens. It
- * never migrates: a schema behind this version is refused with what to run (`poker-launch migrate`).
- * Says on stderr which database, unless it is the default here, and when it had to be created.
+ * never creates nor migrates one: a missing SQLite file or a schema behind this version is refused with
+ * what to do. Says on stderr which database, unless it is the default here.
  */
 export async function withDatabase<T>(context: CommandContext, work: (db: Db) => Promise<T>): Promise<T> {
+  const missing = missingDatabase(loadConfig(context.env).database);
+  if (missing !== undefined) throw new CommandError(missing);
   return withOpenDatabase(context, async (database) => {
     const pending = (await database.migrationStatus()).filter((migration) => !migration.appliedAt);
     if (pending.length > 0) throw new CommandError(schemaBehindMessage(pending));
@@ -21,7 +23,7 @@ export async function withDatabase<T>(context: CommandContext, work: (db: Db) =>
   });
 }
 
-/** The database as it is, whatever its schema (for `migrate` and `backup`). */
+/** The database as it is, whatever its schema, created if need be (for `migrate`). */
 export async function withOpenDatabase<T>(
   context: CommandContext,
   work: (database: Database) => Promise<T>,

@@ -1,6 +1,7 @@
 import { backupSqlite, loadConfig } from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
 import { messageOf } from '../database.js';
+import { missingDatabase } from '../database-notice.js';
 
 export const backupCommand: Command = {
   name: 'backup',
@@ -23,6 +24,8 @@ export const backupCommand: Command = {
         'backup copies a SQLite database; for PostgreSQL use pg_dump, e.g. pg_dump --format=custom --file=poker-launch.dump "$DATABASE_URL"',
       );
     }
+    const missing = missingDatabase(database);
+    if (missing !== undefined) throw new CommandError(missing);
     const report = await backupSqlite(database.path, file).catch((error: unknown) => {
       throw new CommandError(`backup failed: ${messageOf(error)}`);
     });

@@ -53,7 +53,12 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
   });
 
   it('on SIGTERM finishes in-flight requests, answers new ones 503 JSON:API with Connection: close, and exits within SHUTDOWN_TIMEOUT despite a stalled client', async () => {
-    serve = await runServe(database().url, { REQUEST_TIMEOUT: '120', SHUTDOWN_TIMEOUT: '2' });
+    // debug: the 'incoming request' lines tell when the requests have reached the server.
+    serve = await runServe(database().url, {
+      REQUEST_TIMEOUT: '120',
+      SHUTDOWN_TIMEOUT: '2',
+      LOG_LEVEL: 'debug',
+    });
     const { clientId, secret } = printedCredentials(serve.stdout());
     const created = await createSession(serve.address, clientId, secret, 'u-1');
     const auth = created.body.data.attributes.auth;

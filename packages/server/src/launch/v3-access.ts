@@ -20,14 +20,14 @@ import { isNotSent } from '../validation/parse-fields.js';
  * `params` are the request's other parameters (body or path); the canonical signature drops `client`,
  * and a signature computed with `client` kept is accepted too (decisions.md §2).
  */
-export function authorizeV3Caller(
+export async function authorizeV3Caller(
   context: AppContext,
   request: FastifyRequest,
   params: SignableParams,
-): Client | Promise<Client> {
-  const client = authenticateCaller(context, request, params);
-  const counted = context.rateLimiter.countCaller(`client:${client.id}`);
-  return counted === undefined ? client : counted.then(() => client);
+): Promise<Client> {
+  const client = await authenticateCaller(context, request, params);
+  await context.rateLimiter.countCaller(`client:${client.id}`);
+  return client;
 }
 
 /**
@@ -37,30 +37,34 @@ export function authorizeV3Caller(
  * client. A key whose user may not gets `hidden`, the answer of a session that does not exist, so such
  * a key cannot tell which sessions exist.
  */
-export function authorizeGameSessionReader(
+export async function authorizeGameSessionReader(
   context: AppContext,
   request: FastifyRequest,
   params: SignableParams,
   hidden: () => ApiError,
-): Client | undefined | Promise<Client | undefined> {
+): Promise<Client | undefined> {
   const { client } = request.query as Record<string, unknown>;
   const { authorization } = request.headers;
   if (authorization === undefined || !isNotSent(client)) return authorizeV3Caller(context, request, params);
   let user: ApiUser;
   try {
-    user = authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
+    user = await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
   } catch (error) {
     throw error instanceof ApiError && error.status === 403 ? hidden() : error;
   }
   return context.rateLimiter.countCaller(`api-user:${user.name}`)?.then(() => undefined);
 }
 
-function authenticateCaller(context: AppContext, request: FastifyRequest, params: SignableParams): Client {
+async function authenticateCaller(
+  context: AppContext,
+  request: FastifyRequest,
+  params: SignableParams,
+): Promise<Client> {
   const { client: rawClientId, ...query } = request.query as Record<string, SignableParams[string]>;
   const clientId = clientIdParameter(request.query as Record<string, unknown>, 'client');
   const { authorization } = request.headers;
   if (authorization !== undefined) {
-    authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
+    await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
     return activeClientOrThrow(context, clientId);
   }
   return authenticateClient(context.live, context.config.deployment, {
@@ -74,11 +78,11 @@ function authenticateCaller(context: AppContext, request: FastifyRequest, params
   });
 }
 
-function activeClientOrThrow(context: AppContext, clientId: string | undefined): Client {
+async function activeClientOrThrow(context: AppContext, clientId: string | undefined): Promise<Client> {
   if (clientId === undefined) {
     throw ApiError.of('field_required', 'The client query parameter cannot be blank');
   }
-  const client = context.live.client(clientId);
+  const client = await context.live.findClient(clientId);
   if (!client?.active) {
     throw ApiError.of('invalid_field', 'The client query parameter names no active client');
   }

@@ -32,6 +32,8 @@ export class LiveConfig {
   /** Refreshes run one after another; each reads the version after the one before it ended. */
   private refreshes: Promise<void> = Promise.resolve();
   private polling = false;
+  /** The refresh that misses wait for, while it has not started: it will see what they could not. */
+  private pendingAfterMiss: Promise<void> | undefined;
 
   private constructor(
     private readonly db: Db,
@@ -44,6 +46,14 @@ export class LiveConfig {
 
   client(id: string): Client | undefined {
     return this.snapshot.clients.get(id);
+  }
+
+  /** The client, looking again at once if it is not held (a client added a moment ago). */
+  async findClient(id: string): Promise<Client | undefined> {
+    const held = this.client(id);
+    if (held) return held;
+    await this.refreshAfterMiss();
+    return this.client(id);
   }
 
   get settings(): Settings {
@@ -61,16 +71,43 @@ export class LiveConfig {
     return this.snapshot.apiUsersByKeyHash.get(keyHash);
   }
 
+  /** The user of an API key, looking again at once if it is not held (a key issued a moment ago). */
+  async findApiUserByKeyHash(keyHash: string): Promise<ApiUser | undefined> {
+    const held = this.apiUserByKeyHash(keyHash);
+    if (held) return held;
+    await this.refreshAfterMiss();
+    return this.apiUserByKeyHash(keyHash);
+  }
+
   /** Reloads now if the configuration changed since the last load (tests call it after a change). */
   refresh(): Promise<void> {
-    const next = this.refreshes
-      .catch(() => undefined)
-      .then(async () => {
-        const version = await readConfigVersion(this.db);
-        if (version !== this.snapshot.version) this.snapshot = await loadSnapshot(this.db);
-      });
+    const next = this.refreshes.catch(() => undefined).then(() => this.reloadIfChanged());
     this.refreshes = next;
     return next;
+  }
+
+  /**
+   * A client id or API key it does not hold makes the instance look again at once, so what was created a
+   * moment ago works at once. Misses that arrive before that refresh starts share it; one that arrives
+   * after it started waits for the next. So unknown ids cost at most one cheap query at a time.
+   */
+  private refreshAfterMiss(): Promise<void> {
+    if (this.pendingAfterMiss === undefined) {
+      const pending: Promise<void> = this.refreshes
+        .catch(() => undefined)
+        .then(() => {
+          if (this.pendingAfterMiss === pending) this.pendingAfterMiss = undefined;
+          return this.reloadIfChanged();
+        });
+      this.pendingAfterMiss = pending;
+      this.refreshes = pending;
+    }
+    return this.pendingAfterMiss.catch(() => undefined);
+  }
+
+  private async reloadIfChanged(): Promise<void> {
+    const version = await readConfigVersion(this.db);
+    if (version !== this.snapshot.version) this.snapshot = await loadSnapshot(this.db);
   }
 
   /** Polls for changes until `stop`; a failed poll (the database is away) keeps what was loaded. */

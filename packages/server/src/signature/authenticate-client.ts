@@ -18,10 +18,14 @@ export interface SignedRequest {
  * The client the request speaks for, if its signature holds. Unknown client, disabled client, missing
  * sign and wrong sign all give one and the same 400, so nobody can probe which clients exist.
  */
-export function authenticateClient(live: LiveConfig, deployment: Deployment, request: SignedRequest): Client {
+export async function authenticateClient(
+  live: LiveConfig,
+  deployment: Deployment,
+  request: SignedRequest,
+): Promise<Client> {
   const client =
     typeof request.clientId === 'string' && request.clientId !== ''
-      ? live.client(request.clientId)
+      ? await live.findClient(request.clientId)
       : undefined;
   if (client?.active && client.secretKey === null) return client;
   // An unknown client is checked against a random secret, so it costs the same time as a wrong sign.

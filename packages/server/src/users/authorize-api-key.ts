@@ -14,9 +14,13 @@ import { type ApiPermission, type ApiUser, hasPermission } from './api-user.js';
  * leading bits of *the hash of the guess* match a stored hash. That says nothing about any real key
  * (it would need a SHA-256 preimage), unlike comparing the key text itself, which leaks it byte by byte.
  */
-export function authorizeApiKey(live: LiveConfig, header: string, permission: ApiPermission): ApiUser {
+export async function authorizeApiKey(
+  live: LiveConfig,
+  header: string,
+  permission: ApiPermission,
+): Promise<ApiUser> {
   const key = parseBearer(header);
-  const user = key === undefined ? undefined : live.apiUserByKeyHash(hashApiKey(key));
+  const user = key === undefined ? undefined : await live.findApiUserByKeyHash(hashApiKey(key));
   if (user === undefined || user.revokedAt !== null) {
     throw new ApiError(ApiError.of('unauthorized', 'The API key is not valid').errors, {
       headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
