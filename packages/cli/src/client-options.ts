@@ -32,7 +32,28 @@ export const CLIENT_UPDATE_OPTIONS = {
   'no-url-casino': { type: 'boolean' },
   'no-url-sport': { type: 'boolean' },
   'no-frame-origins': { type: 'boolean' },
+  'keep-previous-for': { type: 'string' },
 } as const satisfies OptionSpec;
+
+const DAY_MS = 86_400_000;
+const DURATION_UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: DAY_MS };
+/** The longest overlap of two secrets: a rotation is meant to end. */
+const MAX_OVERLAP_MS = 90 * DAY_MS;
+
+/**
+ * `--keep-previous-for 24h` (also `90m`, `3s`, `7d`): how long the secret a rotation replaces still
+ * signs, in milliseconds.
+ */
+export function parseOverlap(text: string): number {
+  const match = /^(\d{1,7})([smhd])$/.exec(text);
+  const ms = match ? Number(match[1]) * (DURATION_UNITS_MS[match[2] ?? ''] ?? 0) : 0;
+  if (ms <= 0 || ms > MAX_OVERLAP_MS) {
+    throw new UsageError(
+      `--keep-previous-for takes a duration such as 24h, 90m or 3s, from 1s to 90d, got "${text}"`,
+    );
+  }
+  return ms;
+}
 
 export const CLIENT_OPTIONS_USAGE =
   '[--secret <s> | --no-secret] [--currency-mandatory] [--player-ids external|internal] ' +

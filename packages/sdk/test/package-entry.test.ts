@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import * as sdk from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
 
@@ -43,5 +45,26 @@ describe('the published entry', () => {
     expect(typeof sdk.sign).toBe('function');
     expect(typeof sdk.canonicalString).toBe('function');
     expect([...sdk.BUSINESS_ERROR_CODES]).toEqual(['username_exists', 'username_too_long']);
+  });
+});
+
+describe('the runtimes it declares', () => {
+  it('declares Node.js 20 or later, the first Node.js with a global Web Crypto', () => {
+    expect(manifest.engines).toEqual({ node: '>=20' });
+  });
+
+  it('says which runtimes work, instead of a TypeError, where there is no global Web Crypto (Node.js 18)', async () => {
+    const entry = pathToFileURL(createRequire(import.meta.url).resolve('@poker-launch/sdk')).href;
+    // Node.js 18 as far as the SDK can tell: fetch is there, globalThis.crypto is not.
+    const script = [
+      'delete globalThis.crypto;',
+      `const { sign } = await import(${JSON.stringify(entry)});`,
+      "sign({ userId: '1' }, 'secret').then(() => console.log('signed'), (error) => console.log(error.message));",
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
+    expect(stdout.trim()).toBe(
+      '@poker-launch/sdk needs the global Web Crypto (globalThis.crypto.subtle): Node.js 20 or later, ' +
+        'Deno, Bun, a worker or a browser',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import type { AppContext } from './app-context.js';
 import { type Clock, systemClock } from './clock.js';
@@ -7,16 +7,29 @@ import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
 import type { SessionStore } from './db/session-store.js';
 import { ApiError } from './http/api-error.js';
-import { answerClientError } from './http/client-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
-import { RequestLogController, requestIdFrom, serializeRequest } from './http/logging.js';
+import {
+  RequestLogController,
+  requestIdFrom,
+  scrubbingDestination,
+  serializeRequest,
+} from './http/logging.js';
 import { parsePhpForm } from './http/php-form.js';
+import {
+  answerUnmetExpectations,
+  assertHostHeader,
+  clientErrorHandler,
+  frameworkErrorHandler,
+  MAX_PARAM_LENGTH,
+} from './http/protocol-errors.js';
 import { malformedQuery, registerQueryStringCheck } from './http/query-string.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { MemoryQuotaStore, type QuotaStore } from './http/quota-store.js';
+import { type QuotaMetrics, RateLimiter } from './http/rate-limit.js';
+import { commonHeaders } from './http/raw-error.js';
+import { RedisQuotaStore } from './http/redis-quota-store.js';
 import { registerRoutes } from './http/routes.js';
-import { setTransportSecurity } from './http/transport-security.js';
 import { v2Routes } from './launch/v2.routes.js';
 import { v3Routes } from './launch/v3.routes.js';
 import type { LiveConfig } from './live-config/live-config.js';
@@ -52,8 +65,50 @@ export interface AppOptions {
 /** Builds the HTTP app from its dependencies; never listens (see server.ts). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
-  const rateLimiter = new RateLimiter(options.config.rateLimitPerMinute, clock);
+  const app: FastifyInstance = Fastify({
+    logger: {
+      level: options.config.logLevel,
+      serializers: { req: serializeRequest },
+      // Asynchronous: under load, many lines go out in one write instead of one system call each (the
+      // lines still pending are written when the process exits; a kill -9 loses at most those).
+      // Scrubbed: no credential in any line at any level, trace included (decisions.md §9).
+      stream: scrubbingDestination(options.logStream ?? pino.destination({ dest: 1, sync: false })),
+    },
+    logController: new RequestLogController(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
+    routerOptions: { querystringParser: parseQueryString, maxParamLength: MAX_PARAM_LENGTH },
+    // Every answer is a JSON:API error with X-Request-Id, also those given before any route runs.
+    frameworkErrors: frameworkErrorHandler(options.config),
+    clientErrorHandler: clientErrorHandler(options.config, () => app.log),
+    // Behind a load balancer, request.ip (logs, quotas) is the player's or integrator's address only if trusted.
+    trustProxy: trustProxy(options.config),
+    // Slow and stalled clients: the whole request (headers and body) within the request timeout, else
+    // 408 and the connection closes; idle keep-alive connections close after the keep-alive timeout.
+    requestTimeout: options.config.requestTimeoutMs,
+    keepAliveTimeout: options.config.keepAliveTimeoutMs,
+    // A socket with no traffic at all (a client that stopped reading the response) is cut.
+    connectionTimeout: SOCKET_IDLE_TIMEOUT_MS,
+    http: {
+      // Answered by assertHostHeader, as a JSON:API error, instead of Node's bare 400.
+      requireHostHeader: false,
+      headersTimeout: options.config.requestTimeoutMs,
+      // Node checks those timeouts every 30 s by default; once a second, they hold to the second.
+      connectionsCheckingInterval: 1000,
+    },
+    // While closing, requests on connections still open are answered by registerDraining (JSON:API).
+    return503OnClosing: false,
+  });
+
   const metrics = options.metrics ?? createMetrics();
+  const rateLimiter = new RateLimiter(
+    options.config.rateLimitPerMinute,
+    await quotaStore(options.config, clock, app.log, () => metrics.quotaStoreFailures.inc()),
+    options.config,
+  );
+  app.addHook('onClose', () => rateLimiter.close());
+  app.decorate('quotas', rateLimiter as QuotaMetrics);
   const context: AppContext = {
     config: options.config,
     db: options.db,
@@ -64,47 +119,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     metrics,
     state: { draining: false },
   };
-  const app = Fastify({
-    logger: {
-      level: options.config.logLevel,
-      serializers: { req: serializeRequest },
-      // Asynchronous: under load, many lines go out in one write instead of one system call each (the
-      // lines still pending are written when the process exits; a kill -9 loses at most those).
-      stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
-    },
-    logController: new RequestLogController(),
-    bodyLimit: BODY_LIMIT_BYTES,
-    requestIdHeader: false,
-    genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
-    routerOptions: { querystringParser: parseQueryString },
-    // Behind a load balancer, request.ip (logs, quotas) is the player's or integrator's address only if trusted.
-    trustProxy: trustProxyOption(options.config.trustProxy),
-    // Slow and stalled clients: the whole request (headers and body) within the request timeout, else
-    // 408 and the connection closes; idle keep-alive connections close after the keep-alive timeout.
-    requestTimeout: options.config.requestTimeoutMs,
-    keepAliveTimeout: options.config.keepAliveTimeoutMs,
-    // A socket with no traffic at all (a client that stopped reading the response) is cut.
-    connectionTimeout: SOCKET_IDLE_TIMEOUT_MS,
-    http: {
-      headersTimeout: options.config.requestTimeoutMs,
-      // Node checks those timeouts every 30 s by default; once a second, they hold to the second.
-      connectionsCheckingInterval: 1000,
-    },
-    clientErrorHandler: answerClientError,
-    // While closing, requests on connections still open are answered by registerDraining (JSON:API).
-    return503OnClosing: false,
-  });
 
   registerBodyParsers(app);
   registerQueryStringCheck(app);
   // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
   app.setValidatorCompiler(() => (value) => ({ value }));
   registerErrorHandler(app, rateLimiter, metrics);
+  answerUnmetExpectations(app, options.config);
   // A callback, not an async function: every request runs it, and a promise per hook adds up.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    setTransportSecurity(reply, options.config);
+    reply.headers(commonHeaders(request.id, options.config));
+    assertHostHeader(request);
     done();
   });
   registerDraining(app, context.state);
@@ -172,7 +197,20 @@ function parseQueryString(text: string): Record<string, unknown> {
   }
 }
 
-/** Fastify takes a hop count as a function: trust the first n proxies in front of it. */
-function trustProxyOption(trust: Config['trustProxy']) {
-  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+/** Fastify takes the list as a mutable array. */
+function trustProxy(config: Config): boolean | string[] {
+  return config.trustProxy === true || config.trustProxy === false
+    ? config.trustProxy
+    : [...config.trustProxy];
+}
+
+/** Quotas per instance, or shared by all through Redis when REDIS_URL is set (decisions.md §10). */
+async function quotaStore(
+  config: Config,
+  clock: Clock,
+  log: FastifyBaseLogger,
+  onFailure: () => void,
+): Promise<QuotaStore> {
+  const memory = new MemoryQuotaStore(clock);
+  return config.redis ? RedisQuotaStore.connect(config.redis, memory, log, onFailure) : memory;
 }

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       rateLimitPerMinute: 1200,
       trustProxy: false,
+      redis: undefined,
       metricsToken: undefined,
       migrateOnStart: true,
       requestTimeoutMs: 10_000,
@@ -55,10 +56,32 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:8080');
   });
 
-  it('reads TRUST_PROXY as on/off, a hop count or a list of addresses', () => {
+  it('reads TRUST_PROXY as on/off or a list of proxy addresses, CIDRs and named ranges', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy).toEqual(['10.0.0.0/8', '::1']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1, 192.0.2.7, fd00::/8, loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '::1',
+      '192.0.2.7',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it('refuses a TRUST_PROXY hop count, which anyone can spoof, saying what to give instead', () => {
+    expect(() => loadConfig({ TRUST_PROXY: '2' })).toThrow(
+      'TRUST_PROXY takes no hop count ("2"): a client can add hops of its own to X-Forwarded-For. ' +
+        'Give true or the addresses/CIDRs of your proxies, e.g. TRUST_PROXY=10.0.0.0/8',
+    );
+  });
+
+  it('reads REDIS_URL and its key prefix', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redis).toEqual({
+      url: 'redis://127.0.0.1:6379/2',
+      keyPrefix: 'poker-launch:',
+    });
+    expect(
+      loadConfig({ REDIS_URL: 'rediss://cache', REDIS_KEY_PREFIX: 'staging:pl:' }).redis?.keyPrefix,
+    ).toBe('staging:pl:');
   });
 
   it('is frozen', () => {
@@ -75,7 +98,12 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL must be an absolute http\(s\) URL/],
     [{ POKER_LAUNCH_ENV: 'prod' }, /POKER_LAUNCH_ENV must be one of staging, production, got "prod"/],
     [{ RATE_LIMIT_PER_MINUTE: '-1' }, /RATE_LIMIT_PER_MINUTE must be a whole number from 0/],
-    [{ TRUST_PROXY: 'the balancer' }, /TRUST_PROXY must be true, false, a hop count or a comma list/],
+    [{ TRUST_PROXY: 'the balancer' }, /TRUST_PROXY must be true, false, or a comma list of proxy/],
+    [{ TRUST_PROXY: '10.0.0.0/33, 10.0.0.1' }, /not an address or CIDR: "10.0.0.0\/33"$/],
+    [{ TRUST_PROXY: '300.1.1.1' }, /not an address or CIDR: "300.1.1.1"/],
+    [{ REDIS_URL: 'http://cache:6379' }, /REDIS_URL must start with redis:\/\/ or rediss:\/\//],
+    [{ REDIS_URL: 'not a url' }, /REDIS_URL must be redis:\/\//],
+    [{ REDIS_URL: 'redis://x', REDIS_KEY_PREFIX: 'a b' }, /REDIS_KEY_PREFIX must be 1 to 64/],
     [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be 16 to 256 printable characters/],
     [{ METRICS_TOKEN: 'has a space in the middle' }, /METRICS_TOKEN must be 16 to 256/],
     [{ MIGRATE_ON_START: 'no' }, /MIGRATE_ON_START must be true or false, got "no"/],

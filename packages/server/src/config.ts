@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /** Runtime configuration, parsed once from the environment. Nothing else reads `process.env`. */
 export interface Config {
   readonly database: DatabaseConfig;
@@ -10,8 +12,10 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Requests per minute per client and server instance on the API routes; 0 turns the limit off. */
   readonly rateLimitPerMinute: number;
-  /** Whom to believe in X-Forwarded-For: off, all (`true`), a hop count, or addresses/CIDRs. */
-  readonly trustProxy: boolean | number | string[];
+  /** Whom to believe in X-Forwarded-For: off, all (`true`), or proxy addresses/CIDRs. */
+  readonly trustProxy: boolean | readonly string[];
+  /** Quotas shared by every instance through this Redis; `undefined`: counted per instance. */
+  readonly redis: RedisConfig | undefined;
   /** Bearer token that `/metrics` requires; undefined: `/metrics` is open (bind it to a private interface). */
   readonly metricsToken: string | undefined;
   /** `serve` applies pending migrations at start; false: it refuses to start on a schema that is behind. */
@@ -22,6 +26,12 @@ export interface Config {
   readonly keepAliveTimeoutMs: number;
   /** Milliseconds a graceful shutdown may take before the connections still open are cut. */
   readonly shutdownTimeoutMs: number;
+}
+
+export interface RedisConfig {
+  readonly url: string;
+  /** Prefix of every key the service writes, so several deployments (or tests) can share one Redis. */
+  readonly keyPrefix: string;
 }
 
 export type DatabaseConfig =
@@ -59,6 +69,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     logLevel: oneOf('LOG_LEVEL', nonEmpty(env.LOG_LEVEL) ?? 'info', LOG_LEVELS),
     rateLimitPerMinute: parseRateLimit(nonEmpty(env.RATE_LIMIT_PER_MINUTE) ?? '1200'),
     trustProxy: parseTrustProxy(nonEmpty(env.TRUST_PROXY) ?? 'false'),
+    redis: parseRedis(nonEmpty(env.REDIS_URL), nonEmpty(env.REDIS_KEY_PREFIX) ?? 'poker-launch:'),
     metricsToken: parseMetricsToken(nonEmpty(env.METRICS_TOKEN)),
     migrateOnStart: parseBoolean('MIGRATE_ON_START', nonEmpty(env.MIGRATE_ON_START) ?? 'true'),
     requestTimeoutMs: parseSeconds('REQUEST_TIMEOUT', nonEmpty(env.REQUEST_TIMEOUT) ?? '10', 1, 300),
@@ -96,16 +107,51 @@ function parseRateLimit(text: string): number {
   return limit;
 }
 
-function parseTrustProxy(text: string): boolean | number | string[] {
+/** Address ranges proxy-addr knows by name, for a proxy on the same host or network. */
+const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function parseTrustProxy(text: string): boolean | readonly string[] {
   if (text === 'false') return false;
   if (text === 'true') return true;
-  if (/^\d{1,2}$/.test(text)) return Number(text);
-  const addresses = text.split(',').map((part) => part.trim());
-  if (addresses.every((address) => /^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(address)))
-    return Object.freeze(addresses) as string[];
+  if (/^\d+$/.test(text)) {
+    // Fastify dropped hop counts too: anyone can put more hops into X-Forwarded-For than there are proxies.
+    throw new ConfigError(
+      `TRUST_PROXY takes no hop count ("${text}"): a client can add hops of its own to X-Forwarded-For. ` +
+        'Give true or the addresses/CIDRs of your proxies, e.g. TRUST_PROXY=10.0.0.0/8',
+    );
+  }
+  const entries = text.split(',').map((part) => part.trim());
+  const wrong = entries.filter((entry) => !NAMED_RANGES.includes(entry) && !isAddressOrCidr(entry));
+  if (wrong.length === 0) return Object.freeze(entries);
   throw new ConfigError(
-    `TRUST_PROXY must be true, false, a hop count or a comma list of addresses/CIDRs, got "${text}"`,
+    `TRUST_PROXY must be true, false, or a comma list of proxy addresses/CIDRs (or loopback, linklocal, ` +
+      `uniquelocal); not an address or CIDR: ${wrong.map((entry) => `"${entry}"`).join(', ')}`,
   );
+}
+
+function isAddressOrCidr(text: string): boolean {
+  const [address = '', prefix, extra] = text.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+function parseRedis(url: string | undefined, keyPrefix: string): RedisConfig | undefined {
+  if (url === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`REDIS_URL must be redis://[user:password@]host[:port][/db], got "${url}"`);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${parsed.protocol}"`);
+  }
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(keyPrefix)) {
+    throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 64 letters, digits or : . _ -, got "${keyPrefix}"`);
+  }
+  return Object.freeze({ url, keyPrefix });
 }
 
 /** Whole seconds from `min` to `max`, as milliseconds. */

@@ -10,7 +10,8 @@ export const clientListCommand: Command = {
   help: ['', 'example: poker-launch client list --json'],
   options: JSON_OPTION,
   async run({ values }, context) {
-    const clients = (await withDatabase(context, listClients)).map(toClientJson);
+    const now = new Date();
+    const clients = (await withDatabase(context, listClients)).map((client) => toClientJson(client, now));
     if (values.json) printJson(context, clients);
     else if (clients.length === 0) context.out('no clients; add one with: poker-launch client add <id>');
     else {

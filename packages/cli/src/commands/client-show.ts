@@ -12,7 +12,7 @@ export const clientShowCommand: Command = {
   positionals: [1, 1],
   async run({ values, positionals: [id = ''] }, context) {
     const client = await withDatabase(context, async (db) => valueOrFail(await findClientOrFail(db, id)));
-    const json = toClientJson(client);
+    const json = toClientJson(client, new Date());
     const showSecret = values['show-secret'] === true;
     if (values.json) {
       printJson(context, showSecret ? { ...json, secret: client.secretKey } : json);
@@ -24,6 +24,10 @@ export const clientShowCommand: Command = {
       ['id', json.id],
       ['active', yesNo(json.active)],
       ['secret', showSecret && client.secretKey !== null ? client.secretKey : secret],
+      [
+        'previous secret',
+        json.previousSecretUntil === null ? 'none' : `still valid until ${json.previousSecretUntil}`,
+      ],
       ['currency mandatory', yesNo(json.currencyMandatory)],
       ['player ids', json.playerIds],
       ...LAUNCH_TARGETS.map(

@@ -3,6 +3,7 @@ import {
   CLIENT_OPTIONS_HELP,
   CLIENT_OPTIONS_USAGE,
   CLIENT_UPDATE_OPTIONS,
+  parseOverlap,
   readClientChanges,
 } from '../client-options.js';
 import { type Command, UsageError } from '../command.js';
@@ -12,9 +13,11 @@ import { valueOrFail } from '../output.js';
 export const clientUpdateCommand: Command = {
   name: 'client update',
   summary: 'Change a client: rotate or remove its secret, URLs, frame origins, modes; --enable it again.',
-  usage: `<id> ${CLIENT_OPTIONS_USAGE} [--enable] [--no-url-poker …] [--no-frame-origins]`,
+  usage: `<id> ${CLIENT_OPTIONS_USAGE} [--keep-previous-for <duration>] [--enable] [--no-url-poker …] [--no-frame-origins]`,
   help: [
     ...CLIENT_OPTIONS_HELP,
+    '  --keep-previous-for <d> with --secret: the secret it replaces still signs for this long (24h, 90m,',
+    '                          3s, 7d; at most 90d), so integrators can switch without a failed request',
     '  --enable                enable a disabled client',
     '  --no-url-poker          back to the built-in page (likewise --no-url-casino-lobby, …)',
     '  --no-frame-origins      allow no origin to frame the game',
@@ -22,7 +25,7 @@ export const clientUpdateCommand: Command = {
     'Only the flags given change; --frame-origin replaces the whole list. Running servers use the change',
     'from their next request on.',
     '',
-    'example: poker-launch client update casino-1 --secret "$NEW_SECRET" --currency-mandatory',
+    'example: poker-launch client update casino-1 --secret "$NEW_SECRET" --keep-previous-for 24h',
   ],
   options: CLIENT_UPDATE_OPTIONS,
   positionals: [1, 1],
@@ -30,8 +33,23 @@ export const clientUpdateCommand: Command = {
     const changes = readClientChanges(values);
     if (Object.keys(changes).length === 0)
       throw new UsageError('nothing to change; see --help for the flags');
-    await withDatabase(context, async (db) => valueOrFail(await changeClient(db, id, changes, new Date())));
-    context.out(`client ${id} updated`);
+    const now = new Date();
+    const overlap = values['keep-previous-for'];
+    if (typeof overlap === 'string') {
+      if (typeof changes.secretKey !== 'string')
+        throw new UsageError('--keep-previous-for needs --secret <new>');
+      changes.keepPreviousSecretUntil = new Date(now.getTime() + parseOverlap(overlap)).toISOString();
+    }
+    const client = await withDatabase(context, async (db) =>
+      valueOrFail(await changeClient(db, id, changes, now)),
+    );
+    if (changes.keepPreviousSecretUntil === undefined) context.out(`client ${id} updated`);
+    else if (client.previousSecret === undefined)
+      context.out(`client ${id} updated; it had no secret to keep`);
+    else
+      context.out(
+        `client ${id} updated; its previous secret stays valid until ${client.previousSecret.until}`,
+      );
     return 0;
   },
 };

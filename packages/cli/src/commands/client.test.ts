@@ -50,6 +50,7 @@ describe.each(DATABASE_KINDS)('poker-launch client add and show on %s', (kind) =
       playerIds: 'internal',
       launchUrls: { poker: null, casinoLobby: null, casino: 'https://casino.example/game', sport: null },
       frameOrigins: [],
+      previousSecretUntil: null,
       createdAt: expect.any(String),
     });
     const withSecret = JSON.parse(
@@ -149,6 +150,8 @@ describe('poker-launch client', () => {
       ['client', 'add', 'a', '--player-ids', 'sometimes'],
       ['client', 'add', 'a', '--bogus'],
       ['client', 'update', 'a'],
+      ['client', 'update', 'a', '--keep-previous-for', '24h'],
+      ['client', 'update', 'a', '--secret', 'a-new-secret-0123', '--keep-previous-for', '24'],
     ]) {
       const result = await cli(...args);
       expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({
@@ -211,6 +214,55 @@ describe('poker-launch client', () => {
     expect(await showJson('c1')).toMatchObject({ active: false });
     expect((await cli('client', 'update', 'c1', '--enable')).code).toBe(0);
     expect(await showJson('c1')).toMatchObject({ active: true });
+  });
+
+  it('rotates a secret keeping the previous one for --keep-previous-for, and client show says until when', async () => {
+    await cli('client', 'add', 'c1', '--secret', 'the-first-secret-00');
+    const before = Date.now();
+    const rotated = await cli(
+      'client',
+      'update',
+      'c1',
+      '--secret',
+      'the-second-secret-0',
+      '--keep-previous-for',
+      '90m',
+    );
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const until = /stays valid until (\S+)\n$/.exec(rotated.stdout)?.[1] ?? '';
+    expect(rotated.stdout).toBe(`client c1 updated; its previous secret stays valid until ${until}\n`);
+    expect(Date.parse(until) - before).toBeGreaterThanOrEqual(90 * 60_000);
+    expect(Date.parse(until) - Date.now()).toBeLessThanOrEqual(90 * 60_000);
+
+    expect((await cli('client', 'show', 'c1')).stdout).toMatch(
+      new RegExp(`previous secret\\s+still valid until ${until.replace(/\./g, '\\.')}\n`),
+    );
+    expect(await showJson('c1')).toMatchObject({ previousSecretUntil: until });
+    const stored = await database().open();
+    try {
+      expect((await findClient(stored.db, 'c1'))?.previousSecret).toEqual({
+        key: 'the-first-secret-00',
+        until,
+      });
+    } finally {
+      await stored.close();
+    }
+
+    expect((await cli('client', 'update', 'c1', '--secret', 'the-third-secret-00')).stdout).toBe(
+      'client c1 updated\n',
+    );
+    expect((await cli('client', 'show', 'c1')).stdout).toMatch(/previous secret\s+none\n/);
+    await cli('client', 'add', 'open', '--no-secret');
+    const nothingKept = await cli(
+      'client',
+      'update',
+      'open',
+      '--secret',
+      'the-first-secret-00',
+      '--keep-previous-for',
+      '1h',
+    );
+    expect(nothingKept.stdout).toBe('client open updated; it had no secret to keep\n');
   });
 
   it('fails with exit code 1 on a client that does not exist', async () => {

@@ -3,7 +3,12 @@ import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe } from '../test-support/run-serve.js';
 import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
 
-const MIGRATIONS = ['001_initial_schema', '002_live_config_and_session_writer', '003_session_purge_indexes'];
+const MIGRATIONS = [
+  '001_initial_schema',
+  '002_live_config_and_session_writer',
+  '003_session_purge_indexes',
+  '004_previous_secret',
+];
 
 describe.each(DATABASE_KINDS)('poker-launch migrate on %s', (kind) => {
   const database = useTempDatabase(kind, { migrated: false });

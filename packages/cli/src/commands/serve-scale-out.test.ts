@@ -23,6 +23,7 @@ describe.runIf(postgresUrl)('three poker-launch instances on one PostgreSQL data
         '001_initial_schema',
         '002_live_config_and_session_writer',
         '003_session_purge_indexes',
+        '004_previous_secret',
       ]);
       // A first start creates the demo client once, whichever instance wins.
       const printed = instances.filter((instance) => instance.stdout().includes('client id: demo'));

@@ -4,8 +4,8 @@ const encoder = new TextEncoder();
 
 /**
  * The `sign` header for a request: SHA-256 of the canonical string followed by the secret key, as
- * lowercase hex. Uses Web Crypto, so it runs on Node 18+, Deno, Bun, workers and browsers alike
- * (but keep the secret on your server).
+ * lowercase hex. Uses the global Web Crypto, so it runs on Node.js 20+, Deno, Bun, workers and browsers
+ * alike (but keep the secret on your server).
  *
  * @throws RangeError when the parameters nest deeper than 32 levels (see {@link canonicalString}).
  *
@@ -28,9 +28,20 @@ export function signedText(params: SignableParams, secretKey: string): string {
   return canonicalString(params) + secretKey;
 }
 
-/** Lowercase hex SHA-256 of the UTF-8 bytes of `text`. */
+/**
+ * Lowercase hex SHA-256 of the UTF-8 bytes of `text`.
+ *
+ * @throws Error naming the runtimes that work, where there is no global Web Crypto (Node.js 18 has none).
+ */
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(text));
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle === undefined) {
+    throw new Error(
+      '@poker-launch/sdk needs the global Web Crypto (globalThis.crypto.subtle): Node.js 20 or later, ' +
+        'Deno, Bun, a worker or a browser',
+    );
+  }
+  const digest = await subtle.digest('SHA-256', encoder.encode(text));
   let hex = '';
   for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
   return hex;

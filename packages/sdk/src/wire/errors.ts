@@ -13,7 +13,9 @@ export const ERROR_CODES = [
   'not_acceptable',
   'type_conflict',
   'payload_too_large',
+  'uri_too_long',
   'unsupported_media_type',
+  'expectation_failed',
   'invalid_field',
   'field_required',
   'field_conflict',
@@ -27,6 +29,7 @@ export const ERROR_CODES = [
   'username_too_long',
   'request_timeout',
   'rate_limited',
+  'header_fields_too_large',
   'internal_error',
   'service_unavailable',
 ] as const;

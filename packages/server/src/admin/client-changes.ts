@@ -26,7 +26,10 @@ export function checkClientId(id: string): AdminResult<string> {
  */
 export function checkClientChanges(changes: ClientChanges): AdminResult<ClientChanges> {
   const problems: string[] = [];
-  const { secretKey, launchUrls = {}, frameOrigins } = changes;
+  const { secretKey, launchUrls = {}, frameOrigins, keepPreviousSecretUntil } = changes;
+  if (keepPreviousSecretUntil !== undefined && typeof secretKey !== 'string') {
+    problems.push('keeping the previous secret needs a new one to replace it');
+  }
   if (typeof secretKey === 'string') {
     if (secretKey.length < SECRET_MIN_LENGTH || secretKey.length > SECRET_MAX_LENGTH) {
       problems.push(`the secret must be ${SECRET_MIN_LENGTH} to ${SECRET_MAX_LENGTH} characters long`);

@@ -11,10 +11,13 @@ export interface ClientJson {
   /** `null`: the service's own game page for that target. */
   launchUrls: Record<LaunchTarget, string | null>;
   frameOrigins: string[];
+  /** Until when the secret the last rotation replaced still signs; `null`: it does not (or there is none). */
+  previousSecretUntil: string | null;
   createdAt: string;
 }
 
-export function toClientJson(client: Client): ClientJson {
+export function toClientJson(client: Client, now: Date): ClientJson {
+  const previous = client.previousSecret;
   return {
     id: client.id,
     active: client.active,
@@ -25,6 +28,8 @@ export function toClientJson(client: Client): ClientJson {
       LAUNCH_TARGETS.map((target) => [target, client.launchUrls[target] ?? null]),
     ) as Record<LaunchTarget, string | null>,
     frameOrigins: [...client.frameOrigins],
+    previousSecretUntil:
+      previous !== undefined && Date.parse(previous.until) > now.getTime() ? previous.until : null,
     createdAt: client.createdAt,
   };
 }

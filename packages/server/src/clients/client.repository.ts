@@ -35,7 +35,20 @@ export async function insertClient(db: Db, client: Client): Promise<void> {
 export async function updateClient(db: Db, id: string, update: ClientUpdate, now: Date): Promise<void> {
   await db
     .updateTable('clients')
-    .set({ ...changedColumns(update), updated_at: now.toISOString() })
+    .set((eb) => ({
+      // In one statement, so the secret kept is exactly the one replaced, whatever ran meanwhile:
+      // SET reads the row as it was before the update.
+      ...(update.secretKey === undefined
+        ? {}
+        : update.keepPreviousSecretUntil === undefined || update.secretKey === null
+          ? { previous_secret_key: null, previous_secret_until: null }
+          : {
+              previous_secret_key: eb.ref('secret_key'),
+              previous_secret_until: update.keepPreviousSecretUntil,
+            }),
+      ...changedColumns(update),
+      updated_at: now.toISOString(),
+    }))
     .where('id', '=', id)
     .execute();
 }
@@ -90,6 +103,10 @@ function toClient(row: Selectable<ClientTable>): Client {
       sport: row.url_sport ?? undefined,
     },
     frameOrigins: JSON.parse(row.frame_origins) as string[],
+    previousSecret:
+      row.previous_secret_key === null || row.previous_secret_until === null
+        ? undefined
+        : { key: row.previous_secret_key, until: row.previous_secret_until },
     createdAt: row.created_at,
   };
 }

@@ -19,7 +19,24 @@ export interface Client {
   launchUrls: LaunchUrls;
   /** Origins that may frame the game pages and host restoreSessionUrl. */
   frameOrigins: string[];
+  /** The secret the last rotation replaced, while signatures made with it still hold (until `until`). */
+  previousSecret?: PreviousSecret | undefined;
   createdAt: string;
+}
+
+export interface PreviousSecret {
+  key: string;
+  /** ISO 8601; from then on only the current secret signs. */
+  until: string;
+}
+
+/** The secrets a signature may be made with at `now`: the current one, and the previous one in its overlap. */
+export function signingSecrets(client: Client, now: Date): string[] {
+  const current = client.secretKey === null ? [] : [client.secretKey];
+  const previous = client.previousSecret;
+  return previous !== undefined && now.getTime() < Date.parse(previous.until)
+    ? [...current, previous.key]
+    : current;
 }
 
 /**
@@ -28,6 +45,8 @@ export interface Client {
  */
 export interface ClientUpdate {
   secretKey?: string | null;
+  /** With a new `secretKey`: the one it replaces keeps signing until then (ISO 8601). */
+  keepPreviousSecretUntil?: string;
   active?: boolean;
   currencyMandatory?: boolean;
   playerIdMode?: PlayerIdMode;

@@ -26,6 +26,9 @@ export interface ClientTable {
   url_sport: string | null;
   /** JSON array of origins allowed to frame the game pages and to host restoreSessionUrl. */
   frame_origins: string;
+  /** The secret a rotation replaced, valid for signatures until previous_secret_until. */
+  previous_secret_key: string | null;
+  previous_secret_until: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -15,7 +15,9 @@ const ERROR_TABLE: Record<ErrorCode, { status: number; title: string }> = {
   not_acceptable: { status: 406, title: 'Not Acceptable' },
   type_conflict: { status: 409, title: 'Conflict' },
   payload_too_large: { status: 413, title: 'Payload Too Large' },
+  uri_too_long: { status: 414, title: 'URI Too Long' },
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type' },
+  expectation_failed: { status: 417, title: 'Expectation Failed' },
   invalid_field: { status: 422, title: 'Unprocessable Entity' },
   field_required: { status: 422, title: 'Unprocessable Entity' },
   field_conflict: { status: 422, title: 'Unprocessable Entity' },
@@ -30,6 +32,7 @@ const ERROR_TABLE: Record<ErrorCode, { status: number; title: string }> = {
   username_too_long: { status: 422, title: 'Unprocessable Entity' },
   request_timeout: { status: 408, title: 'Request Timeout' },
   rate_limited: { status: 429, title: 'Too Many Requests' },
+  header_fields_too_large: { status: 431, title: 'Request Header Fields Too Large' },
   internal_error: { status: 500, title: 'Internal Server Error' },
   service_unavailable: { status: 503, title: 'Service Unavailable' },
 };

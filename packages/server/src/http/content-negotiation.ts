@@ -10,22 +10,37 @@ const MEDIA_TYPES: Record<string, BodyMediaType> = {
   [JSON_API_MEDIA_TYPE]: 'json',
 };
 
-/** What the client's Accept header admits; a response we could send must be one of these (else 406). */
+/**
+ * What the client's Accept header admits; a response we could send must be one of these (else 406).
+ * JSON:API adds a rule of its own: when every instance of its media type in Accept carries a parameter
+ * other than ext or profile, 406 even if another range would admit a response.
+ */
 export function assertAcceptable(request: FastifyRequest): void {
   const accept = request.headers.accept;
   if (accept === undefined || accept.trim() === '') return;
-  const admitted = accept.split(',').some((range) => {
+  const ranges = accept.split(',').map((range) => {
     const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
-    if (params.some((param) => /^q=0(\.0*)?$/.test(param))) return false;
-    return ['*/*', 'application/*', 'application/json', JSON_API_MEDIA_TYPE].includes(type);
+    return { type, params: params.filter((param) => param !== '') };
   });
-  if (!admitted) {
+  const admitted = ranges.some(
+    ({ type, params }) =>
+      !params.some((param) => /^q=0(\.0*)?$/.test(param)) &&
+      ['*/*', 'application/*', 'application/json', JSON_API_MEDIA_TYPE].includes(type),
+  );
+  const jsonApi = ranges.filter(({ type }) => type === JSON_API_MEDIA_TYPE);
+  // q is the range's weight, not a parameter of the media type.
+  const modified = jsonApi.length > 0 && jsonApi.every(({ params }) => params.some(isForeignParameter));
+  if (!admitted || modified) {
     throw ApiError.of(
       'not_acceptable',
-      `Responses are ${JSON_API_MEDIA_TYPE}; the Accept header admits none of it`,
+      modified
+        ? `${JSON_API_MEDIA_TYPE} takes no media type parameters but ext and profile`
+        : `Responses are ${JSON_API_MEDIA_TYPE}; the Accept header admits none of it`,
     );
   }
 }
+
+const isForeignParameter = (param: string): boolean => !/^(ext|profile|q)=/.test(param);
 
 /** The route takes only these body media types; a body of any other type answers 415. */
 export function assertBodyMediaType(request: FastifyRequest, allowed: readonly BodyMediaType[]): void {

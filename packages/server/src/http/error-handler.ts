@@ -7,6 +7,7 @@ import { unsupported } from './content-negotiation.js';
 import { sendDocument } from './json-api.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import type { RateLimiter } from './rate-limit.js';
+import { errorDocument } from './raw-error.js';
 
 /** Answers to a caller that could not prove who it is: counted per address, so guessing stays slow. */
 const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
@@ -25,17 +26,20 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimiter, metrics: Metrics): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = error instanceof ApiError ? error : fromUnknownError(error, request);
-    if (
+    const counted =
       apiError.errors.some((item) => AUTHENTICATION_FAILURES.has(item.code)) ||
       apiError.extras.failedAuthentication
-    )
-      rateLimiter.recordFailure(request.ip);
+        ? rateLimiter.recordFailure(request)
+        : undefined;
     countError(metrics, error, apiError);
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
       if (apiError.status === 503) request.log.warn({ err: error }, 'database unavailable');
       else request.log.error({ err: error }, 'unhandled error');
     }
-    return renderApiError(request, reply, apiError);
+    // Counted in Redis: answer once it is, so the caller's next request sees it.
+    return counted === undefined
+      ? renderApiError(request, reply, apiError)
+      : counted.then(() => renderApiError(request, reply, apiError));
   });
 
   app.setNotFoundHandler((request, reply) =>
@@ -49,10 +53,7 @@ export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimi
 
 export function renderApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.extras.headers ?? {})) reply.header(name, value);
-  return sendDocument(reply, error.status, {
-    errors: error.errors,
-    meta: { requestId: request.id, ...error.extras.meta },
-  });
+  return sendDocument(reply, error.status, errorDocument(error, request.id));
 }
 
 function fromUnknownError(error: FastifyError, request: FastifyRequest): ApiError {

@@ -59,6 +59,30 @@ describe('HTTP contract', () => {
     }
   });
 
+  it('answers 406 when every JSON:API range in Accept has a parameter other than ext or profile', async () => {
+    for (const accept of [
+      'application/vnd.api+json; version=2',
+      'application/vnd.api+json;charset=utf-8',
+      'application/vnd.api+json; foo=1, application/json',
+    ]) {
+      const response = await post({ 'content-type': 'application/json', accept }, '{}');
+      expect(response.statusCode, accept).toBe(406);
+      expect(errorOf(response)).toMatchObject({
+        code: 'not_acceptable',
+        detail: 'application/vnd.api+json takes no media type parameters but ext and profile',
+      });
+    }
+    for (const accept of [
+      'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"',
+      'application/vnd.api+json; profile="https://example.com/p"',
+      'application/vnd.api+json;q=0.9',
+      'application/vnd.api+json; foo=1, application/vnd.api+json',
+    ]) {
+      const response = await post({ 'content-type': 'application/json', accept }, '{}');
+      expect(response.statusCode, accept).not.toBe(406);
+    }
+  });
+
   it('answers 413 for a body over 64 KiB and reads one just under it', async () => {
     const big = await post(
       { 'content-type': 'application/x-www-form-urlencoded' },
@@ -230,6 +254,7 @@ describe('request quota against forgers', () => {
       h().app.inject({
         method: 'GET',
         url: '/api/web/v2/app/session',
+        remoteAddress: '203.0.113.67',
         headers: { authorization: `Bearer ${token}` },
       });
     const statuses = [];

@@ -1,27 +1,73 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
-/** Query parameters that carry credentials; their values never reach a log line. */
-const SECRET_QUERY_KEYS = new Set(['auth', 'access-token', 'sign', 'secret']);
+const REDACTED = '[redacted]';
 
-/** The request URL with credential values replaced, for logs. */
+/**
+ * Parameter names whose values are credentials, whatever their spelling: compared lowercased, with
+ * `-`, `_`, `.` and spaces removed and any `[…]` suffix dropped (PHP reads `auth[]`, `access.token`
+ * and `access_token` as parameters too), as a part of the name (`client_secret`, `x-auth`).
+ */
+const CREDENTIAL_NAME = /auth|token|secret|sign|passw|apikey|credential/;
+
+/**
+ * Values shaped like a credential, wherever they appear: an auth token or session id (32 hex
+ * characters), a sign or generated client secret (64 hex), an API key (`plk_` and 43 base64url).
+ * Hex ids are hidden with them: a log cannot tell an id from a token.
+ */
+const CREDENTIAL_VALUE = /plk_[A-Za-z0-9_-]{20,}|(?<![0-9A-Fa-f])[0-9A-Fa-f]{32,}(?![0-9A-Fa-f])/g;
+
+/** Text with every credential-shaped value replaced; for anything that reaches a log line. */
+export function scrubCredentials(text: string): string {
+  return text.replace(CREDENTIAL_VALUE, REDACTED);
+}
+
+function isCredentialName(rawName: string): boolean {
+  const name = safeDecode(rawName).toLowerCase();
+  const base = name.includes('[') ? name.slice(0, name.indexOf('[')) : name;
+  return CREDENTIAL_NAME.test(base.replace(/[-_.\s]/g, ''));
+}
+
+/** One `name=value` (or bare `name`): the value hidden when the name or the value is a credential. */
+function redactPair(pair: string): string {
+  const separator = pair.indexOf('=');
+  if (separator === -1) return scrubCredentials(safeDecode(pair)) === safeDecode(pair) ? pair : REDACTED;
+  const name = pair.slice(0, separator);
+  const value = pair.slice(separator + 1);
+  if (isCredentialName(name)) return `${name}=${REDACTED}`;
+  const decoded = safeDecode(value);
+  return scrubCredentials(decoded) === decoded ? pair : `${name}=${REDACTED}`;
+}
+
+/** A path segment, and its `;name=value` matrix parameters, which some clients put credentials in. */
+function redactSegment(segment: string): string {
+  const [head = '', ...parameters] = segment.split(';');
+  const decoded = safeDecode(head);
+  const shown = scrubCredentials(decoded) === decoded ? head : REDACTED;
+  return [shown, ...parameters.map(redactPair)].join(';');
+}
+
+/**
+ * The request URL for logs: credential values replaced wherever they are, in the query (under any
+ * spelling of a credential name, `auth[]=…` included), in `;auth=…` path parameters, and any value
+ * shaped like a token, key or sign in the path or query, percent-encoded or not.
+ */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
-  if (start === -1) return url;
-  const query = url
+  const path = (start === -1 ? url : url.slice(0, start)).split('/').map(redactSegment).join('/');
+  if (start === -1) return path;
+  return `${path}?${url
     .slice(start + 1)
     .split('&')
-    .map((pair) => {
-      const [key = ''] = pair.split('=', 1);
-      let name = key;
-      try {
-        name = decodeURIComponent(key.replace(/\+/g, ' '));
-      } catch {
-        // keep the raw key
-      }
-      return SECRET_QUERY_KEYS.has(name.toLowerCase()) ? `${key}=[redacted]` : pair;
-    })
-    .join('&');
-  return `${url.slice(0, start)}?${query}`;
+    .map(redactPair)
+    .join('&')}`;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
 }
 
 /** What a log line says about a request: never headers (sign, Authorization) and never bodies. */
@@ -51,4 +97,17 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The caller's X-Request-Id when it is safe to log and echo, else a fresh one. */
 export function requestIdFrom(header: string | string[] | undefined, fallback: () => string): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : fallback();
+}
+
+/** Where log lines go: any destination pino writes to. */
+export interface LogDestination {
+  write(line: string): unknown;
+}
+
+/**
+ * The last line of defence: every log line, whoever wrote it (Fastify, a plugin, an error's message
+ * or stack), is scrubbed of credential-shaped values before it leaves the process.
+ */
+export function scrubbingDestination(destination: LogDestination): LogDestination {
+  return { write: (line: string) => destination.write(scrubCredentials(line)) };
 }

@@ -1,50 +1,87 @@
-import type { Clock } from '../clock.js';
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
 import { ApiError } from './api-error.js';
+import { callerAddress } from './caller-address.js';
+import type { QuotaStore, WindowCount } from './quota-store.js';
 
-const WINDOW_MS = 60_000;
-/** Bound on the keys one counter tracks, so a flood of addresses cannot grow memory without limit. */
-const MAX_TRACKED = 1_000_000;
+/** What the quotas count about themselves, for metrics. */
+export interface QuotaMetrics {
+  /** Quota checks the shared store (Redis) did not answer, counted by this instance alone instead. */
+  readonly storeFailures: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    readonly quotas: QuotaMetrics;
+  }
+}
 
 /**
- * Request quotas, per server instance, in fixed one-minute windows:
+ * Request quotas, in fixed one-minute windows, per instance or shared through Redis (see the store):
  * - an authenticated caller (a client once its signature or API key holds, a session once its token
  *   does) may make `limitPerMinute` requests; nobody can spend a client's quota without its secret;
  * - an address may fail authentication `limitPerMinute` times, after which its requests are refused
- *   before any work is done: guessing signatures, client ids, tokens or keys stays slow.
+ *   before any work is done: guessing signatures, client ids, tokens or keys stays slow;
+ * - an address may load `limitPerMinute` game pages and their files.
+ * The two per-address quotas count only where the caller's own address is known (callerAddress): an
+ * address that a whole proxy's worth of callers share is never shut out.
  */
-export class RateLimiter {
-  private readonly callers: WindowCounter;
-  private readonly failures: WindowCounter;
-
+export class RateLimiter implements QuotaMetrics {
   constructor(
     private readonly limitPerMinute: number,
-    clock: Clock,
-  ) {
-    this.callers = new WindowCounter(clock);
-    this.failures = new WindowCounter(clock);
-  }
+    private readonly store: QuotaStore,
+    private readonly config: Config,
+  ) {}
+
+  // Each check answers at once (undefined) when the counts are in this process, and with a promise when
+  // they are in Redis: the hot path makes no promise it does not need.
 
   /** Counts a request of an authenticated caller, e.g. `client:demo`; 429 past its quota. */
-  countCaller(key: string): void {
-    if (this.limitPerMinute === 0) return;
-    const { count, retryAfter } = this.callers.add(key);
-    if (count > this.limitPerMinute) throw this.tooMany(retryAfter);
+  countCaller(key: string): Promise<void> | undefined {
+    if (this.limitPerMinute === 0) return undefined;
+    return settle(this.store.hit(`caller:${key}`), (count) => this.refuseOver(count, this.limitPerMinute));
   }
 
-  /** Counts an authentication that failed from this address. */
-  recordFailure(address: string): void {
-    if (this.limitPerMinute > 0) this.failures.add(address);
+  /** Counts an authentication that failed, against the caller's address when it is known. */
+  recordFailure(request: FastifyRequest): Promise<void> | undefined {
+    const address = this.address(request);
+    if (address === undefined) return undefined;
+    return settle(this.store.hit(`failures:${address}`), () => undefined);
   }
 
-  /** 429 while the address has failed authentication more than the quota this minute. */
-  assertAddressAllowed(address: string): void {
-    if (this.limitPerMinute === 0) return;
-    const { count, retryAfter } = this.failures.peek(address);
-    if (count >= this.limitPerMinute) throw this.tooMany(retryAfter);
+  /** 429 while the caller's address has failed authentication more than the quota this minute. */
+  assertAddressAllowed(request: FastifyRequest): Promise<void> | undefined {
+    const address = this.address(request);
+    if (address === undefined) return undefined;
+    return settle(this.store.peek(`failures:${address}`), (count) =>
+      this.refuseOver(count, this.limitPerMinute - 1),
+    );
   }
 
-  private tooMany(retryAfter: number): ApiError {
-    return new ApiError(
+  /** Counts a game page or page file of the caller's address; 429 past the quota. */
+  countPage(request: FastifyRequest): Promise<void> | undefined {
+    const address = this.address(request);
+    if (address === undefined) return undefined;
+    return settle(this.store.hit(`pages:${address}`), (count) => this.refuseOver(count, this.limitPerMinute));
+  }
+
+  /** Quota checks the shared store (Redis) did not answer, counted by this instance alone instead. */
+  get storeFailures(): number {
+    return this.store.failures;
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
+  private address(request: FastifyRequest): string | undefined {
+    return this.limitPerMinute === 0 ? undefined : callerAddress(request, this.config);
+  }
+
+  private refuseOver({ count, resetInMs }: WindowCount, allowed: number): void {
+    if (count <= allowed) return;
+    const retryAfter = Math.max(1, Math.ceil(resetInMs / 1000));
+    throw new ApiError(
       [
         {
           status: 429,
@@ -58,39 +95,9 @@ export class RateLimiter {
   }
 }
 
-/** Counts per key in fixed one-minute windows. */
-class WindowCounter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-
-  constructor(private readonly clock: Clock) {}
-
-  add(key: string): { count: number; retryAfter: number } {
-    const now = this.clock().getTime();
-    let window = this.windows.get(key);
-    if (!window || now - window.start >= WINDOW_MS) {
-      if (this.windows.size >= MAX_TRACKED) this.evictExpired(now);
-      window = { start: now, count: 0 };
-      // Still full of live windows: this key goes uncounted rather than resetting everyone's count.
-      if (this.windows.size < MAX_TRACKED) this.windows.set(key, window);
-    }
-    window.count++;
-    return { count: window.count, retryAfter: retryAfter(window.start, now) };
-  }
-
-  peek(key: string): { count: number; retryAfter: number } {
-    const now = this.clock().getTime();
-    const window = this.windows.get(key);
-    if (!window || now - window.start >= WINDOW_MS) return { count: 0, retryAfter: 0 };
-    return { count: window.count, retryAfter: retryAfter(window.start, now) };
-  }
-
-  private evictExpired(now: number): void {
-    for (const [key, window] of this.windows) {
-      if (now - window.start >= WINDOW_MS) this.windows.delete(key);
-    }
-  }
-}
-
-function retryAfter(start: number, now: number): number {
-  return Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000));
+/** `then` applied to `value` now, or once the promise of it resolves. */
+function settle<T>(value: T | Promise<T>, then: (value: T) => void): Promise<void> | undefined {
+  if (value instanceof Promise) return value.then(then);
+  then(value);
+  return undefined;
 }

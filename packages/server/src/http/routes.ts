@@ -60,15 +60,21 @@ export function registerRoutes(
         ...(route.bodyTypes ? { bodyTypes: route.bodyTypes } : {}),
       },
       // Callbacks, not async functions: no promise per hook on every request. A throw answers the error.
+      // A quota kept in Redis answers later: then the hook goes on when it has.
+      // Pages count per address; operational routes (health, metrics) are never refused by a quota.
       ...(jsonApi
         ? {
-            onRequest: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-              rateLimiter?.assertAddressAllowed(request.ip);
-              assertAcceptable(request);
-              done();
+            onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+              thenDone(rateLimiter?.assertAddressAllowed(request), () => assertAcceptable(request), done);
             },
           }
-        : {}),
+        : operational
+          ? {}
+          : {
+              onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+                thenDone(rateLimiter?.countPage(request), () => undefined, done);
+              },
+            }),
       ...(route.bodyTypes
         ? {
             preValidation: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
@@ -106,6 +112,16 @@ export function registerRoutes(
       },
     });
   }
+}
+
+/** Runs `next` and calls `done` once `pending` (if any) has settled; a failure of either goes to `done`. */
+function thenDone(pending: Promise<void> | undefined, next: () => void, done: (error?: Error) => void): void {
+  if (pending === undefined) {
+    next();
+    done();
+    return;
+  }
+  pending.then(next).then(() => done(), done);
 }
 
 /** A single header value; repeated headers are refused rather than guessed at. */

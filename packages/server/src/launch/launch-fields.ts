@@ -1,7 +1,7 @@
 import type { AuthType, LaunchOptions } from '@poker-launch/sdk';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.js';
 import { accept, type FieldRule, refuse } from '../validation/field-rule.js';
-import { integer, oneOf, parseHttpUrl, text } from '../validation/field-rules.js';
+import { hasControlCharacters, integer, oneOf, parseHttpUrl, text } from '../validation/field-rules.js';
 import { isPlainObject } from '../validation/parse-fields.js';
 
 /** Rules both operations share, so v2 and v3 cannot drift apart. */
@@ -61,6 +61,10 @@ export const LAUNCH_OPTIONS: FieldRule<LaunchOptions> = {
     if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
       return refuse('invalid_field', `${name} must not nest deeper than ${MAX_JSON_DEPTH} levels`);
     }
+    // Like every text field: the options travel in the launch URL to the game page.
+    if (anyText(value, hasControlCharacters)) {
+      return refuse('invalid_field', `${name} must not contain control characters`);
+    }
     if (new TextEncoder().encode(JSON.stringify(value)).length > LAUNCH_OPTIONS_MAX_BYTES) {
       return refuse('invalid_field', `${name} must be at most ${LAUNCH_OPTIONS_MAX_BYTES} bytes of JSON`);
     }
@@ -70,3 +74,17 @@ export const LAUNCH_OPTIONS: FieldRule<LaunchOptions> = {
     return accept(value as LaunchOptions);
   },
 };
+
+/** Whether any key or string value at any depth passes `test` (a loop: the depth is checked, still no recursion). */
+function anyText(value: unknown, test: (text: string) => boolean): boolean {
+  const pending = [value];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next === 'string' && test(next)) return true;
+    if (next === null || typeof next !== 'object') continue;
+    for (const [key, child] of Object.entries(next)) {
+      if (test(key)) return true;
+      pending.push(child);
+    }
+  }
+  return false;
+}

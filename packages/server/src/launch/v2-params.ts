@@ -80,6 +80,10 @@ export function unknownParameterWarnings(body: Readonly<Record<string, unknown>>
  */
 export function parseV2Params(params: Readonly<Record<string, unknown>>): ParsedLaunch {
   const { values: fields, errors } = parseFields(params, V2_FIELDS, v2Pointer);
+  // The path always carries one, but it may be empty (`/users//session`).
+  if (isNotSent(params.userId)) {
+    errors.unshift(errorObject('field_required', 'userId cannot be blank', { pointer: v2Pointer('userId') }));
+  }
   const tableId = synonym(fields, 'tableId', 'tableID', errors);
   const gameId = synonym(fields, 'gameId', 'gameID', errors);
   const gameCode: GameCode = fields.gameCode === 'casinolobby' ? 'casinoLobby' : (fields.gameCode ?? 'poker');

@@ -1,6 +1,7 @@
 import { JSON_API_MEDIA_TYPE, type SignableParams } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import { CLIENT_ID_PATTERN } from '../clients/client.js';
+import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { ApiError } from '../http/api-error.js';
 import { sendDocument } from '../http/json-api.js';
 import { headerValue, type RouteDefinition } from '../http/routes.js';
@@ -63,19 +64,17 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         const query = request.query as Record<string, unknown>;
         const body = readBody(request.body);
         assertFlatParameters(body);
-        if (!isNotSent(body.userId) && String(body.userId) !== userId) {
-          throw ApiError.of('user_id_mismatch', 'userId in the body does not match userId in the path', {
-            pointer: v2Pointer('userId'),
-          });
-        }
+        assertSameUserId(body.userId, userId);
+        const clientId = clientIdParameter(query, 'clientId');
         // The path userId and the body userId are one parameter (decisions.md §2).
         const params = { ...query, ...body, userId } as SignableParams;
         const client = await authenticateClient(context.live, context.config.deployment, {
-          clientId: query.clientId,
+          clientId,
           candidates: [params],
           received: headerValue(request, 'sign'),
+          now: context.clock(),
         });
-        context.rateLimiter.countCaller(`client:${client.id}`);
+        await context.rateLimiter.countCaller(`client:${client.id}`);
 
         const { result, warnings } = await checkAndLaunch(
           context,
@@ -91,6 +90,22 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
       },
     },
   ];
+}
+
+/**
+ * The body may repeat the path's userId (decisions.md §2), as text or a JSON number; anything else in
+ * its place is refused before the signature is checked, like a different value.
+ */
+function assertSameUserId(bodyUserId: unknown, pathUserId: string): void {
+  if (isNotSent(bodyUserId)) return;
+  if (typeof bodyUserId !== 'string' && typeof bodyUserId !== 'number') {
+    throw ApiError.of('invalid_field', 'userId must be a string', { pointer: v2Pointer('userId') });
+  }
+  if (String(bodyUserId) !== pathUserId) {
+    throw ApiError.of('user_id_mismatch', 'userId in the body does not match userId in the path', {
+      pointer: v2Pointer('userId'),
+    });
+  }
 }
 
 /** A form body is already an object; a JSON body must be one (flat parameters, as the form would carry). */

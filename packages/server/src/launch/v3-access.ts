@@ -2,6 +2,7 @@ import type { SignableParams } from '@poker-launch/sdk';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
+import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { ApiError } from '../http/api-error.js';
 import { headerValue } from '../http/routes.js';
 import { authenticateClient } from '../signature/authenticate-client.js';
@@ -25,7 +26,7 @@ export async function authorizeV3Caller(
   params: SignableParams,
 ): Promise<Client> {
   const client = await authenticateCaller(context, request, params);
-  context.rateLimiter.countCaller(`client:${client.id}`);
+  await context.rateLimiter.countCaller(`client:${client.id}`);
   return client;
 }
 
@@ -51,8 +52,7 @@ export async function authorizeGameSessionReader(
   } catch (error) {
     throw error instanceof ApiError && error.status === 403 ? hidden() : error;
   }
-  context.rateLimiter.countCaller(`api-user:${user.name}`);
-  return undefined;
+  return context.rateLimiter.countCaller(`api-user:${user.name}`)?.then(() => undefined);
 }
 
 async function authenticateCaller(
@@ -60,7 +60,8 @@ async function authenticateCaller(
   request: FastifyRequest,
   params: SignableParams,
 ): Promise<Client> {
-  const { client: clientId, ...query } = request.query as Record<string, SignableParams[string]>;
+  const { client: rawClientId, ...query } = request.query as Record<string, SignableParams[string]>;
+  const clientId = clientIdParameter(request.query as Record<string, unknown>, 'client');
   const { authorization } = request.headers;
   if (authorization !== undefined) {
     await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
@@ -70,17 +71,18 @@ async function authenticateCaller(
     clientId,
     candidates: [
       { ...query, ...params },
-      { ...query, client: clientId, ...params },
+      { ...query, client: rawClientId, ...params },
     ],
     received: headerValue(request, 'sign'),
+    now: context.clock(),
   });
 }
 
-async function activeClientOrThrow(context: AppContext, clientId: unknown): Promise<Client> {
-  if (clientId === undefined || clientId === '') {
+async function activeClientOrThrow(context: AppContext, clientId: string | undefined): Promise<Client> {
+  if (clientId === undefined) {
     throw ApiError.of('field_required', 'The client query parameter cannot be blank');
   }
-  const client = typeof clientId === 'string' ? await context.live.findClient(clientId) : undefined;
+  const client = await context.live.findClient(clientId);
   if (!client?.active) {
     throw ApiError.of('invalid_field', 'The client query parameter names no active client');
   }

@@ -7,6 +7,7 @@ import { integratorPlayerId } from '../players/player.js';
 import { findPlayerById } from '../players/player.repository.js';
 import { sessionState } from '../sessions/session.js';
 import { findSessionById } from '../sessions/session.repository.js';
+import { isSessionId } from '../sessions/token.js';
 import { isPlainObject } from '../validation/parse-fields.js';
 import { checkAndLaunch } from './check-and-launch.js';
 import {
@@ -55,7 +56,8 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         const notFound = () => ApiError.of('not_found', `No GameSession ${gameSessionIri(id.slice(0, 64))}`);
         // The path id is a signed parameter (spec: query ∪ path ∪ body), so a sign is good for one session.
         const reader = await authorizeGameSessionReader(context, request, { id }, notFound);
-        const session = await findSessionById(context.db, id);
+        // Only a well-formed id is looked up: no other (a NUL, say) can name a session.
+        const session = isSessionId(id) ? await findSessionById(context.db, id) : undefined;
         // Another client's session, or a v2 one, is not a GameSession this caller can see.
         if (session?.apiVersion !== 'v3' || (reader && session.clientId !== reader.id)) {
           throw notFound();

@@ -20,6 +20,31 @@ const DESCRIPTION = [
   'Every response, errors included, is `application/vnd.api+json`.',
 ].join(' ');
 
+/**
+ * The one inline style Swagger UI renders: the `<style>` of its logo's SVG
+ * (`.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}`), allowed by its hash alone.
+ * A new Swagger UI version with another one makes the browser test of /docs fail, naming the new hash.
+ */
+const SWAGGER_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
+/**
+ * The reference page runs Swagger UI's own files only (no inline script, nothing from another origin),
+ * may send "Try it out" requests to the service alone, and may not be framed.
+ */
+export function docsContentSecurityPolicy(config: Config): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' ${SWAGGER_LOGO_STYLE}`,
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${new URL(config.publicUrl).origin}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 export interface RegisteredRoute {
   method: string;
   url: string;
@@ -93,7 +118,12 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       },
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: DOCS_URL });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: DOCS_URL,
+    staticCSP: docsContentSecurityPolicy(config),
+    // Swagger UI's validator badge would send the whole document to a third party.
+    uiConfig: { validatorUrl: null },
+  });
   app.get(OPENAPI_JSON_URL, { schema: { hide: true }, config: { undocumented: 'api-reference' } }, async () =>
     app.swagger(),
   );

@@ -12,6 +12,8 @@ export interface Metrics {
   readonly sessionsCreated: Counter<'api_version' | 'target'>;
   readonly signatureFailures: Counter;
   readonly quotaRefusals: Counter;
+  /** Quota checks the shared store (Redis) did not answer; the instance counted alone (fail open). */
+  readonly quotaStoreFailures: Counter;
   /** `unavailable`: a request met an unavailable database (answered 503); `query`: any other database
    * error of a request; `connection`: a pooled connection was lost while idle. */
   readonly databaseErrors: Counter<'kind'>;
@@ -52,6 +54,11 @@ export function createMetrics(): Metrics {
     quotaRefusals: new Counter({
       name: `${METRIC_PREFIX}quota_refusals_total`,
       help: 'Requests refused with 429 rate_limited',
+      registers,
+    }),
+    quotaStoreFailures: new Counter({
+      name: `${METRIC_PREFIX}quota_store_failures_total`,
+      help: 'Quota checks Redis did not answer (unreachable or slower than 250 ms); counted by this instance alone',
       registers,
     }),
     databaseErrors: new Counter({

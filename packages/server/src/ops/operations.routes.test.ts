@@ -6,6 +6,8 @@ import { useHarness } from '../test-support/harness.js';
 import { createTestDatabase, DIALECTS } from '../test-support/test-database.js';
 
 const METRICS_TOKEN = 'scrape-0123456789abcdef';
+/** A caller's own public address: failed authentications are counted per address only where it is known. */
+const PUBLIC = '203.0.113.9';
 
 describe.each(DIALECTS)('health and metrics on %s', (dialect) => {
   const h = useHarness(dialect, { RATE_LIMIT_PER_MINUTE: '2' });
@@ -21,11 +23,13 @@ describe.each(DIALECTS)('health and metrics on %s', (dialect) => {
 
   it('keeps health and metrics out of the quotas: they answer while the address is refused', async () => {
     for (let attempt = 0; attempt < 2; attempt++) {
-      expect((await h().createSession('u-1', {}, { sign: 'bad' })).statusCode).toBe(400);
+      expect((await h().createSession('u-1', {}, { sign: 'bad', remoteAddress: PUBLIC })).statusCode).toBe(
+        400,
+      );
     }
-    expect((await h().createSession('u-1')).statusCode).toBe(429);
+    expect((await h().createSession('u-1', {}, { remoteAddress: PUBLIC })).statusCode).toBe(429);
     for (const url of ['/livez', '/readyz', '/metrics']) {
-      expect((await h().app.inject({ url })).statusCode).toBe(200);
+      expect((await h().app.inject({ url, remoteAddress: PUBLIC })).statusCode).toBe(200);
     }
   });
 
@@ -34,11 +38,14 @@ describe.each(DIALECTS)('health and metrics on %s', (dialect) => {
     expect(created.statusCode).toBe(200);
     const auth = created.json().data.attributes.auth as string;
     await h().app.inject({ url: '/api/web/v2/app/session', headers: { authorization: `Bearer ${auth}` } });
-    await h().app.inject({ url: '/apiweb/v3/game-sessions/0123456789abcdef0123456789abcdef' });
+    await h().app.inject({
+      url: '/apiweb/v3/game-sessions/0123456789abcdef0123456789abcdef',
+      remoteAddress: PUBLIC,
+    });
     await h().app.inject({ url: '/no/such/page-4242' });
     // The unsigned game-session read above and this one are the two failures the quota allows.
-    expect((await h().createSession('u-2', {}, { sign: 'bad' })).statusCode).toBe(400);
-    expect((await h().createSession('u-2')).statusCode).toBe(429);
+    expect((await h().createSession('u-2', {}, { sign: 'bad', remoteAddress: PUBLIC })).statusCode).toBe(400);
+    expect((await h().createSession('u-2', {}, { remoteAddress: PUBLIC })).statusCode).toBe(429);
 
     const response = await h().app.inject({ url: '/metrics' });
     expect(response.statusCode).toBe(200);

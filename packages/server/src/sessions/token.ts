@@ -36,3 +36,8 @@ export function generateSessionId(now: Date): string {
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
+
+/** Whether `text` has the form generateToken() gives session record ids. */
+export function isSessionId(text: string): boolean {
+  return /^[0-9a-f]{32}$/.test(text);
+}

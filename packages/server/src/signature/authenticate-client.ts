@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { canonicalString, type SignableParams, signaturesMatch, signedText } from '@poker-launch/sdk';
-import type { Client } from '../clients/client.js';
+import { type Client, signingSecrets } from '../clients/client.js';
 import type { Deployment } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { LiveConfig } from '../live-config/live-config.js';
@@ -10,6 +10,8 @@ export interface SignedRequest {
   /** The canonical parameters first, then any other reading integrators use (v3 with `client` kept). */
   candidates: readonly [SignableParams, ...SignableParams[]];
   received: string | undefined;
+  /** When it is checked: a rotated-out secret holds only until its overlap ends. */
+  now: Date;
 }
 
 /**
@@ -27,10 +29,12 @@ export async function authenticateClient(
       : undefined;
   if (client?.active && client.secretKey === null) return client;
   // An unknown client is checked against a random secret, so it costs the same time as a wrong sign.
-  const secret = client?.active ? (client.secretKey ?? '') : randomBytes(32).toString('hex');
+  const secrets = client?.active ? signingSecrets(client, request.now) : [randomBytes(32).toString('hex')];
   let matched = false;
   for (const candidate of request.candidates) {
-    if (signaturesMatch(signOrRefuse(candidate, secret), request.received)) matched = true;
+    for (const secret of secrets) {
+      if (signaturesMatch(signOrRefuse(candidate, secret), request.received)) matched = true;
+    }
   }
   if (client?.active && matched) return client;
   throw invalidSignature(deployment, request.candidates);

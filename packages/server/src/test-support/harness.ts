@@ -13,6 +13,7 @@ import type { SessionStore } from '../db/session-store.js';
 import { LiveConfig } from '../live-config/live-config.js';
 import { saveSetting } from '../settings/setting.repository.js';
 import type { SettingName } from '../settings/settings.js';
+import { testClient } from './test-client.js';
 import { TestClock } from './test-clock.js';
 import { createTestDatabase, type Dialect, dropFileDatabase } from './test-database.js';
 
@@ -48,6 +49,8 @@ export interface V2Options {
   sign?: string | null;
   format?: 'form' | 'json';
   headers?: Record<string, string>;
+  /** Where the request comes from; default 127.0.0.1 (a loopback address, never counted per address). */
+  remoteAddress?: string;
 }
 
 /** Registers a fresh app on a fresh database for each test; call inside a `describe`. */
@@ -95,17 +98,7 @@ async function createHarness(database: Database, env: Record<string, string>): P
     logs: () => lines.join(''),
     refresh: () => live.refresh(),
     async addClient(overrides = {}) {
-      const client: Client = {
-        id: 'demo',
-        secretKey: 'test_secret',
-        active: true,
-        currencyMandatory: false,
-        playerIdMode: 'external',
-        launchUrls: {},
-        frameOrigins: [],
-        createdAt: clock.now().toISOString(),
-        ...overrides,
-      };
+      const client = testClient(clock.now(), overrides);
       const inserted = insertClient(db, client)
         .then(() => live.refresh())
         .then(() => client);
@@ -134,6 +127,7 @@ async function createHarness(database: Database, env: Record<string, string>): P
           ...options.headers,
         },
         payload: format === 'form' ? encodePhpForm(params) : JSON.stringify(params),
+        ...(options.remoteAddress === undefined ? {} : { remoteAddress: options.remoteAddress }),
       });
     },
   };

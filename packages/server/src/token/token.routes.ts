@@ -38,7 +38,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
       async handler(request, reply) {
         const now = context.clock();
         const found = await authenticateToken(context, readBearerToken(request), now);
-        context.rateLimiter.countCaller(`session:${found.session.id}`);
+        await context.rateLimiter.countCaller(`session:${found.session.id}`);
         return sendDocument(reply, 200, toTokenSessionDocument(found, now));
       },
     },
@@ -59,7 +59,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
       async handler(request, reply) {
         const now = context.clock();
         const { session } = await authenticateToken(context, readBearerToken(request), now);
-        context.rateLimiter.countCaller(`session:${session.id}`);
+        await context.rateLimiter.countCaller(`session:${session.id}`);
         await context.sessions.revoke({ kind: 'revoke', id: session.id, at: now.toISOString() });
         return reply.code(204).header('cache-control', 'no-store').send();
       },

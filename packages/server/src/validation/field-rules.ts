@@ -2,9 +2,19 @@ import { isIP } from 'node:net';
 import ISO6391 from 'iso-639-1';
 import { accept, type FieldRule, refuse } from './field-rule.js';
 
-// C0 and C1 control characters: never valid in any text field (they break logs, URLs and screens).
+// C0 and C1 control characters: never valid in any text field (they break logs, URLs and screens, and
+// PostgreSQL refuses NUL in text outright).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+export const hasControlCharacters = (text: string): boolean => CONTROL_CHARACTERS.test(text);
+
+// What shows nothing on a screen: white space and the default-ignorable code points (zero-width space
+// and joiners, word joiner, BOM, soft hyphen, Hangul fillers, bidi marks, variation selectors, …).
+const INVISIBLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}]/gu;
+
+/** Empty as a player sees it: nothing but invisible characters. `"\u200B"` is blank; `"Ann\u200B"` is not. */
+export const isBlank = (text: string): boolean => text.replace(INVISIBLE, '') === '';
 
 /** Length as a player sees it: code points, not UTF-16 units. */
 export const textLength = (text: string): number => [...text].length;
@@ -28,9 +38,9 @@ export function text(options: TextOptions): FieldRule<string> {
     parse(raw, name) {
       const value = options.acceptIntegers && Number.isSafeInteger(raw) ? String(raw) : raw;
       if (typeof value !== 'string') return refuse('invalid_field', `${name} must be a string`);
-      if (CONTROL_CHARACTERS.test(value))
+      if (hasControlCharacters(value))
         return refuse('invalid_field', `${name} must not contain control characters`);
-      if (value.trim() === '') return refuse('invalid_field', `${name} must not be blank`);
+      if (isBlank(value)) return refuse('invalid_field', `${name} must not be blank`);
       if (textLength(value) > options.max) {
         return refuse('invalid_field', `${name} must be at most ${options.max} characters long`);
       }
@@ -190,6 +200,8 @@ export function email(): FieldRule<string> {
   return {
     schema: { type: 'string', format: 'email', maxLength: 254 },
     parse(raw, name) {
+      if (typeof raw === 'string' && hasControlCharacters(raw))
+        return refuse('invalid_field', `${name} must not contain control characters`);
       return typeof raw === 'string' && raw.length <= 254 && EMAIL.test(raw)
         ? accept(raw)
         : refuse('invalid_field', `${name} must be an e-mail address`);

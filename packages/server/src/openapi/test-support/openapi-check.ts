@@ -183,7 +183,7 @@ function checkReferences(
   for (const [key, child] of Object.entries(node)) checkReferences(root, child, `${where}/${key}`, problem);
 }
 
-export function resolvePointer(root: JsonObject, ref: string): Json {
+function resolvePointer(root: JsonObject, ref: string): Json {
   if (!ref.startsWith('#/')) return undefined;
   let node: Json = root;
   for (const raw of ref.slice(2).split('/')) {
@@ -192,77 +192,4 @@ export function resolvePointer(root: JsonObject, ref: string): Json {
     node = node[key];
   }
   return node;
-}
-
-/**
- * Where `value` breaks `schema` (the subset of JSON Schema the reference uses), `$ref`s resolved in
- * `root`; empty when it conforms. Proves a real response matches what the reference promises.
- */
-export function schemaViolations(value: Json, schema: Json, root: JsonObject, where = '$'): string[] {
-  if (schema === true || schema === undefined) return [];
-  if (schema === false) return [`${where}: not allowed`];
-  if (!isObject(schema)) return [`${where}: bad schema`];
-  if (typeof schema.$ref === 'string')
-    return schemaViolations(value, resolvePointer(root, schema.$ref), root, where);
-  const out: string[] = [];
-  const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
-  if (types.length > 0 && !types.some((type) => hasType(value, String(type)))) {
-    return [`${where}: expected ${types.join('|')}, got ${JSON.stringify(value)}`];
-  }
-  if (schema.const !== undefined && value !== schema.const)
-    out.push(`${where}: must be ${JSON.stringify(schema.const)}`);
-  if (Array.isArray(schema.enum) && !schema.enum.includes(value))
-    out.push(`${where}: ${JSON.stringify(value)} not in enum`);
-  if (typeof value === 'string') {
-    if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value)) {
-      out.push(`${where}: does not match ${schema.pattern}`);
-    }
-    if (typeof schema.maxLength === 'number' && [...value].length > schema.maxLength)
-      out.push(`${where}: too long`);
-    if (typeof schema.minLength === 'number' && [...value].length < schema.minLength)
-      out.push(`${where}: too short`);
-  }
-  if (Array.isArray(value)) {
-    if (typeof schema.minItems === 'number' && value.length < schema.minItems)
-      out.push(`${where}: too few items`);
-    for (const [index, item] of value.entries()) {
-      out.push(...schemaViolations(item, schema.items, root, `${where}[${index}]`));
-    }
-  }
-  if (isObject(value)) {
-    const properties = isObject(schema.properties) ? schema.properties : {};
-    for (const name of Array.isArray(schema.required) ? schema.required : []) {
-      if (!Object.hasOwn(value, String(name))) out.push(`${where}: missing ${String(name)}`);
-    }
-    for (const [name, member] of Object.entries(value)) {
-      const child = Object.hasOwn(properties, name)
-        ? properties[name]
-        : (schema.additionalProperties ?? true);
-      out.push(...schemaViolations(member, child, root, `${where}.${name}`));
-    }
-  }
-  if (Array.isArray(schema.oneOf)) {
-    const matching = schema.oneOf.filter(
-      (option) => schemaViolations(value, option, root, where).length === 0,
-    );
-    if (matching.length !== 1) out.push(`${where}: matches ${matching.length} of oneOf`);
-  }
-  return out;
-}
-
-function hasType(value: Json, type: string): boolean {
-  switch (type) {
-    case 'null':
-      return value === null;
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return isObject(value);
-    case 'integer':
-      return Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    default:
-      return typeof value === type;
-  }
 }

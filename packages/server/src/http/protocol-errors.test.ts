@@ -1,0 +1,134 @@
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../test-support/harness.js';
+import { type RawAnswer, rawExchange } from '../test-support/raw-http.js';
+
+/** The answer is a JSON:API errors document with this status and code, and its request id in both places. */
+function expectJsonApiError(answer: RawAnswer | undefined, status: number, code: string): void {
+  expect(answer, 'an answer').toBeDefined();
+  if (!answer) return;
+  expect(answer.status).toBe(status);
+  expect(answer.headers['content-type']).toBe('application/vnd.api+json');
+  expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  const document = JSON.parse(answer.body);
+  expect(document.errors).toEqual([expect.objectContaining({ status, code })]);
+  expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  expect(document.meta.requestId).toBe(answer.headers['x-request-id']);
+}
+
+describe('answers given before any route runs', () => {
+  const h = useHarness('sqlite');
+  const listen = async () => {
+    await h().app.listen({ host: '127.0.0.1', port: 0 });
+    return (h().app.server.address() as AddressInfo).port;
+  };
+  const request = (lines: string[]) => `${lines.join('\r\n')}\r\n\r\n`;
+
+  it('answers a malformed percent-escape in the path with a JSON:API 400, on any route', async () => {
+    for (const url of [
+      '/api/web/v2/app/users/%zz/session?clientId=demo',
+      '/play/poker%',
+      '/nothing/%E0%A4%A',
+    ]) {
+      const response = await h().app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.headers['content-type']).toBe('application/vnd.api+json');
+      expect(response.headers['strict-transport-security']).toBe('max-age=31536000');
+      expect(response.json().errors).toEqual([
+        expect.objectContaining({
+          code: 'bad_request',
+          detail: 'The URL path has a malformed percent-encoding',
+        }),
+      ]);
+      expect(response.json().meta.requestId).toBe(response.headers['x-request-id']);
+    }
+  });
+
+  it('reads a userId of up to 1000 characters as a field (422), and answers a longer path segment with a JSON:API 414', async () => {
+    const long = await h().createSession('u'.repeat(1000));
+    expect(long.statusCode).toBe(422);
+    expect(long.json().errors[0].detail).toBe('userId must be at most 64 characters long');
+    const tooLong = await h().createSession('u'.repeat(1001), {}, { headers: { 'x-request-id': 'mine-1' } });
+    expect(tooLong.statusCode).toBe(414);
+    expect(tooLong.headers['x-request-id']).toBe('mine-1');
+    expect(tooLong.json()).toEqual({
+      errors: [
+        {
+          status: 414,
+          code: 'uri_too_long',
+          title: 'URI Too Long',
+          detail: 'A path segment is longer than 1000 characters',
+        },
+      ],
+      meta: { requestId: 'mine-1' },
+    });
+  });
+
+  it('answers what the HTTP parser refuses with a JSON:API error written to the socket', async () => {
+    const port = await listen();
+    const host = 'Host: 127.0.0.1';
+    expectJsonApiError(
+      await rawExchange(port, request(['GET / HTTP/1.1', host, 'Bad Header'])),
+      400,
+      'bad_request',
+    );
+    expectJsonApiError(await rawExchange(port, request(['HELLO'])), 400, 'bad_request');
+    expectJsonApiError(
+      await rawExchange(
+        port,
+        request(['GET /play/poker HTTP/1.1', host, 'Content-Length: 1', 'Content-Length: 2']),
+      ),
+      400,
+      'bad_request',
+    );
+    expectJsonApiError(
+      await rawExchange(port, request(['GET /play/poker HTTP/1.1', 'Connection: close'])),
+      400,
+      'bad_request',
+    );
+    expectJsonApiError(
+      await rawExchange(port, request(['GET /play/poker HTTP/1.1', host, `X-Big: ${'a'.repeat(20_000)}`])),
+      431,
+      'header_fields_too_large',
+    );
+    expectJsonApiError(
+      await rawExchange(port, request([`GET /play/poker?${'a'.repeat(20_000)} HTTP/1.1`, host])),
+      431,
+      'header_fields_too_large',
+    );
+  });
+
+  it('answers an Expect header other than 100-continue with a JSON:API 417 carrying the caller request id', async () => {
+    const port = await listen();
+    const answer = await rawExchange(
+      port,
+      request([
+        'POST /apiweb/v3/open-game HTTP/1.1',
+        'Host: 127.0.0.1',
+        'Expect: 200-ok',
+        'X-Request-Id: req-417',
+        'Content-Length: 2',
+      ]),
+    );
+    expect(answer?.status).toBe(417);
+    expect(answer?.headers['x-request-id']).toBe('req-417');
+    expect(JSON.parse(answer?.body ?? '')).toEqual({
+      errors: [
+        {
+          status: 417,
+          code: 'expectation_failed',
+          title: 'Expectation Failed',
+          detail: 'Only "Expect: 100-continue" is supported',
+        },
+      ],
+      meta: { requestId: 'req-417' },
+    });
+  });
+
+  it('keeps serving well-formed requests after refusing malformed ones', async () => {
+    const port = await listen();
+    await rawExchange(port, request(['GET / HTTP/1.1', 'Host: x', 'Bad Header']));
+    const response = await fetch(`http://127.0.0.1:${port}/play/assets/game.css`);
+    expect(response.status).toBe(200);
+  });
+});

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { ApiError } from './api-error.js';
+import { requestIdFrom } from './logging.js';
+import { commonHeaders, errorDocument, writeErrorToResponse, writeErrorToSocket } from './raw-error.js';
+
+/** Longest path segment the router hands to a route (a userId, a session id); longer ones answer 414. */
+export const MAX_PARAM_LENGTH = 1000;
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route or hook runs (a malformed
+ * percent-escape in the path, a path segment over MAX_PARAM_LENGTH) is a JSON:API error like any other.
+ */
+export function frameworkErrorHandler(config: Config) {
+  return (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+    const answer =
+      error.code === 'FST_ERR_BAD_URL'
+        ? ApiError.of('bad_request', 'The URL path has a malformed percent-encoding')
+        : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? ApiError.of('uri_too_long', `A path segment is longer than ${MAX_PARAM_LENGTH} characters`)
+          : ApiError.of('internal_error', 'Internal error');
+    if (answer.status >= 500) request.log.error({ err: error }, 'unhandled error');
+    // No hook runs on this path: the headers are all set here, and a Buffer keeps Fastify from adding a
+    // charset, which the JSON:API media type does not take.
+    return reply
+      .code(answer.status)
+      .headers({ ...commonHeaders(request.id, config), 'cache-control': 'no-store' })
+      .type(JSON_API_MEDIA_TYPE)
+      .send(Buffer.from(JSON.stringify(errorDocument(answer, request.id))));
+  };
+}
+
+/** What Node's HTTP parser failed on, in our vocabulary; undefined when there is nobody to answer. */
+function clientErrorAnswer(code: string | undefined): ApiError | undefined {
+  switch (code) {
+    case 'ECONNRESET':
+      return undefined;
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return ApiError.of('request_timeout', 'The request did not arrive in time');
+    case 'HPE_HEADER_OVERFLOW':
+      return ApiError.of('header_fields_too_large', 'The request line and headers are larger than allowed');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return ApiError.of('payload_too_large', 'The chunk extensions of the request body are too large');
+    default:
+      return ApiError.of('bad_request', 'The request is not valid HTTP/1.1');
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: Node's HTTP parser refused the bytes (a malformed request line or
+ * header, headers over the size limit, a timeout), so there is no request; the answer is written to the
+ * socket. Logged by code only: the error carries the raw bytes received (`rawPacket`), and with them any
+ * sign, token or API key the request held.
+ */
+export function clientErrorHandler(config: Config, log: () => FastifyBaseLogger) {
+  return (error: Error & { code?: string }, socket: Duplex) => {
+    const answer = clientErrorAnswer(error.code);
+    if (answer === undefined || socket.destroyed) return;
+    const requestId = randomUUID();
+    log().debug({ requestId, code: error.code, status: answer.status }, 'client error');
+    writeErrorToSocket(socket, answer, requestId, config);
+  };
+}
+
+/**
+ * Node answers an HTTP/1.1 request without a Host header with a bare 400 of its own unless told not to
+ * (`requireHostHeader: false`); this check gives the same refusal as a JSON:API error.
+ */
+export function assertHostHeader(request: FastifyRequest): void {
+  if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+    throw ApiError.of('bad_request', 'An HTTP/1.1 request must carry a Host header');
+  }
+}
+
+/**
+ * `Expect` with anything but `100-continue`: Node would answer a bare 417 itself; this one is a JSON:API
+ * error with X-Request-Id like every other answer.
+ */
+export function answerUnmetExpectations(app: FastifyInstance, config: Config): void {
+  app.server.on('checkExpectation', (request, response) => {
+    const requestId = requestIdFrom(request.headers['x-request-id'], randomUUID);
+    app.log.debug({ requestId, status: 417 }, 'expectation failed');
+    const answer = ApiError.of('expectation_failed', 'Only "Expect: 100-continue" is supported');
+    writeErrorToResponse(response, answer, requestId, config);
+  });
+}

@@ -1,0 +1,100 @@
+import { ERROR_CODES } from '@poker-launch/sdk';
+import type { LightMyRequestResponse } from 'fastify';
+import { V2_CREATE_SESSION_URL } from '../../src/launch/v2.routes.js';
+import type { FuzzRequest } from './fuzz-requests.js';
+import { type FuzzWorld, SECRETS } from './fuzz-world.js';
+
+/** The spec's two v2 business errors: the only 5xx the service may answer (decisions.md §4, §9). */
+const BUSINESS_500 = new Set(['username_exists', 'username_too_long']);
+const KNOWN_CODES = new Set<string>(ERROR_CODES);
+
+/** What no body may show: a stack frame, a file of ours or a package's, SQL or a driver's words. */
+const INTERNALS = [
+  /\bat [\w.<>]+ \(/,
+  /node_modules/,
+  /\.[tj]s:\d+/,
+  /\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/,
+  /SQLITE_|sqlite3?|postgres|pg_|syntax error at|relation "|violates .* constraint|invalid input syntax/i,
+];
+
+/** Errors raised before a route is chosen: documented for the API as a whole, not per operation. */
+function answeredBeforeRoute(document: { errors?: { code?: string; detail?: string }[] }): boolean {
+  const [first] = document.errors ?? [];
+  return (
+    first?.code === 'method_not_allowed' ||
+    first?.code === 'uri_too_long' ||
+    (first?.code === 'not_found' && first.detail?.startsWith('No route for') === true) ||
+    (first?.code === 'bad_request' && /percent-encoding|Host header|query string/.test(first.detail ?? ''))
+  );
+}
+
+/**
+ * Every way `answer` breaks the service's promises for `request`; empty when it keeps them all:
+ * X-Request-Id, no undocumented 5xx, every error a JSON:API document with its request id and known codes,
+ * nothing internal or secret in the body, and the OpenAPI contract of the operation.
+ */
+export function brokenPromises(
+  world: FuzzWorld,
+  request: FuzzRequest,
+  answer: LightMyRequestResponse,
+): string[] {
+  const problems: string[] = [];
+  const requestId = answer.headers['x-request-id'];
+  if (typeof requestId !== 'string' || !/^[A-Za-z0-9._:-]{1,128}$/.test(requestId)) {
+    problems.push(`X-Request-Id missing or malformed: ${String(requestId)}`);
+  }
+  for (const pattern of INTERNALS)
+    if (pattern.test(answer.body)) problems.push(`body shows internals: ${pattern}`);
+  for (const secret of [...Object.values(SECRETS), world.apiKeys.admin, world.apiKeys.powerless]) {
+    if (answer.body.includes(secret)) problems.push('body shows a secret or API key');
+  }
+  if (answer.statusCode < 400 || request.method === 'HEAD') {
+    if (request.route) problems.push(...world.contract.violations(request.method, request.route, answer));
+    return problems;
+  }
+
+  let document: {
+    errors?: { status?: unknown; code?: string; detail?: string }[];
+    meta?: { requestId?: unknown };
+  };
+  try {
+    document = JSON.parse(answer.body);
+  } catch {
+    return [...problems, `error ${answer.statusCode} is not JSON: ${answer.body.slice(0, 80)}`];
+  }
+  if (answer.headers['content-type'] !== 'application/vnd.api+json') {
+    problems.push(`error ${answer.statusCode} is ${String(answer.headers['content-type'])}`);
+  }
+  const codes = (document.errors ?? []).map((error) => error.code ?? '');
+  if (codes.length === 0) problems.push('error document without errors');
+  for (const code of codes) if (!KNOWN_CODES.has(code)) problems.push(`unknown error code ${code}`);
+  if (document.meta?.requestId !== requestId) problems.push('meta.requestId differs from X-Request-Id');
+  if (answer.statusCode >= 500) {
+    const business =
+      request.route === V2_CREATE_SESSION_URL &&
+      answer.statusCode === 500 &&
+      codes.every((code) => BUSINESS_500.has(code));
+    if (!business) problems.push(`undocumented ${answer.statusCode}: ${codes.join(', ')}`);
+  }
+  problems.push(
+    ...(request.route && !answeredBeforeRoute(document)
+      ? world.contract.violations(request.method, request.route, answer)
+      : world.contract.schemaViolations(
+          `${request.method} ${answer.statusCode}`,
+          { $ref: '#/components/schemas/ErrorDocument' },
+          answer.body,
+        )),
+  );
+  return problems;
+}
+
+/** Remembers what a successful answer handed out, for later cases to use (and misuse). */
+export function collectHandouts(world: FuzzWorld, answer: LightMyRequestResponse): void {
+  if (answer.statusCode !== 200 && answer.statusCode !== 201) return;
+  if (answer.headers['content-type'] !== 'application/vnd.api+json') return;
+  const data = (JSON.parse(answer.body) as { data?: { id?: unknown; attributes?: { auth?: unknown } } }).data;
+  if (typeof data?.attributes?.auth === 'string') world.tokens.push(data.attributes.auth);
+  if (typeof data?.id === 'string' && data.id.startsWith('/apiweb/')) {
+    world.gameSessionIds.push(data.id.split('/').pop() ?? '');
+  }
+}

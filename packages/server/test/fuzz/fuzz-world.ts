@@ -1,0 +1,111 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import type { Client } from '../../src/clients/client.js';
+import { insertClient } from '../../src/clients/client.repository.js';
+import { loadConfig } from '../../src/config.js';
+import { activateCurrencies } from '../../src/currencies/currency.repository.js';
+import type { Database } from '../../src/db/open-database.js';
+import { LiveConfig } from '../../src/live-config/live-config.js';
+import { OpenApiContract } from '../../src/openapi/test-support/openapi-contract.js';
+import { testClient } from '../../src/test-support/test-client.js';
+import { TestClock } from '../../src/test-support/test-clock.js';
+import { createTestDatabase, type Dialect } from '../../src/test-support/test-database.js';
+import { generateApiKey, hashApiKey } from '../../src/users/api-key.js';
+import { ROLE_ADMIN } from '../../src/users/api-user.js';
+import { insertApiUser } from '../../src/users/api-user.repository.js';
+import { createApiUser } from '../../src/users/create-api-user.js';
+
+/** Secrets of the world's clients: no answer and no log line may ever show one. */
+export const SECRETS: Readonly<Record<string, string>> = {
+  demo: 'fuzz-demo-secret-0123',
+  internal: 'fuzz-internal-secret-99',
+  strict: 'fuzz-strict-secret-77',
+  gone: 'fuzz-gone-secret-0000',
+};
+export const CLIENT_IDS = ['demo', 'open', 'internal', 'strict', 'gone'] as const;
+
+/** One service on a fresh database, with clients of every kind, API keys and what its answers handed out. */
+export interface FuzzWorld {
+  app: FastifyInstance;
+  clock: TestClock;
+  contract: OpenApiContract;
+  /** Client id → secret (none for `open`, a client without one). */
+  secretOf(clientId: string): string | undefined;
+  apiKeys: { admin: string; powerless: string };
+  /** Auth tokens and GameSession ids the service answered with, for later cases to use. */
+  tokens: string[];
+  gameSessionIds: string[];
+  logs(): string;
+  close(): Promise<void>;
+}
+
+export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
+  const database: Database = await createTestDatabase(dialect);
+  const clock = new TestClock();
+  const lines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  // trace: every line the service can write is searched for credentials at the end.
+  const config = loadConfig({
+    LOG_LEVEL: 'trace',
+    PUBLIC_URL: 'https://poker.test',
+    RATE_LIMIT_PER_MINUTE: '20',
+  });
+  const client = (id: string, overrides: Partial<Client>) =>
+    testClient(clock.now(), { id, secretKey: null, ...overrides });
+  for (const added of [
+    client('demo', { secretKey: SECRETS.demo, frameOrigins: ['https://casino.example'] }),
+    client('open', {}),
+    client('internal', { secretKey: SECRETS.internal, playerIdMode: 'internal' }),
+    client('strict', { secretKey: SECRETS.strict, currencyMandatory: true }),
+    client('gone', { secretKey: SECRETS.gone ?? null, active: false }),
+  ]) {
+    await insertClient(database.db, added);
+  }
+  await activateCurrencies(database.db, ['EUR']);
+  const admin = await createApiUser(
+    database.db,
+    { name: 'fuzz-admin', role: ROLE_ADMIN, permissions: [] },
+    clock.now(),
+  );
+  if (!admin.ok) throw new Error(admin.reason);
+  // A key whose user may do nothing: the CLI refuses to make one, an older grant could leave one.
+  const powerless = generateApiKey();
+  await insertApiUser(
+    database.db,
+    {
+      name: 'fuzz-nobody',
+      role: null,
+      permissions: [],
+      createdAt: clock.now().toISOString(),
+      revokedAt: null,
+    },
+    hashApiKey(powerless),
+  );
+  const apiKeys = { admin: admin.key, powerless };
+  // Built once the world is in the database: the live configuration reads it at start.
+  const sessions = database.openSessionStore();
+  const live = await LiveConfig.load(database.db);
+  const app = await buildApp({ config, db: database.db, sessions, live, clock: clock.now, logStream });
+  const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  return {
+    app,
+    clock,
+    contract: new OpenApiContract(document),
+    secretOf: (clientId) => SECRETS[clientId],
+    apiKeys,
+    tokens: [],
+    gameSessionIds: [],
+    logs: () => lines.join(''),
+    async close() {
+      await app.close();
+      await sessions.close();
+      await database.close();
+    },
+  };
+}
