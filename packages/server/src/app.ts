@@ -6,9 +6,8 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
 import type { SessionStore } from './db/session-store.js';
-import { ApiError } from './http/api-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
+import { checkJsonBody } from './http/json-body.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
 import {
   RequestLogController,
@@ -16,7 +15,7 @@ import {
   scrubbingDestination,
   serializeRequest,
 } from './http/logging.js';
-import { parsePhpForm } from './http/php-form.js';
+import { parsePhpForm, parsePhpFormBody } from './http/php-form.js';
 import {
   answerUnmetExpectations,
   assertHostHeader,
@@ -166,11 +165,13 @@ function registerBodyParsers(app: FastifyInstance): void {
     { parseAs: 'string' },
     (request, body, done) => {
       parseJson(request, body as string, (error, value) => {
-        // Refused before any route walks the body: the signature, for one, walks it level by level.
-        if (error === null && nestsDeeperThan(value, MAX_JSON_DEPTH)) {
-          done(ApiError.of('bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`));
-        } else {
-          done(error, value);
+        if (error !== null) return done(error);
+        // Refused before any route walks the body (the signature walks it level by level); where
+        // JSON.parse loses what PHP reads, PHP's reading is kept for the signature.
+        try {
+          done(null, checkJsonBody(value, body as string));
+        } catch (refusal) {
+          done(refusal as Error);
         }
       });
     },
@@ -180,7 +181,7 @@ function registerBodyParsers(app: FastifyInstance): void {
     { parseAs: 'string' },
     (_request, body, done) => {
       try {
-        done(null, parsePhpForm(body as string));
+        done(null, parsePhpFormBody(body as string));
       } catch (error) {
         done(error as Error, undefined);
       }

@@ -1,9 +1,10 @@
-import { JSON_API_MEDIA_TYPE, type SignableParams } from '@poker-launch/sdk';
+import { arrayReplace, JSON_API_MEDIA_TYPE, PhpArray } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import { CLIENT_ID_PATTERN } from '../clients/client.js';
 import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { ApiError } from '../http/api-error.js';
 import { sendDocument } from '../http/json-api.js';
+import { bodyNote, phpReading } from '../http/php-reading.js';
 import { headerValue, type RouteDefinition } from '../http/routes.js';
 import { fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../openapi/document-schemas.js';
 import { errorResponses } from '../openapi/error-responses.js';
@@ -66,14 +67,19 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         assertFlatParameters(body);
         assertSameUserId(body.userId, userId);
         const clientId = clientIdParameter(query, 'clientId');
-        // The path userId and the body userId are one parameter (decisions.md §2).
-        const params = { ...query, ...body, userId } as SignableParams;
-        const client = await authenticateClient(context.live, context.config.deployment, {
+        // As PHP reads them: query, body, path, merged by array_replace; the path userId and the body
+        // userId are one parameter, the path's (decisions.md §2; a different body one is refused above).
+        const phpQuery = phpReading(query);
+        const phpBody = phpReading(body);
+        const signed = arrayReplace(phpQuery, phpBody, PhpArray.from([['userId', userId]]));
+        const client = await authenticateClient(context.live, context.config, {
           clientId,
-          candidates: [params],
+          candidates: [signed],
           received: headerValue(request, 'sign'),
           now: context.clock(),
+          evidence: { clientParameter: 'clientId', query: phpQuery, body: phpBody, bodyNote: bodyNote(body) },
         });
+        const params = { ...query, ...body, userId };
         await context.rateLimiter.countCaller(`client:${client.id}`);
 
         const { result, warnings } = await checkAndLaunch(

@@ -1,9 +1,10 @@
-import type { SignableParams } from '@poker-launch/sdk';
+import { arrayReplace, type PhpArray } from '@poker-launch/sdk';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { ApiError } from '../http/api-error.js';
+import { bodyNote, phpReading } from '../http/php-reading.js';
 import { headerValue } from '../http/routes.js';
 import { authenticateClient } from '../signature/authenticate-client.js';
 import { type ApiUser, PERMISSION_CREATE_OPEN_GAME } from '../users/api-user.js';
@@ -23,7 +24,7 @@ import { isNotSent } from '../validation/parse-fields.js';
 export async function authorizeV3Caller(
   context: AppContext,
   request: FastifyRequest,
-  params: SignableParams,
+  params: PhpArray,
 ): Promise<Client> {
   const client = await authenticateCaller(context, request, params);
   await context.rateLimiter.countCaller(`client:${client.id}`);
@@ -40,7 +41,7 @@ export async function authorizeV3Caller(
 export async function authorizeGameSessionReader(
   context: AppContext,
   request: FastifyRequest,
-  params: SignableParams,
+  params: PhpArray,
   hidden: () => ApiError,
 ): Promise<Client | undefined> {
   const { client } = request.query as Record<string, unknown>;
@@ -58,23 +59,25 @@ export async function authorizeGameSessionReader(
 async function authenticateCaller(
   context: AppContext,
   request: FastifyRequest,
-  params: SignableParams,
+  params: PhpArray,
 ): Promise<Client> {
-  const { client: rawClientId, ...query } = request.query as Record<string, SignableParams[string]>;
   const clientId = clientIdParameter(request.query as Record<string, unknown>, 'client');
   const { authorization } = request.headers;
   if (authorization !== undefined) {
     await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
     return activeClientOrThrow(context, clientId);
   }
-  return authenticateClient(context.live, context.config.deployment, {
+  // As PHP reads them: query, then path or body, merged by array_replace.
+  const query = phpReading(request.query);
+  const withClient = arrayReplace(query, params);
+  const canonical = arrayReplace(withClient);
+  canonical.delete('client');
+  return authenticateClient(context.live, context.config, {
     clientId,
-    candidates: [
-      { ...query, ...params },
-      { ...query, client: rawClientId, ...params },
-    ],
+    candidates: [canonical, withClient],
     received: headerValue(request, 'sign'),
     now: context.clock(),
+    evidence: { clientParameter: 'client', query, body: params, bodyNote: bodyNote(request.body) },
   });
 }
 
