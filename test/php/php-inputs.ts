@@ -102,42 +102,58 @@ const jsonScalar: fc.Arbitrary<string> = fc.oneof(
   fc.double({ min: 1e13, max: 1e17, noNaN: true }).map((value) => JSON.stringify(value)),
 );
 
-/** JSON text of an object (keys may repeat, as a hand-written body may) or a value of any kind. */
-const jsonValue = fc.letrec<{ value: string; object: string; array: string }>((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, jsonScalar, tie('object'), tie('array')),
-  object: fc
-    .array(fc.tuple(key, tie('value')), { maxLength: 7 })
-    .map((members) => `{${members.map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`),
-  array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
-}));
-export const jsonObject: fc.Arbitrary<string> = jsonValue.object;
+/**
+ * JSON text of an object (keys may repeat, as a hand-written body may) whose top-level keys come from
+ * `topKey`, holding values of any kind.
+ */
+export function jsonObjectOf(topKey: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  const members = (names: fc.Arbitrary<string>, value: fc.Arbitrary<string>) =>
+    fc
+      .array(fc.tuple(names, value), { maxLength: 7 })
+      .map((pairs) => `{${pairs.map(([name, item]) => `${JSON.stringify(name)}:${item}`).join(',')}}`);
+  const tree = fc.letrec<{ value: string; object: string; array: string }>((tie) => ({
+    value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, jsonScalar, tie('object'), tie('array')),
+    object: members(key, tie('value')),
+    array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+  }));
+  return members(topKey, tree.value);
+}
+export const jsonObject: fc.Arbitrary<string> = jsonObjectOf(key);
+
+/** A query string or form body whose top-level names come from `topKey` (see {@link formText}). */
+export function formTextOf(topKey: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc
+    .array(
+      fc.oneof(
+        {
+          weight: 8,
+          arbitrary: fc
+            .tuple(formNameOf(topKey), text)
+            .map(([name, value]) => `${name}=${encodeURIComponent(value)}`),
+        },
+        { weight: 1, arbitrary: formNameOf(topKey) },
+        { weight: 1, arbitrary: fc.constantFrom('', '=x', '+a=1', 'a+b=2', 'x=%zz', 'y=%4', 'p=a+b') },
+      ),
+      { maxLength: 10 },
+    )
+    .map((pairs) => pairs.join('&'));
+}
 
 /** One form name: a base key, then brackets (`[]`, `[k]`, an unmatched `[`, junk after `]`). */
-const formName: fc.Arbitrary<string> = fc
-  .tuple(
-    key,
-    fc.array(
-      fc.oneof(
-        { weight: 3, arbitrary: key.map((name) => `[${encodeURIComponent(name)}]`) },
-        { weight: 2, arbitrary: fc.constant('[]') },
-        { weight: 1, arbitrary: fc.constantFrom('[', '[ ]', ']', '[a]x', '%5Bq%5D', '[.b', '[ c') },
+const formNameOf = (topKey: fc.Arbitrary<string>): fc.Arbitrary<string> =>
+  fc
+    .tuple(
+      topKey,
+      fc.array(
+        fc.oneof(
+          { weight: 3, arbitrary: key.map((name) => `[${encodeURIComponent(name)}]`) },
+          { weight: 2, arbitrary: fc.constant('[]') },
+          { weight: 1, arbitrary: fc.constantFrom('[', '[ ]', ']', '[a]x', '%5Bq%5D', '[.b', '[ c') },
+        ),
+        { maxLength: 3 },
       ),
-      { maxLength: 3 },
-    ),
-  )
-  .map(([base, brackets]) => `${encodeURIComponent(base)}${brackets.join('')}`);
+    )
+    .map(([base, brackets]) => `${encodeURIComponent(base)}${brackets.join('')}`);
 
 /** A query string or form body: name=value pairs, some repeated, some without "=", some empty. */
-export const formText: fc.Arbitrary<string> = fc
-  .array(
-    fc.oneof(
-      {
-        weight: 8,
-        arbitrary: fc.tuple(formName, text).map(([name, value]) => `${name}=${encodeURIComponent(value)}`),
-      },
-      { weight: 1, arbitrary: formName },
-      { weight: 1, arbitrary: fc.constantFrom('', '=x', '+a=1', 'a+b=2', 'x=%zz', 'y=%4', 'p=a+b') },
-    ),
-    { maxLength: 10 },
-  )
-  .map((pairs) => pairs.join('&'));
+export const formText: fc.Arbitrary<string> = formTextOf(key);
