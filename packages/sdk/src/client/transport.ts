@@ -96,6 +96,7 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
     : [];
   const refusedSignature = errors.some((error) => error.code === 'invalid_signature');
   return new LaunchApiError({
+    unsigned: request.unsigned,
     notes: [
       ...(refusedSignature && request.unsigned
         ? ['the request was sent unsigned: no secretKey was configured, and this client needs one']
