@@ -41,6 +41,7 @@ import { type PurgeJobOptions, registerPurgeJob } from './ops/purge-job.js';
 import { registerRequestMetrics } from './ops/request-metrics.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
+import { signatureTesterRoutes } from './tools/signature-tester.routes.js';
 
 /** A connection with no traffic either way for this long is cut (a client that stopped reading). */
 const SOCKET_IDLE_TIMEOUT_MS = 60_000;
@@ -144,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...v3Routes(context),
       ...tokenRoutes(context),
       ...pageRoutes(context),
+      ...signatureTesterRoutes(context),
       ...healthRoutes(context),
       ...metricsRoutes(context),
     ],

@@ -1,10 +1,8 @@
-import { arrayReplace, JSON_API_MEDIA_TYPE, PhpArray } from '@poker-launch/sdk';
+import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import { CLIENT_ID_PATTERN } from '../clients/client.js';
-import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { ApiError } from '../http/api-error.js';
 import { sendDocument } from '../http/json-api.js';
-import { bodyNote, phpReading } from '../http/php-reading.js';
 import { headerValue, type RouteDefinition } from '../http/routes.js';
 import { fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../openapi/document-schemas.js';
 import { errorResponses } from '../openapi/error-responses.js';
@@ -14,6 +12,7 @@ import { isNotSent, isPlainObject } from '../validation/parse-fields.js';
 import { checkAndLaunch } from './check-and-launch.js';
 import { USER_ID } from './launch-fields.js';
 import { toSessionDocument } from './session.serializer.js';
+import { v2SignedRequest } from './signed-request.js';
 import {
   assertFlatParameters,
   parseV2Params,
@@ -66,19 +65,17 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         const body = readBody(request.body);
         assertFlatParameters(body);
         assertSameUserId(body.userId, userId);
-        const clientId = clientIdParameter(query, 'clientId');
-        // As PHP reads them: query, body, path, merged by array_replace; the path userId and the body
-        // userId are one parameter, the path's (decisions.md §2; a different body one is refused above).
-        const phpQuery = phpReading(query);
-        const phpBody = phpReading(body);
-        const signed = arrayReplace(phpQuery, phpBody, PhpArray.from([['userId', userId]]));
-        const client = await authenticateClient(context.live, context.config, {
-          clientId,
-          candidates: [signed],
-          received: headerValue(request, 'sign'),
-          now: context.clock(),
-          evidence: { clientParameter: 'clientId', query: phpQuery, body: phpBody, bodyNote: bodyNote(body) },
-        });
+        const client = await authenticateClient(
+          context.live,
+          context.config,
+          v2SignedRequest({
+            query,
+            body,
+            userId,
+            received: headerValue(request, 'sign'),
+            now: context.clock(),
+          }),
+        );
         const params = { ...query, ...body, userId };
         await context.rateLimiter.countCaller(`client:${client.id}`);
 
@@ -102,7 +99,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
  * The body may repeat the path's userId (decisions.md §2), as text or a JSON number; anything else in
  * its place is refused before the signature is checked, like a different value.
  */
-function assertSameUserId(bodyUserId: unknown, pathUserId: string): void {
+export function assertSameUserId(bodyUserId: unknown, pathUserId: string): void {
   if (isNotSent(bodyUserId)) return;
   if (typeof bodyUserId !== 'string' && typeof bodyUserId !== 'number') {
     throw ApiError.of('invalid_field', 'userId must be a string', { pointer: v2Pointer('userId') });
@@ -115,7 +112,7 @@ function assertSameUserId(bodyUserId: unknown, pathUserId: string): void {
 }
 
 /** A form body is already an object; a JSON body must be one (flat parameters, as the form would carry). */
-function readBody(body: unknown): Record<string, unknown> {
+export function readBody(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (!isPlainObject(body))
     throw ApiError.of('bad_request', 'The request body must be a JSON object of parameters');

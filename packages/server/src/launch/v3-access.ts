@@ -1,15 +1,15 @@
-import { arrayReplace, type PhpArray } from '@poker-launch/sdk';
+import type { PhpArray } from '@poker-launch/sdk';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { ApiError } from '../http/api-error.js';
-import { bodyNote, phpReading } from '../http/php-reading.js';
 import { headerValue } from '../http/routes.js';
 import { authenticateClient } from '../signature/authenticate-client.js';
 import { type ApiUser, PERMISSION_CREATE_OPEN_GAME } from '../users/api-user.js';
 import { authorizeApiKey } from '../users/authorize-api-key.js';
 import { isNotSent } from '../validation/parse-fields.js';
+import { v3SignedRequest } from './signed-request.js';
 
 /**
  * Who may open (and read back) v3 game sessions for the client named by `?client=` (decisions.md §8):
@@ -67,18 +67,17 @@ async function authenticateCaller(
     await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
     return activeClientOrThrow(context, clientId);
   }
-  // As PHP reads them: query, then path or body, merged by array_replace.
-  const query = phpReading(request.query);
-  const withClient = arrayReplace(query, params);
-  const canonical = arrayReplace(withClient);
-  canonical.delete('client');
-  return authenticateClient(context.live, context.config, {
-    clientId,
-    candidates: [canonical, withClient],
-    received: headerValue(request, 'sign'),
-    now: context.clock(),
-    evidence: { clientParameter: 'client', query, body: params, bodyNote: bodyNote(request.body) },
-  });
+  return authenticateClient(
+    context.live,
+    context.config,
+    v3SignedRequest({
+      query: request.query as Record<string, unknown>,
+      params,
+      body: request.body,
+      received: headerValue(request, 'sign'),
+      now: context.clock(),
+    }),
+  );
 }
 
 async function activeClientOrThrow(context: AppContext, clientId: string | undefined): Promise<Client> {

@@ -51,7 +51,7 @@ export async function checkSignature(live: LiveConfig, request: SignedRequest): 
   return client?.active && matched ? { ok: true, client } : { ok: false, client };
 }
 
-function invalidSignature(
+export function invalidSignature(
   config: Pick<Config, 'deployment' | 'publicUrl'>,
   request: SignedRequest,
 ): ApiError {
