@@ -6,7 +6,7 @@ import { rawExchange } from '../test-support/raw-http.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
 import { ROLE_ADMIN } from '../users/api-user.js';
 import { createApiUser } from '../users/create-api-user.js';
-import { redactUrl } from './logging.js';
+import { redactUrl, scrubCredentials } from './logging.js';
 
 const SECRET = 'Not-Hex-Shaped-Secret-42';
 
@@ -102,5 +102,28 @@ describe('redactUrl', () => {
       '/x;Auth=[redacted]/y?Sign=[redacted]&access_token=[redacted]&api-key=[redacted]&auth[x][]=[redacted]&n=[redacted]',
     );
     expect(redactUrl(`/a/${token.toUpperCase()}/b?plk_${'x'.repeat(43)}`)).toBe('/a/[redacted]/b?[redacted]');
+  });
+
+  it('reads in full a URL without escapes that names or carries a credential (no shortcut skips it)', () => {
+    const token = 'Cd'.repeat(16);
+    expect(redactUrl('/api/web/v2/app/session?ACCESS-TOKEN=x&lang=en')).toBe(
+      '/api/web/v2/app/session?ACCESS-TOKEN=[redacted]&lang=en',
+    );
+    expect(redactUrl(`/play/poker?g=1&t=x${token}`)).toBe('/play/poker?g=1&t=[redacted]');
+    expect(redactUrl(`/play/${token}`)).toBe('/play/[redacted]');
+    // 31 hex characters are not a credential's shape; 32 are.
+    expect(redactUrl(`/play/x${token.slice(1)}`)).toBe(`/play/x${token.slice(1)}`);
+  });
+});
+
+describe('scrubCredentials', () => {
+  it('replaces every maximal run of 32 or more hex characters and every API key, and nothing else', () => {
+    const token = '0123456789abcdefABCDEF0123456789';
+    expect(scrubCredentials(`{"a":"${token}","b":"${token}ff","c":"x${token.slice(1)}"}`)).toBe(
+      `{"a":"[redacted]","b":"[redacted]","c":"x${token.slice(1)}"}`,
+    );
+    expect(scrubCredentials(`key plk_${'Az09_-'.repeat(8)} end`)).toBe('key [redacted] end');
+    const plain = '{"reqId":"5f0e3c1a-7b2d-4c9e-8f1a-2b3c4d5e6f70","time":1763865600000}';
+    expect(scrubCredentials(plain)).toBe(plain);
   });
 });

@@ -18,7 +18,23 @@ const CREDENTIAL_VALUE = /plk_[A-Za-z0-9_-]{20,}|(?<![0-9A-Fa-f])[0-9A-Fa-f]{32,
 
 /** Text with every credential-shaped value replaced; for anything that reaches a log line. */
 export function scrubCredentials(text: string): string {
-  return text.replace(CREDENTIAL_VALUE, REDACTED);
+  return mayHoldCredentialValue(text) ? text.replace(CREDENTIAL_VALUE, REDACTED) : text;
+}
+
+/**
+ * False only when `text` holds nothing CREDENTIAL_VALUE could match: no `plk_` and no run of 32 hex
+ * characters. One pass over the characters: every log line is checked, and almost none holds one.
+ */
+function mayHoldCredentialValue(text: string): boolean {
+  if (text.includes('plk_')) return true;
+  let hexRun = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index) | 0x20; // ASCII letters lowercased; digits keep their codes
+    const hex = (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x66);
+    hexRun = hex ? hexRun + 1 : 0;
+    if (hexRun === 32) return true;
+  }
+  return false;
 }
 
 function isCredentialName(rawName: string): boolean {
@@ -52,6 +68,7 @@ function redactSegment(segment: string): string {
  * shaped like a token, key or sign in the path or query, percent-encoded or not.
  */
 export function redactUrl(url: string): string {
+  if (isPlainUrl(url)) return url;
   const start = url.indexOf('?');
   const path = (start === -1 ? url : url.slice(0, start)).split('/').map(redactSegment).join('/');
   if (start === -1) return path;
@@ -61,6 +78,21 @@ export function redactUrl(url: string): string {
     .map(redactPair)
     .join('&')}`;
 }
+
+/**
+ * A URL with nothing to redact, told without taking it apart: no escape, `+` or `;` (so every name and
+ * value reads as written), no credential-shaped value, and no credential name anywhere in it (checked
+ * over the whole URL, a superset of its names). Most requests' URLs are such; the others are read in full.
+ */
+function isPlainUrl(url: string): boolean {
+  return (
+    !UNPLAIN_CHARACTER.test(url) &&
+    !mayHoldCredentialValue(url) &&
+    !CREDENTIAL_NAME.test(url.toLowerCase().replace(/[-_.\s]/g, ''))
+  );
+}
+
+const UNPLAIN_CHARACTER = /[%+;]/;
 
 function safeDecode(text: string): string {
   try {
