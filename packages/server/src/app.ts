@@ -9,6 +9,7 @@ import type { SessionStore } from './db/session-store.js';
 import { ApiError } from './http/api-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
+import { loneSurrogatePointer } from './http/json-text.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
 import {
   RequestLogController,
@@ -166,12 +167,25 @@ function registerBodyParsers(app: FastifyInstance): void {
     { parseAs: 'string' },
     (request, body, done) => {
       parseJson(request, body as string, (error, value) => {
+        if (error !== null) return done(error, value);
         // Refused before any route walks the body: the signature, for one, walks it level by level.
-        if (error === null && nestsDeeperThan(value, MAX_JSON_DEPTH)) {
-          done(ApiError.of('bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`));
-        } else {
-          done(error, value);
+        if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+          return done(
+            ApiError.of('bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`),
+          );
         }
+        // Not text, so refused like malformed JSON (PHP's json_decode does), before any field rule or store.
+        const pointer = loneSurrogatePointer(body as string, value);
+        if (pointer !== undefined) {
+          return done(
+            ApiError.of(
+              'bad_request',
+              `The request body holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair) at ${pointer || 'the top level'}: JSON text must encode whole characters`,
+              { pointer },
+            ),
+          );
+        }
+        done(null, value);
       });
     },
   );
