@@ -6,8 +6,10 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
 import type { SessionStore } from './db/session-store.js';
+import { ApiError } from './http/api-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { checkJsonBody } from './http/json-body.js';
+import { loneSurrogatePointer } from './http/json-text.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
 import {
   RequestLogController,
@@ -167,14 +169,27 @@ function registerBodyParsers(app: FastifyInstance): void {
     { parseAs: 'string' },
     (request, body, done) => {
       parseJson(request, body as string, (error, value) => {
-        if (error !== null) return done(error);
+        if (error !== null) return done(error, value);
         // Refused before any route walks the body (the signature walks it level by level); where
         // JSON.parse loses what PHP reads, PHP's reading is kept for the signature.
+        let checked: unknown;
         try {
-          done(null, checkJsonBody(value, body as string));
+          checked = checkJsonBody(value, body as string);
         } catch (refusal) {
-          done(refusal as Error);
+          return done(refusal as Error);
         }
+        // Not text, so refused like malformed JSON (PHP's json_decode does), before any field rule or store.
+        const pointer = loneSurrogatePointer(body as string, value);
+        if (pointer !== undefined) {
+          return done(
+            ApiError.of(
+              'bad_request',
+              `The request body holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair) at ${pointer || 'the top level'}: JSON text must encode whole characters`,
+              { pointer },
+            ),
+          );
+        }
+        done(null, checked);
       });
     },
   );

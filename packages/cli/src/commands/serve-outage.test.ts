@@ -1,5 +1,6 @@
 import { sign } from '@poker-launch/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startTcpProxy } from '../../../server/src/test-support/tcp-proxy.js';
 import { createSession, printedCredentials } from '../test-support/create-session.js';
 import {
   bringDatabaseBack,
@@ -90,5 +91,66 @@ describe.runIf(postgresUrl)('poker-launch serve while PostgreSQL is unavailable'
     // Warned about, never logged as an unhandled error (a 500).
     expect(serve.stdout()).toContain('"msg":"database unavailable"');
     expect(serve.stdout()).not.toContain('unhandled error');
+  });
+
+  it('answers 503 within seconds while PostgreSQL stops answering (a partition), and recovers when it answers again', async () => {
+    // Between the service and PostgreSQL: a network that keeps every connection open and delivers nothing
+    // back, so no refusal, reset or server-side timeout tells the driver anything.
+    const target = new URL(database().url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    try {
+      const throughProxy = new URL(database().url);
+      throughProxy.port = String(proxy.port);
+      serve = await runServe(throughProxy.href);
+      const { address } = serve;
+      const { clientId, secret } = printedCredentials(serve.stdout());
+      const before = await createSession(address, clientId, secret, 'u-1');
+      expect(before.status).toBe(200);
+      const auth = before.body.data.attributes.auth;
+
+      proxy.stall();
+      const started = Date.now();
+      // Several token reads, so that the connections the pool holds open are all asked (and stuck).
+      const answers = await Promise.all([
+        ...[1, 2, 3].map(() =>
+          fetch(`${address}/api/web/v2/app/session`, {
+            headers: { authorization: `Bearer ${auth}` },
+            signal: AbortSignal.timeout(30_000),
+          }),
+        ),
+        fetch(`${address}/api/web/v2/app/users/u-2/session?clientId=${clientId}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            sign: await sign({ userId: 'u-2' }, secret),
+          },
+          body: 'userId=u-2',
+          signal: AbortSignal.timeout(30_000),
+        }),
+      ]);
+      // The driver's query timeout (6 s) or connect timeout (3 s), with room for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      for (const response of answers) {
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toBe('5');
+        expect(await response.json()).toMatchObject({
+          errors: [{ status: 503, code: 'service_unavailable' }],
+        });
+      }
+      expect((await fetch(`${address}/readyz`)).status).toBe(503);
+      expect(serve.child.exitCode).toBeNull();
+
+      proxy.resume();
+      await eventually(async () => (await createSession(address, clientId, secret, 'u-3')).status === 200);
+      const read = await fetch(`${address}/api/web/v2/app/session`, {
+        headers: { authorization: `Bearer ${auth}` },
+      });
+      expect(read.status).toBe(200);
+      expect(serve.stdout()).not.toContain('unhandled error');
+    } finally {
+      await serve?.stop('SIGKILL');
+      serve = undefined;
+      await proxy.close();
+    }
   });
 });

@@ -39,6 +39,13 @@ export interface OpenDatabaseOptions {
 export const CONNECT_TIMEOUT_MS = 3000;
 /** Longest a PostgreSQL statement may run: a locked table or a stuck server answers 503, never hangs. */
 export const STATEMENT_TIMEOUT_MS = 5000;
+/**
+ * Longest the driver waits for any answer to a query. The statement timeout is the server's: it cannot
+ * help when no answer comes back at all (a network partition, a failover that leaves the old address
+ * silent), and an open connection would then wait for the operating system's keep-alive, for hours.
+ * Above the statement timeout, so that a slow statement is still the server's to cancel.
+ */
+export const QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 1000;
 
 export async function openDatabase(
   config: DatabaseConfig,
@@ -90,6 +97,7 @@ async function openPostgres(
     max: 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     statement_timeout: STATEMENT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
   });
   const report = onConnectionError ?? (() => {});
   // Without a listener, an error on a connection kills the process (an EventEmitter 'error' event):

@@ -128,6 +128,43 @@ describe.each(DIALECTS)('control characters and invisible text on %s', (dialect)
     expect(h().logs()).not.toContain('unhandled error');
   });
 
+  it('answers 400 naming the member for a lone UTF-16 surrogate in a JSON body, where PostgreSQL answered 500', async () => {
+    // JSON's \u escapes can encode half a surrogate pair, which no text holds: PHP's json_decode refuses
+    // it, PostgreSQL refuses to store it, and SQLite stored it. Refused alike on both, before any work.
+    const loneSurrogate = (pointer: string) => [
+      [
+        400,
+        'bad_request',
+        `The request body holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair) at ${pointer}: JSON text must encode whole characters`,
+        pointer,
+      ],
+    ];
+    for (const [params, pointer] of [
+      [{ nick: '\uD800' }, '/nick'],
+      [{ sessionId: 'x\uDFFF' }, '/sessionId'],
+      [
+        { launchOptions: { restoreSessionUrl: 'https://casino.example/\uDBFF' } },
+        '/launchOptions/restoreSessionUrl',
+      ],
+      [{ launchOptions: { 'k\uDC00': 'v' } }, '/launchOptions/k\uFFFD'],
+    ] as const) {
+      const response = await h().createSession('u-1', params, { format: 'json' });
+      expect(errorsOf(response), pointer).toEqual(loneSurrogate(pointer));
+    }
+    for (const [player, pointer] of [
+      [{ id: 'u-2', nick: '\uD800' }, '/data/attributes/player/nick'],
+      [{ id: '\uDC00' }, '/data/attributes/player/id'],
+    ] as const) {
+      const response = await openGame(h(), openGameDocument(player));
+      expect(errorsOf(response), pointer).toEqual(loneSurrogate(pointer));
+    }
+    // A whole pair is a character like any other.
+    expect((await h().createSession('u-3', { nick: 'Ace\uD83C\uDCA1' }, { format: 'json' })).statusCode).toBe(
+      200,
+    );
+    expect(h().logs()).not.toContain('unhandled error');
+  });
+
   it('answers 422 for NUL in every v3 text field, e-mail included', async () => {
     const fields = ['id', 'nick', 'name', 'email', 'referredBy', 'referralCode', 'bonusCode', 'tag'];
     const player = Object.fromEntries(fields.map((field) => [field, `a${NUL}b@example.com`]));

@@ -17,10 +17,7 @@ export interface Metrics {
   /** `unavailable`: a request met an unavailable database (answered 503); `query`: any other database
    * error of a request; `connection`: a pooled connection was lost while idle. */
   readonly databaseErrors: Counter<'kind'>;
-  /**
-   * Sessions per database write of the session writer (group commit). Nothing feeds it until that
-   * writer exists; the name is fixed now so that dashboards and alerts can be written against it.
-   */
+  /** Writes per transaction of the session writer (group commit); fed by the store server.ts opens. */
   readonly writeBatchSize: Histogram;
   readonly writeBatchDuration: Histogram;
   readonly sessionsPurged: Counter;

@@ -63,7 +63,8 @@ describe.each(DIALECTS)('health and metrics on %s', (dialect) => {
     expect(text).not.toContain('0123456789abcdef0123456789abcdef');
     expect(text).not.toContain('page-4242');
     expect(text).not.toContain(auth);
-    // The session writer's histogram exists before anything feeds it; process metrics are there.
+    // The session writer's histogram is there though this app's store feeds it nothing (server.ts wires
+    // it: serve-metrics.test.ts); so are the process metrics.
     expect(text).toContain('poker_launch_write_batch_size_count 0');
     expect(text).toContain('poker_launch_database_errors_total');
     expect(text).toMatch(/^process_cpu_seconds_total \d/m);
