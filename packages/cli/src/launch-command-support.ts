@@ -30,8 +30,17 @@ export function readConnection(values: ParsedArgs['values'], context: CommandCon
     throw new UsageError('--url <base> is required: the http(s) address of the service');
   }
   if (clientId === undefined) throw new UsageError('--client <id> is required');
-  const secretKey = stringOption(values, 'secret') ?? context.env.POKER_LAUNCH_SECRET;
-  return { baseUrl, clientId, ...(secretKey === undefined || secretKey === '' ? {} : { secretKey }) };
+  const flag = stringOption(values, 'secret');
+  const secretKey = flag ?? context.env.POKER_LAUNCH_SECRET;
+  if (secretKey === '') {
+    // An empty secret is a configuration slip (an unset variable in `--secret "$SECRET"`), not a choice.
+    throw new UsageError(
+      flag === undefined
+        ? 'POKER_LAUNCH_SECRET is set but empty: set it to your secret key, or unset it for a client that has no secret'
+        : '--secret is empty (an unset variable?): give your secret key, or leave --secret out for a client that has no secret',
+    );
+  }
+  return { baseUrl, clientId, ...(secretKey === undefined ? {} : { secretKey }) };
 }
 
 export function stringOption(values: ParsedArgs['values'], name: string): string | undefined {
@@ -85,10 +94,18 @@ export function printLaunch(
 }
 
 /** A refused launch on stderr: status, code and detail of every error (and the signature hint); exit 1. */
-export function printLaunchError(context: CommandContext, command: string, error: unknown): number {
+export function printLaunchError(
+  context: CommandContext,
+  command: string,
+  error: unknown,
+  connection?: Connection,
+): number {
   if (!(error instanceof LaunchApiError)) throw error;
   const [first = '', ...rest] = error.message.split('\n');
   context.err(`poker-launch ${command}: ${first}`);
   for (const line of rest) context.err(`  ${line}`);
+  if (error.code === 'invalid_signature' && connection?.secretKey === undefined) {
+    context.err('  no secret was configured: pass --secret <s> or set POKER_LAUNCH_SECRET');
+  }
   return 1;
 }

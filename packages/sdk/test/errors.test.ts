@@ -121,6 +121,31 @@ describe.each(DIALECTS)('LaunchApiError from the real service on %s', (dialect) 
   });
 });
 
+describe.each(DIALECTS)('a client without a secret key, on %s', (dialect) => {
+  const server = useLiveServer(dialect);
+
+  it('says plainly that the request went unsigned, with the staging hint, not that the secret differs', async () => {
+    await server().addClient();
+    const launch = createLaunchClient({ baseUrl: server().baseUrl, clientId: 'demo' });
+    const error = await failure(launch.createSession('u-1', { nick: 'Alice' }));
+    expect(error.code).toBe('invalid_signature');
+    expect(error.message).toContain('the request was sent unsigned: no secretKey was configured');
+    expect(error.message).toContain('No sign header was sent');
+    expect(error.message).not.toContain('the secret key is not the one the server has');
+  });
+});
+
+describe('createLaunchClient', () => {
+  it('refuses a secretKey option that is undefined or empty (an unset environment variable)', () => {
+    const options = { baseUrl: 'https://poker.example.com', clientId: 'demo' };
+    expect(() => createLaunchClient({ ...options, secretKey: undefined })).toThrow(
+      /secretKey is undefined \(an unset environment variable\?\)/,
+    );
+    expect(() => createLaunchClient({ ...options, secretKey: '' })).toThrow(/secretKey is empty/);
+    expect(() => createLaunchClient(options)).not.toThrow();
+  });
+});
+
 describe('LaunchApiError from a production deployment', () => {
   const server = useLiveServer('sqlite', { POKER_LAUNCH_ENV: 'production' });
 

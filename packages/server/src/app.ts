@@ -8,7 +8,7 @@ import type { Db } from './db/schema.js';
 import type { SessionStore } from './db/session-store.js';
 import { ApiError } from './http/api-error.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.js';
+import { checkJsonBody } from './http/json-body.js';
 import { loneSurrogatePointer } from './http/json-text.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
 import {
@@ -17,7 +17,7 @@ import {
   scrubbingDestination,
   serializeRequest,
 } from './http/logging.js';
-import { parsePhpForm } from './http/php-form.js';
+import { parsePhpForm, parsePhpFormBody } from './http/php-form.js';
 import {
   answerUnmetExpectations,
   assertHostHeader,
@@ -43,6 +43,7 @@ import { type PurgeJobOptions, registerPurgeJob } from './ops/purge-job.js';
 import { registerRequestMetrics } from './ops/request-metrics.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
+import { signatureTesterRoutes } from './tools/signature-tester.routes.js';
 
 /** A connection with no traffic either way for this long is cut (a client that stopped reading). */
 const SOCKET_IDLE_TIMEOUT_MS = 60_000;
@@ -146,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...v3Routes(context),
       ...tokenRoutes(context),
       ...pageRoutes(context),
+      ...signatureTesterRoutes(context),
       ...healthRoutes(context),
       ...metricsRoutes(context),
     ],
@@ -168,11 +170,13 @@ function registerBodyParsers(app: FastifyInstance): void {
     (request, body, done) => {
       parseJson(request, body as string, (error, value) => {
         if (error !== null) return done(error, value);
-        // Refused before any route walks the body: the signature, for one, walks it level by level.
-        if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
-          return done(
-            ApiError.of('bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`),
-          );
+        // Refused before any route walks the body (the signature walks it level by level); where
+        // JSON.parse loses what PHP reads, PHP's reading is kept for the signature.
+        let checked: unknown;
+        try {
+          checked = checkJsonBody(value, body as string);
+        } catch (refusal) {
+          return done(refusal as Error);
         }
         // Not text, so refused like malformed JSON (PHP's json_decode does), before any field rule or store.
         const pointer = loneSurrogatePointer(body as string, value);
@@ -185,7 +189,7 @@ function registerBodyParsers(app: FastifyInstance): void {
             ),
           );
         }
-        done(null, value);
+        done(null, checked);
       });
     },
   );
@@ -194,7 +198,7 @@ function registerBodyParsers(app: FastifyInstance): void {
     { parseAs: 'string' },
     (_request, body, done) => {
       try {
-        done(null, parsePhpForm(body as string));
+        done(null, parsePhpFormBody(body as string));
       } catch (error) {
         done(error as Error, undefined);
       }

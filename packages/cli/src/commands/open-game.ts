@@ -55,7 +55,7 @@ export const openGameCommand: Command = {
       const result = await client.openGame(params);
       return printLaunch(context, values.json === true, result, result.url);
     } catch (error) {
-      return printLaunchError(context, 'open-game', error);
+      return printLaunchError(context, 'open-game', error, connection);
     }
   },
 };

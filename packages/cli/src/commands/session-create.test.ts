@@ -74,6 +74,25 @@ describe.each(DIALECTS)('poker-launch session create against the real service on
     );
   });
 
+  it('says plainly that no secret was configured when an unsigned request is refused', async () => {
+    const result = await sessionCreate('u-1', 'nick=Alice');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the request was sent unsigned: no secretKey was configured');
+    expect(result.stderr).toContain('no secret was configured: pass --secret <s> or set POKER_LAUNCH_SECRET');
+    expect(result.stderr).not.toContain('the secret key is not the one the server has');
+  });
+
+  it('refuses an empty POKER_LAUNCH_SECRET or --secret (an unset variable) instead of sending unsigned', async () => {
+    const fromEnv = await runPokerLaunch(['session', 'create', '--url', baseUrl, '--client', 'demo', 'u-1'], {
+      POKER_LAUNCH_SECRET: '',
+    });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toContain('POKER_LAUNCH_SECRET is set but empty');
+    const fromFlag = await sessionCreate('--secret', '', 'u-1');
+    expect(fromFlag.code).toBe(2);
+    expect(fromFlag.stderr).toContain('--secret is empty (an unset variable?)');
+  });
+
   it('prints the business 500 "username exists" as it is, exit 1', async () => {
     await sessionCreate('--secret', 'test_secret', 'u-1', 'nick=Taken');
     const result = await sessionCreate('--secret', 'test_secret', 'u-2', 'nick=Taken');

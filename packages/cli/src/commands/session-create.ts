@@ -37,7 +37,7 @@ export const sessionCreateCommand: Command = {
       const result = await createLaunchClient(connection).createSession(userId, params);
       return printLaunch(context, values.json === true, result, result.redirectUrl);
     } catch (error) {
-      return printLaunchError(context, 'session create', error);
+      return printLaunchError(context, 'session create', error, connection);
     }
   },
 };

@@ -33,7 +33,8 @@ function isFormShaped(value: object): boolean {
   if (entries.length === 0 || Object.getPrototypeOf(value) !== Object.prototype) return false;
   return entries.every(
     ([key, item]) =>
-      key !== '' &&
+      // PHP reads `a[]` and `a[ ]` as "append", not as keys '' and ' ', and "[" or "]" would end the key.
+      !/^[ \t\n\v\f\r]?$/.test(key) &&
       !/[[\]]/.test(key) &&
       (typeof item === 'string' || (item !== null && typeof item === 'object' && isFormShaped(item))),
   );

@@ -28,6 +28,10 @@ export interface LaunchApiErrorInit {
   /** The staging server's canonical string and the SDK's own, for a signature error. */
   canonical?: { server: string; sdk: string } | undefined;
   attempts: number;
+  /** Lines that explain the error further (an unsigned request, the staging server's signature hints). */
+  notes?: readonly string[] | undefined;
+  /** The request went without a sign (no secret key configured): the canonical strings cannot explain it. */
+  unsigned?: boolean | undefined;
   /** Fallback code and detail when the response carried no errors document. */
   fallback?: { code: LaunchErrorCode; detail: string } | undefined;
   cause?: unknown;
@@ -91,7 +95,10 @@ function describe(init: LaunchApiErrorInit, code: LaunchErrorCode, detail: strin
   const first = init.errors[0];
   const lines = [first ? head + where(first) : head];
   for (const error of init.errors.slice(1)) lines.push(`${error.code}: ${error.detail}${where(error)}`);
-  if (init.canonical) lines.push(...explainCanonicalMismatch(init.canonical.server, init.canonical.sdk));
+  lines.push(...(init.notes ?? []));
+  if (init.canonical && !init.unsigned) {
+    lines.push(...explainCanonicalMismatch(init.canonical.server, init.canonical.sdk));
+  }
   if (init.requestId !== undefined) lines.push(`request id: ${init.requestId}`);
   if (init.attempts > 1) lines.push(`after ${init.attempts} attempts`);
   return lines.join('\n');

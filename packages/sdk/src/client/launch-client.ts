@@ -1,4 +1,6 @@
-import type { SignableParams } from '../signature/canonical-string.js';
+import { phpJsonDecode } from '../php/json-decode.js';
+import { parseStr } from '../php/parse-str.js';
+import { arrayReplace, PhpArray } from '../php/php-array.js';
 import { sign } from '../signature/sign.js';
 import { JSON_API_MEDIA_TYPE } from '../wire/media-type.js';
 import type { OpenGameDocument, OpenGamePlayer, OpenGameSession } from '../wire/open-game.js';
@@ -24,8 +26,11 @@ export interface LaunchClientOptions {
   baseUrl: string;
   /** Your client id (`clientId` in v2, `client` in v3). */
   clientId: string;
-  /** Signs every request. Keep it on your server; omit it only for a client that has no secret. */
-  secretKey?: string;
+  /**
+   * Signs every request. Keep it on your server; leave the option out only for a client that has no
+   * secret. Passed but undefined or empty (an unset environment variable, say), it is refused at once.
+   */
+  secretKey?: string | undefined;
   /** v3 only: an API key sent as `Authorization: Bearer …`, for callers that authenticate as a user. */
   apiKey?: string;
   /** Defaults to the runtime's global `fetch`. */
@@ -70,25 +75,38 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const policy = retryPolicy(options.retry);
   const fetch = options.fetch ?? defaultFetch();
-  const signatureHeader = async (signed: SignableParams): Promise<Record<string, string>> =>
-    options.secretKey === undefined ? {} : { sign: await sign(signed, options.secretKey) };
+  const { secretKey } = options;
+  if (Object.hasOwn(options, 'secretKey') && (secretKey === undefined || secretKey === '')) {
+    // Sending unsigned requests and then reporting a "wrong signature" would send people hunting the wrong bug.
+    throw new TypeError(
+      `createLaunchClient: secretKey is ${secretKey === undefined ? 'undefined' : 'empty'} (an unset ` +
+        'environment variable?): pass the secret key of your client, or leave the option out for a ' +
+        'client that has no secret',
+    );
+  }
+  const signatureHeader = async (signed: PhpArray): Promise<Record<string, string>> =>
+    secretKey === undefined ? {} : { sign: await sign(signed, secretKey) };
 
   return {
     async createSession(userId, params = {}) {
       if (typeof userId !== 'string' || userId === '')
         throw new TypeError('createSession: userId must be a non-empty string');
       // userId travels in the path and again in the body; the signature counts it once.
-      const fields = toFormFields({ ...params, userId });
-      const signed = { clientId: options.clientId, ...fields };
+      const query = `clientId=${encodeURIComponent(options.clientId)}`;
+      const body = encodeForm(toFormFields({ ...params, userId }));
+      // Signed over what the service (like PHP) reads from the very bytes sent: the query, the body, the
+      // path's userId (decisions.md §2: the path and body userId are one parameter).
+      const signed = arrayReplace(parseStr(query), parseStr(body), PhpArray.from([['userId', userId]]));
       const request: PreparedRequest = {
-        url: `${baseUrl}/api/web/v2/app/users/${encodeURIComponent(userId)}/session?clientId=${encodeURIComponent(options.clientId)}`,
+        url: `${baseUrl}/api/web/v2/app/users/${encodeURIComponent(userId)}/session?${query}`,
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
           accept: JSON_API_MEDIA_TYPE,
           ...(await signatureHeader(signed)),
         },
-        body: encodeForm(fields),
+        body,
         signed,
+        unsigned: secretKey === undefined,
       };
       const answer = await send(fetch, policy, request);
       return readSessionDocument(answer.body) ?? unexpected(answer, 'a session document');
@@ -99,9 +117,9 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         data: { type: 'OpenGame', attributes: session === undefined ? { player } : { session, player } },
       };
       const body = JSON.stringify(document);
-      // Signed over the document as the server decodes it (undefined members gone); `client` is left
-      // out, which is the canonical form (decisions.md §2).
-      const signed = JSON.parse(body) as SignableParams;
+      // Signed over the document as the server (like PHP's json_decode) reads it; `client` is left out,
+      // which is the canonical form (decisions.md §2).
+      const signed = phpJsonDecode(body) as PhpArray;
       const request: PreparedRequest = {
         url: `${baseUrl}/apiweb/v3/open-game?client=${encodeURIComponent(options.clientId)}`,
         headers: {
@@ -112,6 +130,7 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         },
         body,
         signed,
+        unsigned: secretKey === undefined,
       };
       const answer = await send(fetch, policy, request);
       const location = answer.headers.get('location') ?? undefined;

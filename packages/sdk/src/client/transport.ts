@@ -1,4 +1,5 @@
-import { canonicalString, type SignableParams } from '../signature/canonical-string.js';
+import type { PhpArray } from '../php/php-array.js';
+import { canonicalString } from '../signature/canonical-string.js';
 import {
   BUSINESS_ERROR_CODES,
   LaunchApiError,
@@ -26,7 +27,9 @@ export interface PreparedRequest {
   headers: Record<string, string>;
   body: string;
   /** What the signature covered, to explain a staging server's signature error. */
-  signed: SignableParams;
+  signed: PhpArray;
+  /** No secret key was configured, so no `sign` was sent. */
+  unsigned: boolean;
 }
 
 export interface Answer {
@@ -84,8 +87,22 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
     : [];
   const meta = isRecord(document.meta) ? document.meta : {};
   const requestId = typeof meta.requestId === 'string' ? meta.requestId : answer.headers.get('x-request-id');
-  const serverCanonical = isRecord(meta.signature) ? meta.signature.canonical : undefined;
+  const signature = isRecord(meta.signature) ? meta.signature : {};
+  const serverCanonical = signature.canonical;
+  const hints = Array.isArray(signature.hints)
+    ? signature.hints.flatMap((hint) =>
+        isRecord(hint) && typeof hint.detail === 'string' ? [hint.detail] : [],
+      )
+    : [];
+  const refusedSignature = errors.some((error) => error.code === 'invalid_signature');
   return new LaunchApiError({
+    unsigned: request.unsigned,
+    notes: [
+      ...(refusedSignature && request.unsigned
+        ? ['the request was sent unsigned: no secretKey was configured, and this client needs one']
+        : []),
+      ...hints,
+    ],
     status: answer.status,
     errors,
     requestId: requestId ?? undefined,

@@ -1,10 +1,29 @@
-/** A value that can take part in a signature: what a form, a query string or a JSON body can carry. */
+import { phpJsonDecode } from '../php/json-decode.js';
+import { ksortEntries } from '../php/ksort.js';
+import { PhpArray, PhpFloat, type PhpKey, phpKey } from '../php/php-array.js';
+import { floatText } from '../php/php-text.js';
+
+/**
+ * A value that can take part in a signature: what a form, a query string or a JSON body can carry.
+ * How JavaScript values stand for PHP values:
+ * - a string is a string; `true`, `false`, `null` are themselves (text `1`, empty, empty);
+ * - a number is what PHP reads from its `JSON.stringify`: a whole number below 2^63 an int (`2 ** 60`
+ *   in full), any other a float (`1.5`); a `bigint` is an int with all its digits; a
+ *   {@link PhpFloat} is a float even when it is whole (`1.0` → `1`, `1e15` → `1.0E+15`);
+ * - an array is a PHP list (keys 0, 1, …); a plain object is a PHP array whose keys come in
+ *   `Object.keys` order, which puts integer-like keys (`"10"`) first: where that order matters (it
+ *   seldom does, ksort sorts them), pass a {@link PhpArray}, which keeps any order;
+ * - `undefined` members are left out, as JSON.stringify leaves them out.
+ */
 export type SignableValue =
   | string
   | number
+  | bigint
   | boolean
   | null
   | undefined
+  | PhpFloat
+  | PhpArray
   | readonly SignableValue[]
   | { readonly [key: string]: SignableValue };
 
@@ -40,8 +59,11 @@ export const EXCLUDED_KEYS: ReadonlySet<string> = new Set([
 export const MAX_PARAMETER_DEPTH = 32;
 
 /**
- * The string that is hashed (before the secret key is appended): values of all parameters but the
- * excluded keys, sorted by key in UTF-8 byte order at every depth, concatenated with no separator.
+ * The string that is hashed (before the secret key is appended), byte for byte what PHP 8 computes
+ * running the reference pseudocode over the same parameters: a top-level string holding a JSON object
+ * or array is replaced by `json_decode($value, true)`; the excluded keys are dropped; every level is
+ * sorted by `ksort` (integer keys numerically, numeric strings as numbers, other names byte by byte);
+ * the values are concatenated with no separator, each as PHP's `(string)` prints it.
  *
  * @throws RangeError `parameters nest deeper than 32 levels` when objects and arrays (decoded JSON
  *   strings included) nest deeper than {@link MAX_PARAMETER_DEPTH}; the service refuses such requests too.
@@ -49,90 +71,91 @@ export const MAX_PARAMETER_DEPTH = 32;
  * canonicalString({ clientId: 'demo', userId: '12345', nick: 'Player1', lang: 'en', authType: 'external' });
  * // => 'externalenPlayer112345'
  */
-export function canonicalString(params: SignableParams): string {
-  const parts: string[] = [];
-  for (const key of sortedKeys(params)) {
-    if (!EXCLUDED_KEYS.has(key)) appendValue(parts, params[key], 2);
+export function canonicalString(params: SignableParams | PhpArray): string {
+  const top: [PhpKey, SignableValue][] = [];
+  for (const [key, value] of entriesOf(params)) {
+    if (typeof key === 'string' && EXCLUDED_KEYS.has(key)) continue;
+    top.push([key, typeof value === 'string' ? decodeTopLevelJson(value) : value]);
   }
+  const parts: string[] = [];
+  for (const [, value] of ksortEntries(top)) appendValue(parts, value, 2);
   return parts.join('');
 }
 
-/** @param depth the level `value` would be, were it an object or array */
+/** A top-level string that `json_decode($value, true)` turns into an array is that array. */
+function decodeTopLevelJson(text: string): SignableValue {
+  // Only text that starts (after JSON whitespace) with "{" or "[" can decode to an array.
+  let index = 0;
+  let code = text.charCodeAt(0);
+  while (code === 32 || code === 9 || code === 10 || code === 13) code = text.charCodeAt(++index);
+  if (code !== 123 && code !== 91) return text;
+  const decoded = phpJsonDecode(text);
+  return decoded instanceof PhpArray ? decoded : text;
+}
+
+/** @param depth the level `value` would be, were it an array */
 function appendValue(parts: string[], value: SignableValue, depth: number): void {
   if (typeof value === 'string') {
-    const decoded = decodeJsonContainer(value);
-    if (decoded === undefined) parts.push(value);
-    else appendValue(parts, decoded, depth);
+    parts.push(value);
     return;
   }
   if (value === null || typeof value !== 'object') {
     parts.push(scalarText(value));
     return;
   }
+  if (value instanceof PhpFloat) {
+    parts.push(floatText(value.value));
+    return;
+  }
   // Checked before descending, so the recursion never goes deeper than the cap.
   if (depth > MAX_PARAMETER_DEPTH) {
     throw new RangeError(`parameters nest deeper than ${MAX_PARAMETER_DEPTH} levels`);
   }
-  if (Array.isArray(value)) {
-    for (const item of value as readonly SignableValue[]) appendValue(parts, item, depth + 1);
-  } else {
-    const object = value as { readonly [key: string]: SignableValue };
-    for (const key of sortedKeys(object)) appendValue(parts, object[key], depth + 1);
-  }
+  // A list's keys are 0, 1, 2…: ksort leaves it as it is.
+  const entries = Array.isArray(value)
+    ? value.map((item, index) => [index, item] as const)
+    : entriesOf(value);
+  const sorted = Array.isArray(value) ? entries : ksortEntries([...entries] as [PhpKey, SignableValue][]);
+  for (const [, item] of sorted) appendValue(parts, item, depth + 1);
 }
 
-/** A string holding a JSON object or array is signed as the decoded value; any other string as it is. */
-function decodeJsonContainer(text: string): SignableValue | undefined {
-  const first = text.trimStart()[0];
-  if (first !== '{' && first !== '[') return undefined;
-  try {
-    const decoded: unknown = JSON.parse(text);
-    return decoded !== null && typeof decoded === 'object' ? (decoded as SignableValue) : undefined;
-  } catch {
-    return undefined;
+/** The entries of a PHP array or of a plain object read as one; undefined members left out. */
+function entriesOf(container: object): Iterable<readonly [PhpKey, SignableValue]> {
+  if (container instanceof PhpArray) return container.entries();
+  const entries: [PhpKey, SignableValue][] = [];
+  for (const key of Object.keys(container)) {
+    const value = (container as { readonly [key: string]: SignableValue })[key];
+    if (value !== undefined) entries.push([phpKey(key), value]);
   }
+  return entries;
 }
 
-/** Scalars as PHP 8 turns them into text: true → "1", false and null → "", floats with precision 14. */
-function scalarText(value: number | boolean | null | undefined): string {
+/** Scalars as PHP 8's `(string)` prints them: true → "1", false and null → "", ints in full. */
+function scalarText(value: number | bigint | boolean | null | undefined): string {
   if (value === true) return '1';
   if (typeof value === 'number') return numberText(value);
+  if (typeof value === 'bigint') return bigintText(value);
   return '';
 }
 
-const PHP_FLOAT_PRECISION = 14;
-
 /**
- * Integers print in decimal. Other numbers print as PHP's `(string)$float` does with the default
- * `precision=14`: 14 significant digits, trailing zeros dropped, scientific form (`1.0E+25`, `1.5E-7`)
- * when the exponent is below -4 or at least 14.
+ * A JavaScript number as the signature prints it: as PHP reads it from `JSON.stringify` (which is what
+ * the SDK sends). A whole number below 2^63 is an int, in full (`-0` is `0`); any other number is a
+ * float, printed by `(string)$float` with precision 14 (`1.5`, `0.3` for 0.1 + 0.2, `1.0E+25`);
+ * NaN and ±Infinity, which JSON writes as null, print nothing.
+ *
+ * @example numberText(42) // '42'
+ * @example numberText(0.1 + 0.2) // '0.3'
  */
 export function numberText(value: number): string {
   if (!Number.isFinite(value)) return '';
-  if (Number.isSafeInteger(value)) return String(value);
-  const [mantissa = '0', exponentText = '0'] = value.toExponential(PHP_FLOAT_PRECISION - 1).split('e');
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= PHP_FLOAT_PRECISION) {
-    const digits = mantissa.replace(/\.?0+$/, '');
-    const withFraction = digits.includes('.') ? digits : `${digits}.0`;
-    return `${withFraction}E${exponent < 0 ? '-' : '+'}${Math.abs(exponent)}`;
-  }
-  return String(Number(value.toPrecision(PHP_FLOAT_PRECISION)));
+  return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? String(value) : floatText(value);
 }
 
-function sortedKeys(object: object): string[] {
-  return Object.keys(object).sort(compareUtf8);
-}
+const LONG_MAX = 9223372036854775807n;
+const LONG_MIN = -9223372036854775808n;
 
-/** UTF-8 byte order is code point order, which differs from JavaScript's UTF-16 order above U+FFFF. */
-export function compareUtf8(a: string, b: string): number {
-  const left = a[Symbol.iterator]();
-  const right = b[Symbol.iterator]();
-  for (;;) {
-    const x = left.next();
-    const y = right.next();
-    if (x.done || y.done) return x.done === y.done ? 0 : x.done ? -1 : 1;
-    const difference = (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0);
-    if (difference !== 0) return difference;
-  }
+/** An int in full; beyond 64 bits PHP holds a float. */
+function bigintText(value: bigint): string {
+  return value <= LONG_MAX && value >= LONG_MIN ? value.toString() : floatText(Number(value));
 }

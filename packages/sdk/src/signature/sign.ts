@@ -1,3 +1,4 @@
+import type { PhpArray } from '../php/php-array.js';
 import { canonicalString, type SignableParams } from './canonical-string.js';
 
 const encoder = new TextEncoder();
@@ -13,7 +14,7 @@ const encoder = new TextEncoder();
  * const signature = await sign({ userId: '12345', nick: 'Player1', lang: 'en', authType: 'external' }, 'test_secret');
  * // => '5659e1d6d9f9f54a432e978eacf6ec98cac7bcb8914dda49ddce81076ef1f84a'
  */
-export async function sign(params: SignableParams, secretKey: string): Promise<string> {
+export async function sign(params: SignableParams | PhpArray, secretKey: string): Promise<string> {
   return sha256Hex(signedText(params, secretKey));
 }
 
@@ -24,7 +25,7 @@ export async function sign(params: SignableParams, secretKey: string): Promise<s
  * @example
  * createHash('sha256').update(signedText(params, secret), 'utf8').digest('hex') === (await sign(params, secret));
  */
-export function signedText(params: SignableParams, secretKey: string): string {
+export function signedText(params: SignableParams | PhpArray, secretKey: string): string {
   return canonicalString(params) + secretKey;
 }
 

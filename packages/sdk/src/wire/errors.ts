@@ -52,9 +52,23 @@ export interface ErrorObjectMeta {
   allowedValues?: string[];
 }
 
-/** What a staging deployment adds to a signature error: the string it hashed, without the secret. */
+/** One usual mistake a staging deployment saw in a badly signed request. */
+export interface SignatureHint {
+  code: 'sign_header_missing' | 'client_missing' | 'body_misread' | 'no_parameters';
+  detail: string;
+}
+
+/**
+ * What a staging deployment adds to a signature error: the string it hashed (without the secret), what
+ * explains the usual mistakes, and the address of its signature tester page.
+ */
 export interface SignatureDebugMeta {
-  signature?: { canonical: string; acceptedAlternative?: string };
+  signature?: {
+    canonical: string;
+    acceptedAlternative?: string;
+    hints: SignatureHint[];
+    tester: string;
+  };
 }
 
 /** Every error response body. */

@@ -5,6 +5,8 @@ export {
   type ErrorDocument,
   type ErrorObject,
   type ErrorObjectMeta,
+  type SignatureDebugMeta,
+  type SignatureHint,
 } from './errors.js';
 export type { LaunchOptions } from './launch-options.js';
 export { JSON_API_MEDIA_TYPE } from './media-type.js';

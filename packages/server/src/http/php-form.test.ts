@@ -27,9 +27,28 @@ describe('parsePhpForm', () => {
     expect(Object.keys(parsed)).toEqual(['__proto__']);
   });
 
-  it('refuses malformed escapes, too deep nesting and too many parameters', () => {
+  it('reads lists and named keys in one array, integer keys and the next free index, as PHP does', () => {
+    const parsed = parsePhpForm('a[]=1&a[x]=2&a[]=3&b[10]=t&b[]=n&c.d=1&e[=2&f[g=3');
+    expect(parsed).toEqual({
+      a: { 0: '1', x: '2', 1: '3' },
+      b: { 10: 't', 11: 'n' },
+      c_d: '1',
+      e_: '2',
+      f_g: '3',
+    });
+  });
+
+  it('keeps a stray "%" as it is, as PHP does', () => {
+    expect(parsePhpForm('a=100%&b=%zz')).toEqual({ a: '100%', b: '%zz' });
+  });
+
+  it('drops a variable nested deeper than 64 levels, as PHP does', () => {
+    expect(parsePhpForm(`a${'[x]'.repeat(65)}=1&b=2`)).toEqual({ b: '2' });
+  });
+
+  it('refuses text that is not UTF-8 once decoded, and too many parameters', () => {
     expect(() => parsePhpForm('a=%E0%A4%A')).toThrow(ApiError);
-    expect(() => parsePhpForm('a[1][2][3][4][5][6]=x')).toThrow(ApiError);
+    expect(() => parsePhpForm('a=%FF')).toThrow(ApiError);
     expect(() => parsePhpForm(Array.from({ length: 1001 }, (_, i) => `k${i}=v`).join('&'))).toThrow(ApiError);
   });
 });

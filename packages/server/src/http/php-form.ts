@@ -1,83 +1,49 @@
+import { PhpInputError, parseStr } from '@poker-launch/sdk';
 import { ApiError } from './api-error.js';
-import { MAX_FORM_DEPTH, MAX_FORM_PARAMETERS } from './limits.js';
+import { MAX_FORM_PARAMETERS } from './limits.js';
+import { attachBodyNote, attachPhpReading, toPlain } from './php-reading.js';
 
-export type FormValue = string | FormValue[] | { [key: string]: FormValue };
-export type FormObject = { [key: string]: FormValue };
+export type FormObject = Record<string, unknown>;
 
 /**
- * Parses `application/x-www-form-urlencoded` text (and query strings) the way PHP fills `$_POST`:
- * `launchOptions[restoreSessionUrl]=…` becomes a nested object, `tags[]=a&tags[]=b` a list, and a
- * repeated plain key keeps its last value.
+ * Parses `application/x-www-form-urlencoded` text (and query strings) exactly as PHP does (`parse_str`,
+ * `$_POST`; the SDK's port): `launchOptions[restoreSessionUrl]=…` nests, `a[]=1&a[x]=2&a[]=3` is
+ * `[0 => "1", "x" => "2", 1 => "3"]`, a repeated key keeps its first position and its last value.
+ * The routes get plain objects; the signature gets PHP's reading itself (php-reading.ts).
  *
  * @example parsePhpForm('a[b]=1&c=2&c=3') // { a: { b: '1' }, c: '3' }
  */
 export function parsePhpForm(text: string): FormObject {
-  const root: FormObject = {};
-  if (text === '') return root;
-  const pairs = text.split('&');
-  if (pairs.length > MAX_FORM_PARAMETERS) {
-    throw ApiError.of('bad_request', `A form may carry at most ${MAX_FORM_PARAMETERS} parameters`);
-  }
-  for (const pair of pairs) {
-    if (pair === '') continue;
-    const separator = pair.indexOf('=');
-    const rawKey = separator === -1 ? pair : pair.slice(0, separator);
-    const rawValue = separator === -1 ? '' : pair.slice(separator + 1);
-    assign(root, keyPath(decode(rawKey)), decode(rawValue));
-  }
-  return root;
-}
-
-function decode(text: string): string {
+  let php: ReturnType<typeof parseStr>;
   try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    throw ApiError.of('bad_request', 'The form contains a malformed percent-encoding');
+    php = parseStr(text, MAX_FORM_PARAMETERS);
+  } catch (error) {
+    if (error instanceof PhpInputError) throw ApiError.of('bad_request', error.message);
+    throw error;
   }
+  const plain = toPlain(php);
+  // A form always reads as named parameters (a body of "0=a&1=b" is not a list).
+  const object = Array.isArray(plain)
+    ? Object.fromEntries(plain.map((value, index) => [index, value]))
+    : plain;
+  return attachPhpReading(object, php);
 }
 
-/** `a[b][]` → ['a', 'b', '']; an empty segment appends to a list. */
-function keyPath(key: string): string[] {
-  const open = key.indexOf('[');
-  if (open <= 0 || !key.endsWith(']')) return [key];
-  const segments = key.slice(open + 1, -1).split('][');
-  if (segments.length > MAX_FORM_DEPTH || segments.some((segment) => segment.includes('['))) {
-    throw ApiError.of('bad_request', `Form key "${key.slice(0, 40)}" is nested too deeply or malformed`);
-  }
-  return [key.slice(0, open), ...segments];
+/** A form body: {@link parsePhpForm}, with a note where the body is plainly not a form (staging explains it). */
+export function parsePhpFormBody(text: string): FormObject {
+  const form = parsePhpForm(text);
+  const note = misreadFormNote(text);
+  return note === undefined ? form : attachBodyNote(form, note);
 }
 
-function assign(root: FormObject, path: string[], value: string): void {
-  let container: FormObject | FormValue[] = root;
-  for (let index = 0; index < path.length; index++) {
-    const segment = path[index] ?? '';
-    const last = index === path.length - 1;
-    const next: FormValue = last ? value : path[index + 1] === '' ? [] : {};
-    if (Array.isArray(container)) {
-      if (segment !== '') throw ApiError.of('bad_request', 'A form list cannot also have named keys');
-      container.push(next);
-      if (!last) container = next as FormObject | FormValue[];
-      continue;
-    }
-    const existing: FormValue | undefined = Object.hasOwn(container, segment)
-      ? container[segment]
-      : undefined;
-    if (
-      last ||
-      existing === undefined ||
-      typeof existing === 'string' ||
-      Array.isArray(existing) !== Array.isArray(next)
-    ) {
-      // defineProperty: a key named "__proto__" stays an own property and never touches the prototype.
-      Object.defineProperty(container, segment, {
-        value: next,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-      container = next as FormObject | FormValue[];
-    } else {
-      container = existing;
-    }
+/** What a form body that is really something else looks like, for staging's signature hints. */
+function misreadFormNote(text: string): string | undefined {
+  const start = text.trimStart()[0];
+  if (start === '{' || start === '[') {
+    return 'The body was read as a form (Content-Type: application/x-www-form-urlencoded) but holds JSON: send Content-Type: application/json';
   }
+  if (text.trim() !== '' && !text.includes('=')) {
+    return 'The body was read as a form (Content-Type: application/x-www-form-urlencoded) but has no name=value pair';
+  }
+  return undefined;
 }

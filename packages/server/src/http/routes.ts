@@ -16,6 +16,8 @@ export interface RouteDefinition {
    * refused for someone else's failures), out of the API reference, served while the instance drains.
    */
   operational?: boolean;
+  /** Why a JSON route stays out of the API reference (the staging-only signature tester's dry run). */
+  undocumented?: 'staging-tool';
   /** Media types the body may have (415 otherwise); omit for routes without a body. */
   bodyTypes?: readonly BodyMediaType[];
   handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
@@ -24,7 +26,7 @@ export interface RouteDefinition {
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Why a route is left out of the API reference; a hidden route without a reason fails the OpenAPI test. */
-    undocumented?: 'html-page' | 'method-not-allowed' | 'api-reference' | 'operations';
+    undocumented?: 'html-page' | 'method-not-allowed' | 'api-reference' | 'operations' | 'staging-tool';
     /** Health and metrics routes (RouteDefinition.operational). */
     operational?: boolean;
     /** The route's body media types, for a 415 raised before the route runs (Fastify's body parsers). */
@@ -46,7 +48,8 @@ export function registerRoutes(
     const jsonApi = (route.jsonApi ?? true) && !operational;
     // Pages serve HTML to players, and operational routes serve balancers and monitoring, not the
     // integrators' API: they stay out of the API reference.
-    const schema = jsonApi ? route.schema : { ...route.schema, hide: true };
+    const schema =
+      jsonApi && route.undocumented === undefined ? route.schema : { ...route.schema, hide: true };
     app.route({
       method: route.method,
       url: route.url,
@@ -55,7 +58,9 @@ export function registerRoutes(
         ...(operational
           ? { undocumented: 'operations' as const, operational }
           : jsonApi
-            ? {}
+            ? route.undocumented === undefined
+              ? {}
+              : { undocumented: route.undocumented }
             : { undocumented: 'html-page' as const }),
         ...(route.bodyTypes ? { bodyTypes: route.bodyTypes } : {}),
       },

@@ -32,11 +32,14 @@ describe.each(DIALECTS)('v2 errors of the spec on %s', (dialect) => {
         await h().createSession('u-1', { nick: 'A' }, { clientId: 'nobody' }),
         await h().createSession('u-1', { nick: 'A' }, { client: disabled }),
       ];
-      for (const response of responses) {
+      const tester = `${h().config.publicUrl}/tools/signature`;
+      for (const [index, response] of responses.entries()) {
         expect(response.statusCode).toBe(400);
         const body = response.json();
         expect(body.errors).toEqual([expected400]);
-        expect(body.meta.signature).toEqual({ canonical: 'Au-1' });
+        // Only the missing sign header is said; an unknown or disabled client reads like a wrong sign.
+        const hints = index === 0 ? [expect.objectContaining({ code: 'sign_header_missing' })] : [];
+        expect(body.meta.signature).toEqual({ canonical: 'Au-1', hints, tester });
       }
       expect(await h().db.selectFrom('players').selectAll().execute()).toEqual([]);
     });

@@ -1,7 +1,6 @@
-import { JSON_API_MEDIA_TYPE, type SignableParams } from '@poker-launch/sdk';
+import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import { CLIENT_ID_PATTERN } from '../clients/client.js';
-import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { ApiError } from '../http/api-error.js';
 import { sendDocument } from '../http/json-api.js';
 import { headerValue, type RouteDefinition } from '../http/routes.js';
@@ -13,6 +12,7 @@ import { isNotSent, isPlainObject } from '../validation/parse-fields.js';
 import { checkAndLaunch } from './check-and-launch.js';
 import { USER_ID } from './launch-fields.js';
 import { toSessionDocument } from './session.serializer.js';
+import { v2SignedRequest } from './signed-request.js';
 import {
   assertFlatParameters,
   parseV2Params,
@@ -65,15 +65,18 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         const body = readBody(request.body);
         assertFlatParameters(body);
         assertSameUserId(body.userId, userId);
-        const clientId = clientIdParameter(query, 'clientId');
-        // The path userId and the body userId are one parameter (decisions.md §2).
-        const params = { ...query, ...body, userId } as SignableParams;
-        const client = await authenticateClient(context.live, context.config.deployment, {
-          clientId,
-          candidates: [params],
-          received: headerValue(request, 'sign'),
-          now: context.clock(),
-        });
+        const client = await authenticateClient(
+          context.live,
+          context.config,
+          v2SignedRequest({
+            query,
+            body,
+            userId,
+            received: headerValue(request, 'sign'),
+            now: context.clock(),
+          }),
+        );
+        const params = { ...query, ...body, userId };
         await context.rateLimiter.countCaller(`client:${client.id}`);
 
         const { result, warnings } = await checkAndLaunch(
@@ -96,7 +99,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
  * The body may repeat the path's userId (decisions.md §2), as text or a JSON number; anything else in
  * its place is refused before the signature is checked, like a different value.
  */
-function assertSameUserId(bodyUserId: unknown, pathUserId: string): void {
+export function assertSameUserId(bodyUserId: unknown, pathUserId: string): void {
   if (isNotSent(bodyUserId)) return;
   if (typeof bodyUserId !== 'string' && typeof bodyUserId !== 'number') {
     throw ApiError.of('invalid_field', 'userId must be a string', { pointer: v2Pointer('userId') });
@@ -109,7 +112,7 @@ function assertSameUserId(bodyUserId: unknown, pathUserId: string): void {
 }
 
 /** A form body is already an object; a JSON body must be one (flat parameters, as the form would carry). */
-function readBody(body: unknown): Record<string, unknown> {
+export function readBody(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (!isPlainObject(body))
     throw ApiError.of('bad_request', 'The request body must be a JSON object of parameters');

@@ -1,4 +1,4 @@
-import type { SignableParams } from '@poker-launch/sdk';
+import type { PhpArray } from '@poker-launch/sdk';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
@@ -9,6 +9,7 @@ import { authenticateClient } from '../signature/authenticate-client.js';
 import { type ApiUser, PERMISSION_CREATE_OPEN_GAME } from '../users/api-user.js';
 import { authorizeApiKey } from '../users/authorize-api-key.js';
 import { isNotSent } from '../validation/parse-fields.js';
+import { v3SignedRequest } from './signed-request.js';
 
 /**
  * Who may open (and read back) v3 game sessions for the client named by `?client=` (decisions.md §8):
@@ -23,7 +24,7 @@ import { isNotSent } from '../validation/parse-fields.js';
 export async function authorizeV3Caller(
   context: AppContext,
   request: FastifyRequest,
-  params: SignableParams,
+  params: PhpArray,
 ): Promise<Client> {
   const client = await authenticateCaller(context, request, params);
   await context.rateLimiter.countCaller(`client:${client.id}`);
@@ -40,7 +41,7 @@ export async function authorizeV3Caller(
 export async function authorizeGameSessionReader(
   context: AppContext,
   request: FastifyRequest,
-  params: SignableParams,
+  params: PhpArray,
   hidden: () => ApiError,
 ): Promise<Client | undefined> {
   const { client } = request.query as Record<string, unknown>;
@@ -58,24 +59,25 @@ export async function authorizeGameSessionReader(
 async function authenticateCaller(
   context: AppContext,
   request: FastifyRequest,
-  params: SignableParams,
+  params: PhpArray,
 ): Promise<Client> {
-  const { client: rawClientId, ...query } = request.query as Record<string, SignableParams[string]>;
   const clientId = clientIdParameter(request.query as Record<string, unknown>, 'client');
   const { authorization } = request.headers;
   if (authorization !== undefined) {
     await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
     return activeClientOrThrow(context, clientId);
   }
-  return authenticateClient(context.live, context.config.deployment, {
-    clientId,
-    candidates: [
-      { ...query, ...params },
-      { ...query, client: rawClientId, ...params },
-    ],
-    received: headerValue(request, 'sign'),
-    now: context.clock(),
-  });
+  return authenticateClient(
+    context.live,
+    context.config,
+    v3SignedRequest({
+      query: request.query as Record<string, unknown>,
+      params,
+      body: request.body,
+      received: headerValue(request, 'sign'),
+      now: context.clock(),
+    }),
+  );
 }
 
 async function activeClientOrThrow(context: AppContext, clientId: string | undefined): Promise<Client> {

@@ -59,6 +59,8 @@ describe.each(DIALECTS)('v3 errors of the spec table on %s', (dialect) => {
     expect(response.json().meta.signature).toEqual({
       canonical: 'u-1ZoëOpenGame',
       acceptedAlternative: 'demou-1ZoëOpenGame',
+      hints: [],
+      tester: `${h().config.publicUrl}/tools/signature`,
     });
   });
 

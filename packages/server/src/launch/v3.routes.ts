@@ -1,7 +1,8 @@
-import type { SignableParams } from '@poker-launch/sdk';
+import { PhpArray } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import { ApiError } from '../http/api-error.js';
 import { sendDocument } from '../http/json-api.js';
+import { phpReading } from '../http/php-reading.js';
 import type { RouteDefinition } from '../http/routes.js';
 import { integratorPlayerId } from '../players/player.js';
 import { findPlayerById } from '../players/player.repository.js';
@@ -33,7 +34,8 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
       bodyTypes: ['json'],
       async handler(request, reply) {
         // Who is asking comes first: a caller without access learns nothing about the document's problems.
-        const body = isPlainObject(request.body) ? (request.body as SignableParams) : {};
+        // The signature covers the document as PHP's json_decode reads it (a body that is no object, none).
+        const body = isPlainObject(request.body) ? phpReading(request.body) : new PhpArray();
         const client = await authorizeV3Caller(context, request, body);
         const attributes = readOpenGameDocument(request.body);
 
@@ -55,7 +57,12 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         const { id } = request.params as { id: string };
         const notFound = () => ApiError.of('not_found', `No GameSession ${gameSessionIri(id.slice(0, 64))}`);
         // The path id is a signed parameter (spec: query ∪ path ∪ body), so a sign is good for one session.
-        const reader = await authorizeGameSessionReader(context, request, { id }, notFound);
+        const reader = await authorizeGameSessionReader(
+          context,
+          request,
+          PhpArray.from([['id', id]]),
+          notFound,
+        );
         // Only a well-formed id is looked up: no other (a NUL, say) can name a session.
         const session = isSessionId(id) ? await findSessionById(context.db, id) : undefined;
         // Another client's session, or a v2 one, is not a GameSession this caller can see.

@@ -261,13 +261,40 @@ export const ERROR_DOCUMENT: JsonSchema = {
         signature: {
           type: 'object',
           description:
-            'Staging only, on a signature error: the strings the server hashed, without the secret',
-          required: ['canonical'],
+            'Staging only, on a signature error: the strings the server hashed (without the secret), ' +
+            'what the request carried that commonly explains the mistake, and the signature tester',
+          required: ['canonical', 'hints', 'tester'],
           properties: {
             canonical: { type: 'string', description: 'The canonical string, the one the SDK signs' },
             acceptedAlternative: {
               type: 'string',
               description: 'v3: the string with the client parameter kept, which is accepted too',
+            },
+            hints: {
+              type: 'array',
+              description:
+                'Usual mistakes seen in this request; empty when none (a wrong secret, or a client that ' +
+                'does not exist, which is never told apart)',
+              items: {
+                type: 'object',
+                required: ['code', 'detail'],
+                properties: {
+                  code: {
+                    type: 'string',
+                    enum: ['sign_header_missing', 'client_missing', 'body_misread', 'no_parameters'],
+                    description:
+                      'sign_header_missing: no sign header (the detail says where a sign came instead); ' +
+                      'client_missing: no clientId (v2) or client (v3) query parameter; body_misread: the ' +
+                      'body is not of its Content-Type; no_parameters: nothing was signed',
+                  },
+                  detail: { type: 'string' },
+                },
+              },
+            },
+            tester: {
+              type: 'string',
+              format: 'uri',
+              description: 'The signature tester page: paste the request to see each step',
             },
           },
         },

@@ -29,7 +29,20 @@ function refusal(
 const { notAcceptable, payloadTooLarge, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;
 
 const signatureHint = (canonical: string, acceptedAlternative?: string) => ({
-  documentMeta: { signature: { canonical, ...(acceptedAlternative ? { acceptedAlternative } : {}) } },
+  documentMeta: {
+    signature: {
+      canonical,
+      ...(acceptedAlternative ? { acceptedAlternative } : {}),
+      hints: [
+        {
+          code: 'sign_header_missing',
+          detail:
+            'No sign header was sent, but a sign parameter came in the query string: send the signature in the sign HTTP header instead',
+        },
+      ],
+      tester: 'https://poker.example.com/tools/signature',
+    },
+  },
 });
 
 const USERNAME_EXISTS = 'A Player with this username already exists in the system.';

@@ -23,13 +23,14 @@ let loaded: PageAssets | undefined;
 export function loadPageAssets(): PageAssets {
   loaded ??= {
     template: read('game.html'),
-    css: asset('game.css', 'text/css; charset=utf-8'),
-    js: asset('game.js', 'text/javascript; charset=utf-8'),
+    css: loadAsset('game.css', 'text/css; charset=utf-8'),
+    js: loadAsset('game.js', 'text/javascript; charset=utf-8'),
   };
   return loaded;
 }
 
-function asset(name: string, contentType: string): StaticAsset {
+/** One file of `packages/server/assets/`, read now, with its validator. */
+export function loadAsset(name: string, contentType: string): StaticAsset {
   const body = read(name);
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   return { body, contentType, etag };

@@ -1,18 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { canonicalString, type SignableParams, signaturesMatch, signedText } from '@poker-launch/sdk';
+import { canonicalString, type PhpArray, signaturesMatch, signedText } from '@poker-launch/sdk';
 import { type Client, signingSecrets } from '../clients/client.js';
-import type { Deployment } from '../config.js';
+import type { Config } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { LiveConfig } from '../live-config/live-config.js';
+import { type SignatureEvidence, signatureHints } from './signature-hints.js';
+
+/** Where the signature tester page lives (staging only); signature errors there link to it. */
+export const SIGNATURE_TESTER_PATH = '/tools/signature';
 
 export interface SignedRequest {
-  clientId: unknown;
+  clientId: string | undefined;
   /** The canonical parameters first, then any other reading integrators use (v3 with `client` kept). */
-  candidates: readonly [SignableParams, ...SignableParams[]];
+  candidates: readonly [PhpArray, ...PhpArray[]];
   received: string | undefined;
   /** When it is checked: a rotated-out secret holds only until its overlap ends. */
   now: Date;
+  /** What the request carried, for the explanations of a staging deployment. */
+  evidence: SignatureEvidence;
 }
+
+/** Whether the request's signature holds, and for which client; nothing thrown, for the tester page. */
+export type SignatureCheck = { ok: true; client: Client } | { ok: false; client: Client | undefined };
 
 /**
  * The client the request speaks for, if its signature holds. Unknown client, disabled client, missing
@@ -20,14 +29,17 @@ export interface SignedRequest {
  */
 export async function authenticateClient(
   live: LiveConfig,
-  deployment: Deployment,
+  config: Pick<Config, 'deployment' | 'publicUrl'>,
   request: SignedRequest,
 ): Promise<Client> {
-  const client =
-    typeof request.clientId === 'string' && request.clientId !== ''
-      ? await live.findClient(request.clientId)
-      : undefined;
-  if (client?.active && client.secretKey === null) return client;
+  const check = await checkSignature(live, request);
+  if (check.ok) return check.client;
+  throw invalidSignature(config, request);
+}
+
+export async function checkSignature(live: LiveConfig, request: SignedRequest): Promise<SignatureCheck> {
+  const client = request.clientId === undefined ? undefined : await live.findClient(request.clientId);
+  if (client?.active && client.secretKey === null) return { ok: true, client };
   // An unknown client is checked against a random secret, so it costs the same time as a wrong sign.
   const secrets = client?.active ? signingSecrets(client, request.now) : [randomBytes(32).toString('hex')];
   let matched = false;
@@ -36,18 +48,23 @@ export async function authenticateClient(
       if (signaturesMatch(signOrRefuse(candidate, secret), request.received)) matched = true;
     }
   }
-  if (client?.active && matched) return client;
-  throw invalidSignature(deployment, request.candidates);
+  return client?.active && matched ? { ok: true, client } : { ok: false, client };
 }
 
-function invalidSignature(deployment: Deployment, candidates: SignedRequest['candidates']): ApiError {
+export function invalidSignature(
+  config: Pick<Config, 'deployment' | 'publicUrl'>,
+  request: SignedRequest,
+): ApiError {
   const error = ApiError.of('invalid_signature', 'Not valid request signature');
-  if (deployment === 'production') return error;
-  // Staging only: the strings we hashed (never the secret), so integrators can diff them against theirs.
-  const [canonical, alternative] = candidates;
+  if (config.deployment === 'production') return error;
+  // Staging only: the strings we hashed (never the secret), so integrators can diff them against
+  // theirs, what commonly explains the mistake, and the page that checks a request step by step.
+  const [canonical, alternative] = request.candidates.map((candidate) => canonicalString(candidate));
   const signature = {
-    canonical: canonicalString(canonical),
-    ...(alternative === undefined ? {} : { acceptedAlternative: canonicalString(alternative) }),
+    canonical,
+    ...(alternative === undefined ? {} : { acceptedAlternative: alternative }),
+    hints: signatureHints(request.evidence, request.received, request.clientId, canonical ?? ''),
+    tester: `${config.publicUrl}${SIGNATURE_TESTER_PATH}`,
   };
   return new ApiError(error.errors, { meta: { signature } });
 }
@@ -56,7 +73,7 @@ function invalidSignature(deployment: Deployment, candidates: SignedRequest['can
  * The SDK's signature, hashed here with node:crypto: synchronous, no round trip through Web Crypto's
  * thread pool. The SDK refuses parameters nested deeper than it signs (a RangeError): a bad request.
  */
-function signOrRefuse(params: SignableParams, secret: string): string {
+export function signOrRefuse(params: PhpArray, secret: string): string {
   try {
     return createHash('sha256').update(signedText(params, secret), 'utf8').digest('hex');
   } catch (error) {

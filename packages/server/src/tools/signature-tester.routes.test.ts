@@ -1,0 +1,120 @@
+import { sign } from '@poker-launch/sdk';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../test-support/harness.js';
+
+const CHECK = '/tools/signature/check';
+const V2 = '/api/web/v2/app/users/u-1/session?clientId=demo';
+
+describe('the signature tester on staging', () => {
+  const h = useHarness('sqlite');
+  const check = (pasted: Record<string, unknown>) =>
+    h().app.inject({
+      method: 'POST',
+      url: CHECK,
+      headers: { 'content-type': 'application/json', accept: 'application/vnd.api+json' },
+      payload: JSON.stringify(pasted),
+    });
+  const form = (body: string, headers: Record<string, string> = {}) => ({
+    method: 'POST',
+    url: V2,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body,
+  });
+
+  it('reads a well-signed v2 request, shows its canonical string, says the sign holds and finds no error', async () => {
+    await h().addClient({ id: 'demo', secretKey: 'test_secret' });
+    const signature = await sign({ userId: 'u-1', nick: 'Ann', lang: 'en' }, 'test_secret');
+    const response = await check(form('nick=Ann&lang=en', { sign: signature }));
+    expect(response.statusCode, response.body).toBe(200);
+    const report = response.json().data.attributes;
+    expect(report).toMatchObject({
+      operation: 'v2',
+      read: {
+        userId: 'u-1',
+        query: { clientId: 'demo' },
+        body: { nick: 'Ann', lang: 'en' },
+        bodyType: 'form',
+      },
+      canonical: 'enAnnu-1',
+      signature: 'holds',
+      hints: [],
+      errors: [],
+    });
+    // A dry run: nothing was created.
+    expect(await h().db.selectFrom('players').selectAll().execute()).toEqual([]);
+    expect(await h().db.selectFrom('sessions').selectAll().execute()).toEqual([]);
+  });
+
+  it('lists the signature error with its hints and every field error at once', async () => {
+    await h().addClient({ id: 'demo', secretKey: 'test_secret' });
+    const response = await check({ ...form('lang=xx1&authType=token&sign=abc'), url: `${V2}` });
+    const report = response.json().data.attributes;
+    expect(report.signature).toBe('fails');
+    expect(report.hints).toEqual([expect.objectContaining({ code: 'sign_header_missing' })]);
+    expect(report.errors.map((error: { code: string }) => error.code)).toEqual([
+      'invalid_signature',
+      'auth_type_not_valid',
+      'invalid_field',
+    ]);
+  });
+
+  it('checks a v3 document, and says which string with client kept is accepted too', async () => {
+    await h().addClient({ id: 'demo', secretKey: 's3cr3t' });
+    const body = '{"data":{"type":"OpenGame","attributes":{"player":{"id":"u-1","nick":"Zoë"}}}}';
+    const signature = await sign(JSON.parse(body), 's3cr3t');
+    const response = await check({
+      method: 'POST',
+      url: '/apiweb/v3/open-game?client=demo',
+      headers: { 'content-type': 'application/vnd.api+json', sign: signature },
+      body,
+    });
+    expect(response.json().data.attributes).toMatchObject({
+      operation: 'v3',
+      canonical: 'u-1ZoëOpenGame',
+      acceptedAlternative: 'demou-1ZoëOpenGame',
+      signature: 'holds',
+      errors: [],
+    });
+  });
+
+  it('answers 400 naming the shape it takes for a body that is not a pasted request', async () => {
+    const response = await check({ url: 1 });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[0].detail).toContain('"method"');
+  });
+
+  it("serves the page and the SDK modules it signs with, under the game pages' security headers", async () => {
+    const page = await h().app.inject({ method: 'GET', url: '/tools/signature' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    const sdk = await h().app.inject({ method: 'GET', url: '/tools/sdk/index.js' });
+    expect(sdk.statusCode).toBe(200);
+    expect(sdk.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(sdk.body).toContain('sha256Hex');
+    expect((await h().app.inject({ method: 'GET', url: '/tools/sdk/../../package.json' })).statusCode).toBe(
+      404,
+    );
+  });
+});
+
+describe('the signature tester in production', () => {
+  const h = useHarness('sqlite', { POKER_LAUNCH_ENV: 'production' });
+
+  it('does not exist: the page, its files and the dry run all answer 404', async () => {
+    for (const [method, url] of [
+      ['GET', '/tools/signature'],
+      ['GET', '/tools/sdk/index.js'],
+      ['POST', CHECK],
+    ] as const) {
+      const response = await h().app.inject({
+        method,
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: method === 'POST' ? '{}' : undefined,
+      });
+      expect(response.statusCode, url).toBe(404);
+    }
+  });
+});

@@ -1,0 +1,97 @@
+import { sign } from '@poker-launch/sdk';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { Client } from '../../src/clients/client.js';
+import { describeInChromium, launchChromium } from './support/chromium.js';
+import { type RunningService, startRunningService } from './support/running-service.js';
+
+const SECRET = 'browser_secret';
+
+describeInChromium('the signature tester in Chromium', () => {
+  let browser: Browser;
+  let service: RunningService;
+  let client: Client;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let sent: string[];
+
+  beforeAll(async () => {
+    [browser, service] = await Promise.all([launchChromium(), startRunningService()]);
+    client = await service.addClient();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext();
+    page = await context.newPage();
+    problems = [];
+    sent = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => sent.push(`${request.url()} ${request.postData() ?? ''}`));
+  });
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  const curl = (signature: string) =>
+    `curl -sS -X POST '${service.origin}/api/web/v2/app/users/12345/session?clientId=${client.id}' \\\n` +
+    `  -H 'content-type: application/x-www-form-urlencoded' -H 'sign: ${signature}' \\\n` +
+    "  --data 'nick=Player1&lang=en&authType=external'";
+
+  async function checkCurl(command: string): Promise<void> {
+    await page.goto(`${service.origin}/tools/signature`);
+    await page.fill('#curl', command);
+    await page.click('#read-curl');
+    await page.click('#check');
+    await page.waitForSelector('#report:not([hidden])');
+    await page.waitForFunction("document.querySelector('#verdict')?.textContent !== ''");
+  }
+
+  it('reads a pasted curl command and says its sign holds, showing the canonical string', async () => {
+    const good = await sign({ userId: '12345', nick: 'Player1', lang: 'en', authType: 'external' }, SECRET);
+    await checkCurl(curl(good));
+    expect(await page.inputValue('#url')).toContain('/api/web/v2/app/users/12345/session');
+    expect(await page.inputValue('#body')).toBe('nick=Player1&lang=en&authType=external');
+    expect(await page.textContent('#canonical')).toBe('externalenPlayer112345');
+    expect(await page.textContent('#verdict')).toBe('The sign holds for this client.');
+    expect(await page.locator('#errors li').allTextContents()).toEqual([
+      'None: the request would launch (a nickname taken by another player is found only at launch).',
+    ]);
+    expect(problems).toEqual([]);
+  });
+
+  it('says a wrong sign does not hold, and computes the right one in the page without sending the secret', async () => {
+    await checkCurl(curl('f'.repeat(64)));
+    expect(await page.textContent('#verdict')).toContain('The sign does not hold');
+    expect(await page.locator('#errors li').first().textContent()).toBe(
+      '400 invalid_signature: Not valid request signature',
+    );
+    await page.fill('#secret', SECRET);
+    await page.click('#compute');
+    await page.waitForFunction("(document.querySelector('#computed')?.textContent ?? '').length === 64");
+    const expected = await sign(
+      { userId: '12345', nick: 'Player1', lang: 'en', authType: 'external' },
+      SECRET,
+    );
+    expect(await page.textContent('#computed')).toBe(expected);
+    expect(sent.filter((line) => line.includes(SECRET))).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the staging hint for a sign sent in the query string instead of the header', async () => {
+    await page.goto(`${service.origin}/tools/signature`);
+    await page.fill('#url', `/api/web/v2/app/users/12345/session?clientId=${client.id}&sign=abc`);
+    await page.fill('#body', 'lang=en');
+    await page.click('#check');
+    await page.waitForSelector('#hints li');
+    expect(await page.locator('#hints li').allTextContents()).toEqual([
+      'No sign header was sent, but a sign parameter came in the query string: send the signature in the sign HTTP header instead',
+    ]);
+  });
+});
