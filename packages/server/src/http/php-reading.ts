@@ -52,13 +52,17 @@ export function toPlain(array: PhpArray): Record<string, unknown> | unknown[] {
   if (list && array.size > 0) return [...array].map(([, value]) => plainValue(value));
   const object: Record<string, unknown> = {};
   for (const [key, value] of array) {
-    // defineProperty: a key named "__proto__" stays an own property and never touches the prototype.
-    Object.defineProperty(object, String(key), {
-      value: plainValue(value),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    const name = String(key);
+    // defineProperty for "__proto__" alone: it stays an own property and never touches the prototype.
+    // Every other key is assigned, several times cheaper on the hot path than a descriptor per key.
+    if (name === '__proto__') {
+      Object.defineProperty(object, name, {
+        value: plainValue(value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else object[name] = plainValue(value);
   }
   return object;
 }
