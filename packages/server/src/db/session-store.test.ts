@@ -208,4 +208,26 @@ describe.each(DIALECTS)('the session writer on %s', (dialect) => {
     });
     expect(await sessions().findByTokenHash('no such hash')).toBeUndefined();
   });
+
+  it('answers token lookups made at once each with its own session, the same token twice included', async () => {
+    const launches = ['u-1', 'u-2', 'u-3'].map((userId) => launchOf(userId, nick(`Nick-${userId}`)));
+    await Promise.all(launches.map((launch) => sessions().launch(launch)));
+    const hashes = [...launches.map((launch) => launch.session.token_hash), 'no such hash'];
+    const found = await Promise.all(
+      [...hashes, hashes[0] as string].map((hash) => sessions().findByTokenHash(hash)),
+    );
+    expect(found.map((row) => row?.player_nick)).toEqual([
+      'Nick-u-1',
+      'Nick-u-2',
+      'Nick-u-3',
+      undefined,
+      'Nick-u-1',
+    ]);
+    expect(found.map((row) => row?.id)).toEqual([
+      ...launches.map((launch) => launch.session.id),
+      undefined,
+      launches[0]?.session.id,
+    ]);
+    expect(Object.keys(found[0] ?? {})).not.toContain('token_hash');
+  });
 });
