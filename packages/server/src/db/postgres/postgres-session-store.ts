@@ -10,6 +10,7 @@ import {
   type WriteOp,
   type WriteOutcome,
 } from '../session-store.js';
+import { TurnBatch } from '../turn-batch.js';
 
 const MAX_BATCH = 256;
 /** Batches committing at once, each on its own connection: one commits while the next one runs. */
@@ -27,20 +28,14 @@ const FIND_BY_TOKEN_HASHES = {
 /** Token lookups one query may carry; more wait for the next. */
 const MAX_READ_BATCH = 256;
 
-type TokenRead = {
-  resolve(row: TokenSessionRow | undefined): void;
-  reject(error: unknown): void;
-};
-
 /**
  * Sessions on PostgreSQL: a batch of writes is one call of `poker_launch_write_batch` (one round trip,
  * one commit); the token lookups of one event-loop turn are one prepared query.
  */
 export class PostgresSessionStore implements SessionStore {
   private readonly writes: GroupCommit<WriteOp, WriteOutcome>;
-  /** Token lookups waiting for this turn's query, by hash (the same token checked twice asks once). */
-  private readonly reads = new Map<string, TokenRead[]>();
-  private readScheduled = false;
+  /** Token checks of one event-loop turn share one query (`= any($1)`). */
+  private readonly reads: TurnBatch<TokenSessionRow>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -51,6 +46,7 @@ export class PostgresSessionStore implements SessionStore {
       maxInFlight: MAX_IN_FLIGHT,
       ...(onBatch ? { onBatch } : {}),
     });
+    this.reads = new TurnBatch((hashes) => this.findAll(hashes), MAX_READ_BATCH);
   }
 
   launch(write: LaunchWrite): Promise<LaunchOutcome> {
@@ -68,46 +64,19 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /**
-   * Token checks that arrive in the same turn of the event loop share one query (`= any($1)`): under
-   * load, dozens of them, and each pays a share of one round trip and one statement instead of its own.
-   * Alone, a check waits for nothing but the end of the turn it came in.
+   * Token checks that arrive in the same turn of the event loop share one query: under load, dozens of
+   * them, and each pays a share of one round trip and one statement instead of its own.
    */
   findByTokenHash(tokenHash: string): Promise<TokenSessionRow | undefined> {
-    return new Promise((resolve, reject) => {
-      const waiting = this.reads.get(tokenHash);
-      if (waiting) waiting.push({ resolve, reject });
-      else this.reads.set(tokenHash, [{ resolve, reject }]);
-      if (!this.readScheduled) {
-        this.readScheduled = true;
-        setImmediate(() => this.sendReads());
-      }
-    });
+    return this.reads.get(tokenHash);
   }
 
-  private sendReads(): void {
-    this.readScheduled = false;
-    while (this.reads.size > 0) {
-      const batch = new Map<string, TokenRead[]>();
-      for (const [hash, waiting] of this.reads) {
-        batch.set(hash, waiting);
-        this.reads.delete(hash);
-        if (batch.size === MAX_READ_BATCH) break;
-      }
-      this.pool
-        .query<TokenSessionRow & { token_hash: string }>({
-          ...FIND_BY_TOKEN_HASHES,
-          values: [[...batch.keys()]],
-        })
-        .then(
-          ({ rows }) => {
-            const found = new Map(rows.map(({ token_hash, ...row }) => [token_hash, row]));
-            for (const [hash, waiting] of batch) for (const read of waiting) read.resolve(found.get(hash));
-          },
-          (error: unknown) => {
-            for (const waiting of batch.values()) for (const read of waiting) read.reject(error);
-          },
-        );
-    }
+  private async findAll(hashes: string[]): Promise<Map<string, TokenSessionRow>> {
+    const { rows } = await this.pool.query<TokenSessionRow & { token_hash: string }>({
+      ...FIND_BY_TOKEN_HASHES,
+      values: [hashes],
+    });
+    return new Map(rows.map(({ token_hash, ...row }) => [token_hash, row]));
   }
 
   async close(): Promise<void> {
