@@ -67,16 +67,19 @@ export interface AppOptions {
 /** Builds the HTTP app from its dependencies; never listens (see server.ts). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
+  // Asynchronous: under load, many lines go out in one write instead of one system call each (the
+  // lines still pending are written when the process exits; a kill -9 loses at most those).
+  // Scrubbed: no credential in any line at any level, trace included (decisions.md §9).
+  const logDestination = scrubbingDestination(
+    options.logStream ?? pino.destination({ dest: 1, sync: false }),
+  );
   const app: FastifyInstance = Fastify({
     logger: {
       level: options.config.logLevel,
       serializers: { req: serializeRequest },
-      // Asynchronous: under load, many lines go out in one write instead of one system call each (the
-      // lines still pending are written when the process exits; a kill -9 loses at most those).
-      // Scrubbed: no credential in any line at any level, trace included (decisions.md §9).
-      stream: scrubbingDestination(options.logStream ?? pino.destination({ dest: 1, sync: false })),
+      stream: logDestination,
     },
-    logController: new RequestLogController(),
+    logController: new RequestLogController(logDestination),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),

@@ -1,4 +1,5 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import pino from 'pino';
 
 const REDACTED = '[redacted]';
 
@@ -113,15 +114,46 @@ export function serializeRequest(request: FastifyRequest) {
  * Half the lines of Fastify's default, which writes both at info.
  */
 export class RequestLogController extends LogController {
+  /** @param destination where the app's logger writes: the completed line goes there directly */
+  constructor(private readonly destination: LogDestination) {
+    super();
+  }
+
   override incomingRequest(request: FastifyRequest): void {
     request.log.debug({ req: request }, 'incoming request');
   }
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) request.log.error({ ...line, err: error }, 'request errored');
-    else request.log.info(line, 'request completed');
+    if (error) {
+      request.log.error(
+        { req: request, res: reply, responseTime: reply.elapsedTime, err: error },
+        'request errored',
+      );
+    } else if ((request.log as pino.Logger).isLevelEnabled('info')) {
+      this.destination.write(completedLine(request, reply));
+    }
   }
+}
+
+const { chindingsSym } = pino.symbols;
+const INFO = pino.levels.values.info;
+
+/**
+ * The `request completed` line, byte for byte what pino writes for
+ * `request.log.info({ req, res, responseTime }, 'request completed')` with the app's serializers, built
+ * as one string: every request writes one, and pino's generic path (serializers, key walk, stringify
+ * per value) cost a tenth of a launch's time on the event loop.
+ */
+export function completedLine(request: FastifyRequest, reply: FastifyReply): string {
+  const { method, url, remoteAddress } = serializeRequest(request);
+  const bindings = (request.log as unknown as Record<symbol, string>)[chindingsSym] ?? '';
+  const address = remoteAddress === undefined ? '' : `,"remoteAddress":${JSON.stringify(remoteAddress)}`;
+  return (
+    `{"level":${INFO}${pino.stdTimeFunctions.epochTime()}${bindings}` +
+    `,"req":{"method":${JSON.stringify(method)},"url":${JSON.stringify(url)}${address}}` +
+    `,"res":{"statusCode":${reply.statusCode}},"responseTime":${JSON.stringify(reply.elapsedTime)}` +
+    `,"msg":"request completed"}\n`
+  );
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

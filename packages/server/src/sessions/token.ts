@@ -1,4 +1,4 @@
-import { createHash, randomFillSync } from 'node:crypto';
+import { hash, randomFillSync } from 'node:crypto';
 
 /**
  * Random bytes from the OS CSPRNG, drawn 4 KiB at a time and handed out once each: one call into the
@@ -34,7 +34,7 @@ export function generateSessionId(now: Date): string {
 
 /** Only this hash is stored: a leaked database does not leak usable tokens. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Whether `text` has the form generateToken() gives session record ids. */

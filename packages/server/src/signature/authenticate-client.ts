@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { canonicalString, type PhpArray, signaturesMatch, signedText } from '@poker-launch/sdk';
 import { type Client, signingSecrets } from '../clients/client.js';
 import type { Config } from '../config.js';
@@ -75,7 +75,7 @@ export function invalidSignature(
  */
 export function signOrRefuse(params: PhpArray, secret: string): string {
   try {
-    return createHash('sha256').update(signedText(params, secret), 'utf8').digest('hex');
+    return hash('sha256', signedText(params, secret), 'hex');
   } catch (error) {
     if (error instanceof RangeError)
       throw ApiError.of('bad_request', 'The request parameters nest too deeply');

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Marks the text as one of our keys, so secret scanners and people recognise a leaked one. */
 export const API_KEY_PREFIX = 'plk_';
@@ -13,5 +13,5 @@ export function generateApiKey(): string {
  * random bits, not a password: nothing to brute-force, and the hash can be looked up by an index.
  */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
