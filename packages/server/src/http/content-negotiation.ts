@@ -17,7 +17,7 @@ const MEDIA_TYPES: Record<string, BodyMediaType> = {
  */
 export function assertAcceptable(request: FastifyRequest): void {
   const accept = request.headers.accept;
-  if (accept === undefined || accept.trim() === '') return;
+  if (accept === undefined || PLAINLY_ACCEPTABLE.has(accept) || accept.trim() === '') return;
   const ranges = accept.split(',').map((range) => {
     const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
     return { type, params: params.filter((param) => param !== '') };
@@ -40,6 +40,9 @@ export function assertAcceptable(request: FastifyRequest): void {
   }
 }
 
+/** Accept headers most requests send, admitted without parsing them (every request checks its Accept). */
+const PLAINLY_ACCEPTABLE = new Set([JSON_API_MEDIA_TYPE, 'application/json', '*/*']);
+
 const isForeignParameter = (param: string): boolean => !/^(ext|profile|q)=/.test(param);
 
 /** The route takes only these body media types; a body of any other type answers 415. */
@@ -49,6 +52,8 @@ export function assertBodyMediaType(request: FastifyRequest, allowed: readonly B
     if (request.body === undefined || request.body === null) return;
     throw unsupported(allowed);
   }
+  const plain = MEDIA_TYPES[header];
+  if (plain !== undefined && allowed.includes(plain)) return;
   const [type = '', ...params] = header.split(';').map((part) => part.trim().toLowerCase());
   const kind = MEDIA_TYPES[type];
   // JSON:API: its media type takes no parameters but ext and profile.
