@@ -8,6 +8,7 @@ const MIGRATIONS = [
   '002_live_config_and_session_writer',
   '003_session_purge_indexes',
   '004_previous_secret',
+  '005_cheaper_write_batch',
 ];
 
 describe.each(DATABASE_KINDS)('poker-launch migrate on %s', (kind) => {

@@ -24,6 +24,7 @@ describe.runIf(postgresUrl)('three poker-launch instances on one PostgreSQL data
         '002_live_config_and_session_writer',
         '003_session_purge_indexes',
         '004_previous_secret',
+        '005_cheaper_write_batch',
       ]);
       // A first start creates the demo client once, whichever instance wins.
       const printed = instances.filter((instance) => instance.stdout().includes('client id: demo'));

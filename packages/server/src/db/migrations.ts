@@ -4,6 +4,7 @@ import { initialSchema } from './migrations/001-initial-schema.js';
 import { liveConfigAndSessionWriter } from './migrations/002-live-config-and-session-writer.js';
 import { sessionPurgeIndexes } from './migrations/003-session-purge-indexes.js';
 import { previousSecret } from './migrations/004-previous-secret.js';
+import { cheaperWriteBatch } from './migrations/005-cheaper-write-batch.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -12,6 +13,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '002_live_config_and_session_writer': liveConfigAndSessionWriter(dialect),
     '003_session_purge_indexes': sessionPurgeIndexes,
     '004_previous_secret': previousSecret,
+    '005_cheaper_write_batch': cheaperWriteBatch(dialect),
   };
 }
 
