@@ -18,10 +18,11 @@ export function registerDraining(app: FastifyInstance, state: ServiceState): voi
   app.addHook('preClose', async () => {
     state.draining = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!state.draining || request.routeOptions.config.operational) return;
+  // A callback, not an async function: every request runs it, and a promise per hook adds up.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!state.draining || request.routeOptions.config.operational) return done();
     reply.header('connection', 'close');
-    throw shuttingDown();
+    done(shuttingDown());
   });
 }
 

@@ -3,7 +3,8 @@ import type { Metrics } from './metrics.js';
 
 /** Every response's duration, labelled by route pattern: `/apiweb/v3/game-sessions/:id`, never an id. */
 export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback, not an async function: every request runs it, and a promise per hook adds up.
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.requestDuration.observe(
       {
         method: request.method,
@@ -13,5 +14,6 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }
