@@ -34,7 +34,9 @@ export async function checkAndLaunch(
   );
   const errors = [...parsed.errors, ...rules.errors];
   if (errors.length > 0 || parsed.request === undefined) throw new ApiError(errors);
-  const launch = { ...parsed.request, profile: { ...parsed.request.profile, currency: rules.currency } };
+  // The currency stored is the one the rules allowed. The request is this call's own: set, not copied.
+  const launch = parsed.request;
+  launch.profile = { ...launch.profile, currency: rules.currency };
   const result = await launchSession(
     { sessions: context.sessions, config: context.config, now: context.clock(), settings },
     client,

@@ -87,7 +87,15 @@ export async function launchSession(
       status: pointers.usernameErrorStatus,
     });
   }
-  const stored: Session = { ...session, playerId: outcome.playerId, currency: outcome.currency };
-  const redirectUrl = buildLaunchUrl(client, context.config.publicUrl, { ...stored, auth });
+  // Completed in place, not copied: a spread of a dozen fields per launch shows in the profile.
+  const stored: Session = Object.assign(session, { playerId: outcome.playerId, currency: outcome.currency });
+  const redirectUrl = buildLaunchUrl(client, context.config.publicUrl, {
+    target: stored.target,
+    auth,
+    lang: stored.lang,
+    currency: stored.currency,
+    authType: stored.authType,
+    launchOptions: stored.launchOptions,
+  });
   return { session: stored, auth, userId: request.userId, redirectUrl };
 }

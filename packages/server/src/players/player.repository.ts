@@ -105,9 +105,10 @@ export const PROFILE_FIELDS = Object.keys(PROFILE_COLUMNS) as (keyof PlayerProfi
 /** Columns for the profile fields present in `profile` only; the nick brings its uniqueness key. */
 export function profileColumns(profile: PlayerProfile): ProfileRow {
   const columns: Record<string, string | number> = {};
-  for (const field of PROFILE_FIELDS) {
+  // The fields sent, not every field there is: a launch sends one or two of the fifteen.
+  for (const field of Object.keys(profile) as (keyof PlayerProfile)[]) {
     const value = profile[field];
-    if (value !== undefined)
+    if (value !== undefined && Object.hasOwn(PROFILE_COLUMNS, field))
       columns[PROFILE_COLUMNS[field]] = typeof value === 'boolean' ? Number(value) : value;
   }
   if (profile.nick !== undefined) columns.nick_key = nickKey(profile.nick);
