@@ -1,12 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { sign } from '@poker-launch/sdk';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../test-support/harness.js';
 import { rawExchange } from '../test-support/raw-http.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
 import { ROLE_ADMIN } from '../users/api-user.js';
 import { createApiUser } from '../users/create-api-user.js';
-import { redactUrl, scrubCredentials } from './logging.js';
+import { mayHoldCredentialValue, redactUrl, scrubCredentials } from './logging.js';
 
 const SECRET = 'Not-Hex-Shaped-Secret-42';
 
@@ -125,5 +126,24 @@ describe('scrubCredentials', () => {
     expect(scrubCredentials(`key plk_${'Az09_-'.repeat(8)} end`)).toBe('key [redacted] end');
     const plain = '{"reqId":"5f0e3c1a-7b2d-4c9e-8f1a-2b3c4d5e6f70","time":1763865600000}';
     expect(scrubCredentials(plain)).toBe(plain);
+  });
+});
+
+describe('the check that lets a log line skip the scrubbing', () => {
+  const SHAPED = /plk_|[0-9A-Fa-f]{32}/;
+
+  it('says a line may hold a credential whenever one is there, wherever the hex runs start and end', () => {
+    // Lines of hex runs of every length around 32, cut by other characters, as log lines are.
+    const piece = fc.oneof(
+      fc.integer({ min: 0, max: 40 }).map((length) => '0a1B2c3D4e5F6789'.repeat(3).slice(0, length)),
+      fc.constantFrom('"', ':', ',', '-', 'x', 'g', 'plk_', '{"reqId":"', ' ', 'é'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const line = pieces.join('');
+        expect(mayHoldCredentialValue(line)).toBe(SHAPED.test(line));
+      }),
+      { seed: 42, numRuns: 5000 },
+    );
   });
 });

@@ -24,18 +24,30 @@ export function scrubCredentials(text: string): string {
 
 /**
  * False only when `text` holds nothing CREDENTIAL_VALUE could match: no `plk_` and no run of 32 hex
- * characters. One pass over the characters: every log line is checked, and almost none holds one.
+ * characters. Every log line is checked, and almost none holds one, so the check skips ahead: a
+ * non-hex character rules out every run that would include it, so after one the next run can end no
+ * earlier than 32 characters on. It looks there, and walks back only over hex characters.
  */
-function mayHoldCredentialValue(text: string): boolean {
+export function mayHoldCredentialValue(text: string): boolean {
   if (text.includes('plk_')) return true;
-  let hexRun = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index) | 0x20; // ASCII letters lowercased; digits keep their codes
-    const hex = (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x66);
-    hexRun = hex ? hexRun + 1 : 0;
-    if (hexRun === 32) return true;
+  let end = HEX_RUN - 1;
+  while (end < text.length) {
+    // Walk back from `end` while the characters are hex: 32 of them is a run.
+    let start = end;
+    while (start > end - HEX_RUN + 1 && isHex(text.charCodeAt(start))) start--;
+    if (start === end - HEX_RUN + 1 && isHex(text.charCodeAt(start))) return true;
+    // text[start] is not hex: no run includes it, so the next candidate run ends 32 after it.
+    end = start + HEX_RUN;
   }
   return false;
+}
+
+/** The length of the shortest hex run taken for a credential (an auth token's 32 characters). */
+const HEX_RUN = 32;
+
+function isHex(code: number): boolean {
+  const lower = code | 0x20; // ASCII letters lowercased; digits keep their codes
+  return (lower >= 0x30 && lower <= 0x39) || (lower >= 0x61 && lower <= 0x66);
 }
 
 function isCredentialName(rawName: string): boolean {
