@@ -1,8 +1,18 @@
+import { parseStr } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-error.js';
 import { parsePhpForm } from './php-form.js';
+import { phpReading } from './php-reading.js';
 
 describe('parsePhpForm', () => {
+  it('reads an empty text as no parameters, with an empty PHP reading (what parse_str gives)', () => {
+    const empty = parsePhpForm('');
+    expect(empty).toEqual({});
+    expect(Object.keys(empty)).toEqual([]);
+    expect([...phpReading(empty)]).toEqual([...parseStr('')]);
+    expect(parsePhpForm('')).not.toBe(empty);
+  });
+
   it('decodes plain keys, plus signs and percent escapes', () => {
     expect(parsePhpForm('nick=Zo%C3%AB+1&lang=en')).toEqual({ nick: 'Zoë 1', lang: 'en' });
   });

@@ -1,4 +1,4 @@
-import { PhpInputError, parseStr } from '@poker-launch/sdk';
+import { PhpArray, PhpInputError, parseStr } from '@poker-launch/sdk';
 import { ApiError } from './api-error.js';
 import { MAX_FORM_PARAMETERS } from './limits.js';
 import { attachBodyNote, attachPhpReading, toPlain } from './php-reading.js';
@@ -14,6 +14,8 @@ export type FormObject = Record<string, unknown>;
  * @example parsePhpForm('a[b]=1&c=2&c=3') // { a: { b: '1' }, c: '3' }
  */
 export function parsePhpForm(text: string): FormObject {
+  // Most query strings of the token API and the pages are empty: nothing to read, the same answer.
+  if (text === '') return attachPhpReading({}, new PhpArray());
   let php: ReturnType<typeof parseStr>;
   try {
     php = parseStr(text, MAX_FORM_PARAMETERS);
