@@ -67,11 +67,11 @@ export interface AppOptions {
 /** Builds the HTTP app from its dependencies; never listens (see server.ts). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
-  // Asynchronous: under load, many lines go out in one write instead of one system call each (the
-  // lines still pending are written when the process exits; a kill -9 loses at most those).
-  // Scrubbed: no credential in any line at any level, trace included (decisions.md §9).
+  // Written by pino's own transport thread (pino/file to stdout): the event loop only hands each line
+  // over, and the lines still pending are written when the process exits (a kill -9 loses at most
+  // those). Scrubbed first: no credential in any line at any level, trace included (decisions.md §9).
   const logDestination = scrubbingDestination(
-    options.logStream ?? pino.destination({ dest: 1, sync: false }),
+    options.logStream ?? pino.transport({ target: 'pino/file', options: { destination: 1 } }),
   );
   const app: FastifyInstance = Fastify({
     logger: {
