@@ -34,9 +34,10 @@ export async function checkAndLaunch(
   );
   const errors = [...parsed.errors, ...rules.errors];
   if (errors.length > 0 || parsed.request === undefined) throw new ApiError(errors);
-  // The currency stored is the one the rules allowed. The request is this call's own: set, not copied.
+  // The currency stored is the one the rules allowed. The request and its profile are this call's own
+  // (each operation builds them fresh): set, not copied.
   const launch = parsed.request;
-  launch.profile = { ...launch.profile, currency: rules.currency };
+  launch.profile.currency = rules.currency;
   const result = await launchSession(
     { sessions: context.sessions, config: context.config, now: context.clock(), settings },
     client,
