@@ -6,6 +6,17 @@ import { textLength } from '../validation/field-rules.js';
  * register a look-alike of another player's name.
  */
 export function nickKey(nick: string): string {
+  // Most nicks: printable ASCII words with single spaces between them. NFKC leaves those as they are,
+  // none is ignorable and there is no white space to collapse: only the case folds (nick.test.ts
+  // holds the two paths to one answer).
+  if (PLAIN_ASCII_WORDS.test(nick)) return nick.toLowerCase();
+  return foldedKey(nick);
+}
+
+const PLAIN_ASCII_WORDS = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+
+/** The full comparison form, for any text. */
+export function foldedKey(nick: string): string {
   return nick
     .normalize('NFKC')
     .toUpperCase()
