@@ -158,6 +158,40 @@ describe.each(DIALECTS)('the session writer on %s', (dialect) => {
     ]);
   });
 
+  it("keeps none of a launch the database refuses: a returning player's profile change is undone with its session", async () => {
+    await sessions().launch(launchOf('changer', nick('Before')));
+    await sessions().launch(launchOf('steady'));
+    await refuseSessionsOf(database as Database, 'ext-refused');
+    const refused = (launch: LaunchWrite) => {
+      launch.session.external_session_id = 'ext-refused';
+      return launch;
+    };
+    batches.length = 0;
+
+    const outcomes = await Promise.allSettled([
+      sessions().launch(refused(launchOf('changer', nick('After'), { now: LATER }))),
+      sessions().launch(launchOf('ok', nick('Fine'))),
+      sessions().launch(refused(launchOf('steady'))),
+      sessions().launch(launchOf('steady')),
+    ]);
+
+    expect(batches).toEqual([4]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    const changer = (await players()).find((player) => player.external_id === 'changer');
+    expect(changer).toEqual(expect.objectContaining({ nick: 'Before', nick_key: 'before', updated_at: NOW }));
+    expect((await storedSessions()).map((session) => session.external_session_id)).toEqual([
+      'ext-changer',
+      'ext-ok',
+      'ext-steady',
+      'ext-steady',
+    ]);
+  });
+
   it('keeps exactly one winner when launches race for one nick, in one batch and across two writers', async () => {
     const other = (database as Database).openSessionStore();
     try {

@@ -15,8 +15,10 @@ export interface FailedOperation {
 
 /**
  * Runs batches of the session writer on one SQLite connection (in the writer thread): one transaction
- * and one fsync per batch, and a savepoint per operation, so an operation that fails is undone alone
- * and the rest of the batch commits.
+ * and one fsync per batch, and an operation that fails is undone alone while the rest of the batch
+ * commits. An operation that writes once (a returning player's session, a revocation, the purge) is one
+ * statement, which SQLite undoes whole when it fails; one that writes twice (a new or changed player,
+ * then its session) runs in a savepoint. Savepoints for all cost the writer a tenth of its time.
  */
 export class SqliteBatchWriter {
   private readonly statements: ReturnType<typeof prepare>;
@@ -40,22 +42,16 @@ export class SqliteBatchWriter {
   }
 
   private writeOne(operation: WriteOp): WriteOutcome | FailedOperation {
-    this.statements.savepoint.run();
     try {
-      const outcome =
-        operation.kind === 'launch'
-          ? this.launch(operation)
-          : operation.kind === 'revoke'
-            ? this.revoke(operation)
-            : {
-                ok: true as const,
-                changed: this.shapedStatement(operation.sql).run(...operation.parameters).changes,
-              };
-      this.statements.release.run();
-      return outcome;
+      return operation.kind === 'launch'
+        ? this.launch(operation)
+        : operation.kind === 'revoke'
+          ? this.revoke(operation)
+          : {
+              ok: true as const,
+              changed: this.shapedStatement(operation.sql).run(...operation.parameters).changes,
+            };
     } catch (error) {
-      this.statements.rollbackToSavepoint.run();
-      this.statements.release.run();
       const code = (error as { code?: unknown }).code;
       if (code === 'SQLITE_CONSTRAINT_UNIQUE' && String(error).includes('players.nick_key')) {
         return { ok: false, reason: 'username_exists' };
@@ -67,21 +63,42 @@ export class SqliteBatchWriter {
   }
 
   private launch(write: LaunchWrite): LaunchOutcome {
-    let player = this.findPlayer(write);
+    const player = this.findPlayer(write);
     if (player === undefined) {
       if (write.mode === 'internal') return { ok: false, reason: 'player_not_found' };
-      this.insert('players', { ...write.newPlayer, ...write.profile });
-      player = this.findPlayer(write);
-      if (player === undefined) throw new Error('the player vanished after its insert');
+      return this.inSavepoint(() => {
+        this.insert('players', { ...write.newPlayer, ...write.profile });
+        const registered = this.findPlayer(write);
+        if (registered === undefined) throw new Error('the player vanished after its insert');
+        return this.insertSession(write, registered);
+      });
     }
     const changed = changedColumns(player, write);
-    if (Object.keys(changed).length > 0) {
+    if (Object.keys(changed).length === 0) return this.insertSession(write, player);
+    return this.inSavepoint(() => {
       const update = { ...changed, updated_at: write.now };
       this.updatePlayer(player.id, update);
-      player = { ...player, ...update };
-    }
+      return this.insertSession(write, { ...player, ...update });
+    });
+  }
+
+  private insertSession(write: LaunchWrite, player: PlayerRow): LaunchOutcome {
     this.insert('sessions', { ...write.session, player_id: player.id, currency: player.currency });
     return { ok: true, playerId: player.id, currency: player.currency };
+  }
+
+  /** Runs `steps` so that, if one of them fails, none of them is kept (the batch goes on). */
+  private inSavepoint<T>(steps: () => T): T {
+    this.statements.savepoint.run();
+    try {
+      const result = steps();
+      this.statements.release.run();
+      return result;
+    } catch (error) {
+      this.statements.rollbackToSavepoint.run();
+      this.statements.release.run();
+      throw error;
+    }
   }
 
   private revoke(write: RevokeWrite): WriteOutcome {
