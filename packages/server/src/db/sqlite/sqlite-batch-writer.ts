@@ -6,7 +6,7 @@ import type { LaunchOutcome, LaunchWrite, RevokeWrite, WriteOp, WriteOutcome } f
  * The columns of a player a launch reads: its id and every column a profile may write (the nick's key
  * too). Named, not `*`: their positions are this list's, whatever columns the table gains or loses.
  */
-const PLAYER_COLUMNS = ['id', ...new Set([...Object.values(PROFILE_COLUMNS), 'nick_key'])];
+const PLAYER_COLUMNS = ['id', ...Object.values(PROFILE_COLUMNS), 'nick_key'];
 const PLAYER_COLUMN_INDEX: ReadonlyMap<string, number> = new Map(
   PLAYER_COLUMNS.map((column, index) => [column, index]),
 );
