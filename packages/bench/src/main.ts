@@ -58,7 +58,8 @@ async function main(): Promise<number> {
 
 const CPU_RATIO_NOTE =
   'CPU ratio: the same ratio by CPU time per request (user + system, every thread, from /proc), which the ' +
-  "neighbours' load disturbs less than req/s; it does not see time spent waiting (an fsync, a lock).";
+  "neighbours' load disturbs less than req/s; it does not see time spent waiting (an fsync, a lock). " +
+  "Per round, CPU ms/request is followed, in brackets, by the event loop's (the main thread's) part of it.";
 
 interface Section {
   readonly lines: string[];

@@ -1,4 +1,4 @@
-import { cpuSeconds } from '../processes/cpu-time.js';
+import { cpuTime } from '../processes/cpu-time.js';
 import type { LoadRequest } from '../scenarios/scenario.js';
 import { median, spreadPercent } from '../stats.js';
 import { type LoadResult, runLoad } from './run-load.js';
@@ -32,6 +32,12 @@ export interface TargetSummary {
    * though blind to time spent waiting (an fsync that blocks the event loop costs time, not CPU).
    */
   readonly cpuMsPerRequest: number;
+  /**
+   * The part of cpuMsPerRequest spent on the main thread, Node's event loop (median of the rounds): one
+   * thread, so the one that caps the req/s when it is busy; the rest is helper threads (a database
+   * thread, the log writer, the garbage collector).
+   */
+  readonly eventLoopCpuMsPerRequest: number;
   /** Each measured round's req/s, in round order. */
   readonly roundRates: readonly number[];
   /** (max − min) / median of the rounds' req/s, in percent. */
@@ -63,15 +69,18 @@ export async function alternate(
         const warm = await runLoad({ ...load, duration: options.warmup });
         warmupFailures[index] = (warmupFailures[index] ?? 0) + warm.non2xx + warm.errors;
       }
-      const cpuBefore = await cpuSeconds(target.pid);
+      const cpuBefore = await cpuTime(target.pid);
       const result = await runLoad({ ...load, duration: options.duration });
-      const cpuMs = ((await cpuSeconds(target.pid)) - cpuBefore) * 1000;
-      const cpuMsPerRequest = result.answered > 0 ? cpuMs / result.answered : Number.NaN;
-      runs[index]?.push({ ...result, cpuMsPerRequest });
+      const cpuAfter = await cpuTime(target.pid);
+      const perRequest = (seconds: number) =>
+        result.answered > 0 ? (seconds * 1000) / result.answered : Number.NaN;
+      const cpuMsPerRequest = perRequest(cpuAfter.total - cpuBefore.total);
+      const eventLoopCpuMsPerRequest = perRequest(cpuAfter.mainThread - cpuBefore.mainThread);
+      runs[index]?.push({ ...result, cpuMsPerRequest, eventLoopCpuMsPerRequest });
       progress(
         `  round ${round + 1}/${options.rounds} ${target.label}: ${Math.round(result.requestsPerSecond)} req/s, ` +
           `p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
-          `${cpuMsPerRequest.toFixed(3)} CPU ms/request` +
+          `${cpuMsPerRequest.toFixed(3)} CPU ms/request (event loop ${eventLoopCpuMsPerRequest.toFixed(3)})` +
           (result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''),
       );
     }
@@ -81,7 +90,7 @@ export async function alternate(
   );
 }
 
-type Measured = LoadResult & { readonly cpuMsPerRequest: number };
+type Measured = LoadResult & { readonly cpuMsPerRequest: number; readonly eventLoopCpuMsPerRequest: number };
 
 function summarise(label: string, runs: readonly Measured[], warmupFailures: number): TargetSummary {
   const rates = runs.map((run) => run.requestsPerSecond);
@@ -97,6 +106,7 @@ function summarise(label: string, runs: readonly Measured[], warmupFailures: num
     p50: median(runs.map((run) => run.p50)),
     p99: median(runs.map((run) => run.p99)),
     cpuMsPerRequest: median(runs.map((run) => run.cpuMsPerRequest)),
+    eventLoopCpuMsPerRequest: median(runs.map((run) => run.eventLoopCpuMsPerRequest)),
     roundRates: rates,
     spreadPercent: spreadPercent(rates),
     failures: warmupFailures + runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0),

@@ -10,6 +10,7 @@ function summary(label: string, requestsPerSecond: number, failures: number): Ta
     p50: 1.234,
     p99: 9.876,
     cpuMsPerRequest: 28_000 / requestsPerSecond / 100,
+    eventLoopCpuMsPerRequest: 20_000 / requestsPerSecond / 100,
     roundRates: [requestsPerSecond * 0.9, requestsPerSecond, requestsPerSecond * 1.1],
     spreadPercent: 20,
     failures,
@@ -44,7 +45,7 @@ describe('report tables', () => {
   it('lists every round of both targets with their spread and statuses', () => {
     const [, , bare, service] = roundsTable([row(7)]);
     expect(bare).toBe(
-      '| v2 | sqlite | bare | 25,200, 28,000, 30,800 | 20 % | 1.23 / 9.88 | 0.010 | 200×100 |',
+      '| v2 | sqlite | bare | 25,200, 28,000, 30,800 | 20 % | 1.23 / 9.88 | 0.010 (0.007) | 200×100 |',
     );
     expect(service).toContain('| 200×100 500×7 |');
   });

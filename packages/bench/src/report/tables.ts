@@ -65,7 +65,7 @@ export function roundsTable(rows: readonly PairedRow[]): string[] {
       'req/s per round',
       'spread',
       'p50 / p99 ms (median)',
-      'CPU ms/request',
+      'CPU ms/request (event loop)',
       'statuses',
     ],
     rows.flatMap((row) =>
@@ -76,7 +76,7 @@ export function roundsTable(rows: readonly PairedRow[]): string[] {
         summary.roundRates.map(count).join(', '),
         `${summary.spreadPercent.toFixed(0)} %`,
         `${ms(summary.p50)} / ${ms(summary.p99)}`,
-        summary.cpuMsPerRequest.toFixed(3),
+        `${summary.cpuMsPerRequest.toFixed(3)} (${summary.eventLoopCpuMsPerRequest.toFixed(3)})`,
         Object.entries(summary.statusCounts)
           .map(([status, n]) => `${status}×${n}`)
           .join(' '),
