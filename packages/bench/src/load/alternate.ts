@@ -29,7 +29,7 @@ export interface TargetSummary {
   /**
    * CPU milliseconds the server's process spent per answered request (median of the rounds). What a
    * request costs, whatever share of the CPU the neighbours left: steadier than req/s on a busy machine,
-   * though blind to time spent waiting (an fsync that blocks the event loop costs time, not CPU).
+   * though blind to time spent waiting (a commit's fsync, a thread waiting for a core: time, not CPU).
    */
   readonly cpuMsPerRequest: number;
   /**

@@ -12,12 +12,12 @@ export interface CpuTime {
 
 /** Both from /proc (Linux): /proc/<pid>/stat for the process, /proc/<pid>/task/<pid>/stat for its main thread. */
 export async function cpuTime(pid: number): Promise<CpuTime> {
-  const [process, mainThread] = await Promise.all([
+  const [whole, mainThread] = await Promise.all([
     readFile(`/proc/${pid}/stat`, 'utf8'),
     readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8'),
   ]);
   ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  return { total: statTicks(process) / ticksPerSecond, mainThread: statTicks(mainThread) / ticksPerSecond };
+  return { total: statTicks(whole) / ticksPerSecond, mainThread: statTicks(mainThread) / ticksPerSecond };
 }
 
 /** utime + stime of a `stat` line, in clock ticks. */
