@@ -24,6 +24,10 @@ export interface BenchOptions {
   /** Seconds of sustained v2 load with the service's memory sampled; 0: no soak. */
   readonly soak: number;
   readonly cpuProfileDir: string | undefined;
+  /** Count instructions per request under callgrind instead of timing requests. */
+  readonly instructions: boolean;
+  /** --instructions: requests per target sent uncounted, then as many counted. */
+  readonly requests: number;
   /** Where the table is written; default artifacts/bench-<time>.md. */
   readonly out: string | undefined;
 }
@@ -37,7 +41,7 @@ Measures poker-launch against bare Fastify over HTTP, alternating them, and prin
   --dialect <d>           sqlite, postgres or both (default: both when a PostgreSQL server is named,
                           else sqlite)
   --postgres <url>        PostgreSQL server to create a fresh database on (default TEST_DATABASE_URL)
-  --connections <n>       concurrent connections of the load generator (default 50)
+  --connections <n>       concurrent connections of the load generator (default 50; --instructions: 1)
   --duration <s>          measured seconds per target and round (default 3)
   --warmup <s>            unmeasured seconds before each measured run (default 1)
   --rounds <n>            rounds of [bare, service], order alternating (default 5)
@@ -47,6 +51,10 @@ Measures poker-launch against bare Fastify over HTTP, alternating them, and prin
   --flat-store            compare the service on an empty store with it on --seed-sessions sessions
   --soak <s>              sustained v2 load on the service alone, its RSS sampled (MB/min)
   --cpu-prof <dir>        run the service under node --cpu-prof, profile written to <dir> at its exit
+  --instructions          count instructions per request (valgrind's callgrind) of bare Fastify and the
+                          service instead of timing them, one request at a time: the same code gives
+                          the same count within about 1 %, however busy the machine (needs valgrind)
+  --requests <n>          --instructions: requests sent uncounted, then counted, per target (default 3000)
   --out <file>            where to write the table (default artifacts/bench-<time>.md)
   --help                  this text
 `;
@@ -67,7 +75,7 @@ export function parseBenchOptions(
       scenarios: { type: 'string' },
       dialect: { type: 'string' },
       postgres: { type: 'string' },
-      connections: { type: 'string', default: '50' },
+      connections: { type: 'string' },
       duration: { type: 'string', default: '3' },
       warmup: { type: 'string', default: '1' },
       rounds: { type: 'string', default: '5' },
@@ -77,6 +85,8 @@ export function parseBenchOptions(
       'flat-store': { type: 'boolean', default: false },
       soak: { type: 'string', default: '0' },
       'cpu-prof': { type: 'string' },
+      instructions: { type: 'boolean', default: false },
+      requests: { type: 'string', default: '3000' },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -88,12 +98,18 @@ export function parseBenchOptions(
   const seedSessions = integer('--seed-sessions', values['seed-sessions'], 0);
   if (flatStore && seedSessions === 0) throw new UsageError('--flat-store needs --seed-sessions <n> above 0');
   if (flatStore && soak > 0) throw new UsageError('--flat-store and --soak are separate runs');
+  const instructions = values.instructions;
+  if (instructions && (flatStore || soak > 0 || seedSessions > 0 || values['cpu-prof'] !== undefined)) {
+    throw new UsageError(
+      '--instructions is a run of its own: no --flat-store, --soak, --seed-sessions or --cpu-prof',
+    );
+  }
   const defaultScenarios = soak > 0 ? 'v2' : flatStore ? 'v2,token' : SCENARIO_NAMES.join(',');
   return {
     scenarios: parseScenarios(values.scenarios ?? defaultScenarios),
     dialects: parseDialects(values.dialect ?? (postgresUrl ? 'both' : 'sqlite'), postgresUrl),
     postgresUrl,
-    connections: integer('--connections', values.connections, 1),
+    connections: integer('--connections', values.connections ?? (instructions ? '1' : '50'), 1),
     duration: number('--duration', values.duration, 0.1),
     warmup: number('--warmup', values.warmup, 0),
     rounds: integer('--rounds', values.rounds, 1),
@@ -103,6 +119,8 @@ export function parseBenchOptions(
     flatStore,
     soak,
     cpuProfileDir: values['cpu-prof'],
+    instructions,
+    requests: integer('--requests', values.requests, 1),
     out: values.out,
   };
 }

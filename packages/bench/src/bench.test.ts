@@ -107,6 +107,41 @@ describe('npm run bench', () => {
     expect(await readFile(out, 'utf8')).toBe(run.stdout);
   });
 
+  it('counts instructions per request of bare Fastify and the service under callgrind, and cleans up', {
+    timeout: 240_000,
+  }, async () => {
+    // The store and callgrind's output files live in the temporary folder: TMPDIR points them into ours.
+    const run = await runBench(
+      ['--instructions', '--dialect=sqlite', '--scenarios=token', '--requests=100', '--players=10'],
+      { env: { TMPDIR: folder } },
+    );
+    expect(run.stderr).not.toContain('FAILED');
+    expect(run.code).toBe(0);
+    const [row, ...others] = tableRows(run.stdout, 'scenario');
+    expect(others).toEqual([]);
+    const [scenario, dialect, requests, bare, service, eventLoopRatio, allThreadsRatio, errors] = row ?? [];
+    expect([scenario, dialect, requests, errors]).toEqual(['token', 'sqlite', '100', '0']);
+    // "<event loop>k / <all threads>k": the main thread's part of the whole, for each server.
+    for (const counts of [bare, service]) {
+      const [eventLoop = 0, allThreads = 0] = (counts ?? '')
+        .split(' / ')
+        .map((k) => Number(k.replace(/[k,]/g, '')));
+      expect(eventLoop).toBeGreaterThan(10);
+      expect(allThreads).toBeGreaterThanOrEqual(eventLoop);
+    }
+    // The service does everything bare Fastify does and more (signature, lookup, log line).
+    expect(Number(eventLoopRatio)).toBeGreaterThan(0);
+    expect(Number(eventLoopRatio)).toBeLessThan(1);
+    expect(Number(allThreadsRatio)).toBeGreaterThan(0);
+    expect(await readdir(folder)).toEqual([]);
+  });
+
+  it('refuses --instructions together with a timed mode', async () => {
+    const run = await runBench(['--instructions', '--flat-store', '--seed-sessions=10']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--instructions is a run of its own');
+  });
+
   it('stops its servers and removes its store when interrupted', { timeout: 120_000 }, async () => {
     // The SQLite store lives in the bench's temporary folder: TMPDIR points it into ours.
     const run = await runBench(['--dialect=sqlite', '--scenarios=token', '--players=5', '--duration=60'], {

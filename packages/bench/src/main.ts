@@ -4,12 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { type BenchOptions, parseBenchOptions, USAGE } from './bench-options.js';
 import { runCompare } from './modes/compare.js';
 import { runFlatStore } from './modes/flat-store.js';
+import { type InstructionRow, runInstructions } from './modes/instructions.js';
 import type { PairedRow } from './modes/paired-row.js';
 import { runSoak, type SoakRow } from './modes/soak.js';
 import { interrupted } from './processes/cleanup-on-interrupt.js';
 import { listProfiles, newProfiles, topSelfTime } from './report/cpu-profile.js';
 import { machineLines } from './report/machine.js';
-import { compareTable, flatStoreTable, roundsTable, soakTable } from './report/tables.js';
+import { compareTable, flatStoreTable, instructionsTable, roundsTable, soakTable } from './report/tables.js';
 
 const REPOSITORY = fileURLToPath(new URL('../../../', import.meta.url));
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -31,7 +32,12 @@ async function main(): Promise<number> {
   const profilesBefore = new Set(profileDir ? await listProfiles(profileDir) : []);
 
   const lines = ['# poker-launch benchmark', '', ...machineLines(), `- run: ${describeRun(options)}`, ''];
-  const section = options.soak > 0 ? await soakSection(options) : await pairedSection(options);
+  const section =
+    options.soak > 0
+      ? await soakSection(options)
+      : options.instructions
+        ? await instructionsSection(options)
+        : await pairedSection(options);
   lines.push(...section.lines);
   const failed = section.failures;
   if (profileDir) lines.push(...(await profileLines(profileDir, profilesBefore)));
@@ -76,6 +82,33 @@ async function soakSection(options: BenchOptions): Promise<Section> {
   };
 }
 
+async function instructionsSection(options: BenchOptions): Promise<Section> {
+  const rows: InstructionRow[] = [];
+  for (const dialect of options.dialects) rows.push(...(await runInstructions(options, dialect, progress)));
+  return {
+    lines: [
+      '## Instructions per request (callgrind): bare Fastify and the service, same requests',
+      '',
+      ...instructionsTable(rows),
+      '',
+      INSTRUCTIONS_NOTE,
+      '',
+    ],
+    failures: rows.reduce((sum, row) => sum + row.failures, 0),
+  };
+}
+
+const INSTRUCTIONS_NOTE =
+  'Instructions executed per answered request, counted by valgrind (callgrind) after as many uncounted ' +
+  'requests: the event loop is the main thread, all threads adds the helpers (database threads, the log ' +
+  "writer, V8's garbage collector). Ratio = bare ÷ service, like the CPU ratio. With one connection " +
+  '(the default here) nothing is shared between requests, so the same code and requests give the same ' +
+  'count within about 1 %, however busy the machine: the figure to judge a change of the code by. It ' +
+  'is the cost of a request alone, without the batching concurrent requests share (a commit, a lookup, ' +
+  'an event-loop turn), so it is higher than under load; with more connections the counts depend on ' +
+  'how requests happened to batch and move by 10 % or more. Under valgrind V8 may run code in other ' +
+  'tiers than at full speed: compare counts with counts, not with timed figures.';
+
 /** The service against bare Fastify, or (--flat-store) the service on stored sessions against an empty store. */
 async function pairedSection(options: BenchOptions): Promise<Section> {
   const rows: PairedRow[] = [];
@@ -109,7 +142,9 @@ function describeRun(options: BenchOptions): string {
     `${options.connections} connections`,
     options.soak > 0
       ? `${options.soak} s of load`
-      : `${options.rounds} rounds × ${options.duration} s per target (after ${options.warmup} s of warm-up each)`,
+      : options.instructions
+        ? `${options.requests} requests per target uncounted, then ${options.requests} counted under callgrind`
+        : `${options.rounds} rounds × ${options.duration} s per target (after ${options.warmup} s of warm-up each)`,
     `${options.players} players per scenario`,
     `service LOG_LEVEL ${options.logLevel} into /dev/null`,
   ];

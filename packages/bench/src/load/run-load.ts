@@ -8,6 +8,8 @@ export interface LoadOptions {
   readonly connections: number;
   /** Seconds. */
   readonly duration: number;
+  /** Send exactly this many requests instead, however long they take. */
+  readonly amount?: number | undefined;
 }
 
 /** What one load run measured. Latencies in milliseconds, of successful answers only. */
@@ -37,7 +39,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
       {
         url: options.url,
         connections,
-        duration: options.duration,
+        ...(options.amount === undefined ? { duration: options.duration } : { amount: options.amount }),
         timeout: 30,
         // Results come on a sample tick: ticks of 100 ms end the run within 100 ms of `duration`.
         sampleInt: 100,

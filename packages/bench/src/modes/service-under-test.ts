@@ -25,6 +25,7 @@ export async function startServiceUnderTest(
   storedSessions: number,
   client: BenchClient,
   progress: (line: string) => void,
+  runner?: readonly string[],
 ): Promise<ServiceUnderTest> {
   const store = await createStore(dialect, options.postgresUrl);
   let service: ServerProcess | undefined;
@@ -43,6 +44,7 @@ export async function startServiceUnderTest(
       databaseUrl: store.databaseUrl,
       logLevel: options.logLevel,
       cpuProfileDir: options.cpuProfileDir,
+      runner,
     });
     return {
       dialect,

@@ -7,11 +7,13 @@ const BARE_FASTIFY = fileURLToPath(new URL('./bare-fastify.js', import.meta.url)
 /** Bare Fastify in its own process, answering each scenario with a body of the given byte size. */
 export async function startBareFastify(
   responseBytes: Partial<Record<ScenarioName, number>>,
+  runner: readonly string[] = [],
 ): Promise<ServerProcess> {
   const port = await freePort();
   return startServerProcess(
     [BARE_FASTIFY],
     { BARE_PORT: String(port), BARE_RESPONSE_BYTES: JSON.stringify(responseBytes) },
     port,
+    runner,
   );
 }

@@ -30,13 +30,18 @@ export function freePort(): Promise<number> {
 /**
  * Runs `node <args>` with stdout to /dev/null and waits until it answers HTTP on the port (any status:
  * all the benchmark needs to know is that it listens). Fails with its stderr if it ends first.
+ * `runner`, when given, is a command that runs node under it (valgrind and its options): the process
+ * and its pid are then the runner's, which is node's under valgrind.
  */
 export async function startServerProcess(
   nodeArgs: readonly string[],
   env: Record<string, string>,
   port: number,
+  runner: readonly string[] = [],
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, nodeArgs, {
+  const [command = process.execPath, ...runnerArgs] = runner;
+  const args = runner.length === 0 ? nodeArgs : [...runnerArgs, process.execPath, ...nodeArgs];
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

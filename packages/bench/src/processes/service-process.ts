@@ -12,12 +12,17 @@ export interface ServiceOptions {
   readonly logLevel: string;
   /** Run under `node --cpu-prof`, the profile written into this folder when the service exits. */
   readonly cpuProfileDir?: string | undefined;
+  /** A command that runs node under it (valgrind): see startServerProcess. */
+  readonly runner?: readonly string[] | undefined;
 }
 
 /**
  * `poker-launch serve` in production mode with quotas off (the load generator is one address sending
  * tens of thousands of requests a second), logging at the level asked for into /dev/null.
  */
+/** The address the service listens on (its HOST variable). */
+export const SERVICE_HOST = '127.0.0.1';
+
 export async function startService(options: ServiceOptions): Promise<ServerProcess> {
   const port = await freePort();
   const profiling =
@@ -26,12 +31,13 @@ export async function startService(options: ServiceOptions): Promise<ServerProce
     [...profiling, POKER_LAUNCH_BIN, 'serve'],
     {
       DATABASE_URL: options.databaseUrl,
-      HOST: '127.0.0.1',
+      HOST: SERVICE_HOST,
       PORT: String(port),
       POKER_LAUNCH_ENV: 'production',
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: options.logLevel,
     },
     port,
+    options.runner,
   );
 }

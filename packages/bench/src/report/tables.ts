@@ -1,3 +1,4 @@
+import type { InstructionRow } from '../modes/instructions.js';
 import type { PairedRow } from '../modes/paired-row.js';
 import type { SoakRow } from '../modes/soak.js';
 
@@ -135,6 +136,34 @@ export function soakTable(rows: readonly SoakRow[]): string[] {
       `${ms(row.p50)} / ${ms(row.p99)}`,
       `${row.rssStartMb.toFixed(1)} → ${row.rssEndMb.toFixed(1)} (${row.rssMaxMb.toFixed(1)})`,
       `${row.mbPerMinute.toFixed(2)} (after ${Math.round(row.slopeFromSecond)} s, ${row.samples} samples)`,
+      failures(row),
+    ]),
+  );
+}
+
+const thousands = (value: number) => `${count(value / 1000)}k`;
+
+/** Instructions per request: bare Fastify's and the service's, on the event loop and in all threads. */
+export function instructionsTable(rows: readonly InstructionRow[]): string[] {
+  return table(
+    [
+      'scenario',
+      'dialect',
+      'counted requests',
+      'bare: event loop / all threads',
+      'service: event loop / all threads',
+      'ratio: event loop',
+      'ratio: all threads',
+      'errors',
+    ],
+    rows.map((row) => [
+      row.scenario,
+      row.dialect,
+      count(row.requests),
+      `${thousands(row.bare.mainThread)} / ${thousands(row.bare.total)}`,
+      `${thousands(row.service.mainThread)} / ${thousands(row.service.total)}`,
+      ratio(row.bare.mainThread, row.service.mainThread),
+      ratio(row.bare.total, row.service.total),
       failures(row),
     ]),
   );

@@ -1,0 +1,98 @@
+import type { BenchOptions, Dialect } from '../bench-options.js';
+import { runLoad } from '../load/run-load.js';
+import { startBareFastify } from '../processes/bare-process.js';
+import { Callgrind, type InstructionCount } from '../processes/callgrind.js';
+import { cleanUpOnInterrupt } from '../processes/cleanup-on-interrupt.js';
+import type { ServerProcess } from '../processes/server-process.js';
+import { SERVICE_HOST } from '../processes/service-process.js';
+import { prepareScenario } from '../scenarios/prepare-scenario.js';
+import type { Scenario, ScenarioName } from '../scenarios/scenario.js';
+import { newBenchClient } from '../stores/add-bench-client.js';
+import { startServiceUnderTest } from './service-under-test.js';
+
+/** Instructions per request of bare Fastify and of the service, for one scenario on one dialect. */
+export interface InstructionRow {
+  readonly scenario: ScenarioName;
+  readonly dialect: Dialect;
+  readonly requests: number;
+  readonly bare: InstructionCount;
+  readonly service: InstructionCount;
+  /** Non-2xx answers and requests without one, warm-ups included. */
+  readonly failures: number;
+}
+
+/**
+ * Bare Fastify and the service, each under callgrind, sent the same requests: first `requests` of them
+ * uncounted (the JIT settles), then as many counted. Instructions, not time: the figure a change can be
+ * judged by on a machine whose neighbours move req/s by tens of per cent (at one connection, the
+ * default for this mode, two runs agree within about 1 %).
+ */
+export async function runInstructions(
+  options: BenchOptions,
+  dialect: Dialect,
+  progress: (line: string) => void,
+): Promise<InstructionRow[]> {
+  const callgrind = await Callgrind.create();
+  const under = await startServiceUnderTest(
+    dialect,
+    options,
+    0,
+    newBenchClient(),
+    progress,
+    callgrind.runner,
+  );
+  let bare: ServerProcess | undefined;
+  let forgetBare = () => {};
+  try {
+    const scenarios: Scenario[] = [];
+    for (const name of options.scenarios) {
+      progress(`${dialect}: preparing ${name} under callgrind (${options.players} players)…`);
+      scenarios.push(await prepareScenario(name, under.service.url, under.client, options.players));
+    }
+    bare = await startBareFastify(
+      Object.fromEntries(scenarios.map((scenario) => [scenario.name, scenario.responseBytes])),
+      callgrind.runner,
+    );
+    forgetBare = cleanUpOnInterrupt(bare.stop);
+    const rows: InstructionRow[] = [];
+    for (const scenario of scenarios) {
+      const targets = [
+        { server: bare, host: undefined },
+        { server: under.service, host: SERVICE_HOST },
+      ];
+      const counts: InstructionCount[] = [];
+      let failures = 0;
+      for (const { server, host } of targets) {
+        const load = { url: server.url, requests: scenario.requests, connections: options.connections };
+        const send = () => runLoad({ ...load, duration: 0, amount: options.requests });
+        const warm = await send();
+        const [measured, count] = await callgrind.count(server.pid, host, send);
+        failures += warm.non2xx + warm.errors + measured.non2xx + measured.errors;
+        counts.push(perRequest(count, measured.answered));
+      }
+      const [bareCount, serviceCount] = counts as [InstructionCount, InstructionCount];
+      progress(
+        `${dialect} ${scenario.name}: ${Math.round(bareCount.mainThread / 1000)}k (bare) and ` +
+          `${Math.round(serviceCount.mainThread / 1000)}k (service) instructions per request on the event loop`,
+      );
+      rows.push({
+        scenario: scenario.name,
+        dialect,
+        requests: options.requests,
+        bare: bareCount,
+        service: serviceCount,
+        failures,
+      });
+    }
+    return rows;
+  } finally {
+    await bare?.stop();
+    forgetBare();
+    await under.close();
+    await callgrind.remove();
+  }
+}
+
+function perRequest(count: InstructionCount, answered: number): InstructionCount {
+  return { mainThread: count.mainThread / answered, total: count.total / answered };
+}
