@@ -15,10 +15,11 @@ export interface InstructionCount {
 }
 
 /**
- * Counts instructions with valgrind's callgrind: the same work gives the same count (within a few per
- * cent: V8's tiering and garbage collection vary a little), whatever the neighbours do, where req/s
- * and CPU time on a shared machine move by tens of per cent. Servers run under `runner` with
- * instrumentation off (at a fraction of their speed, not a fiftieth) until `count` turns it on.
+ * Counts instructions with valgrind's callgrind: the same work gives the same count (within about 1 %
+ * one request at a time; concurrent requests batch differently from run to run), whatever the
+ * neighbours do, where req/s and CPU time on a shared machine move by tens of per cent. Servers run
+ * under `runner` with instrumentation off (at a fraction of their speed, not a fiftieth) until `count`
+ * turns it on.
  */
 export class Callgrind {
   private readonly dumps = new Map<number, number>();
