@@ -5,10 +5,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WriteOp } from '../session-store.js';
 import { SqliteBatchWriter } from './sqlite-batch-writer.js';
-import { openSqliteConnection } from './sqlite-connection.js';
+import { openSqliteConnection, WRITER_CACHE_SIZE_KIB } from './sqlite-connection.js';
 import { answerRequests } from './thread-channel.js';
 
-const sqlite = openSqliteConnection((workerData as { path: string }).path);
+const sqlite = openSqliteConnection((workerData as { path: string }).path, WRITER_CACHE_SIZE_KIB);
 const writer = new SqliteBatchWriter(sqlite);
 
 /** Payload: JSON of WriteOp[]; answer: JSON of one WriteOutcome or FailedOperation per operation. */

@@ -2,12 +2,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteConnection } from './sqlite-connection.js';
+import { openSqliteConnection, WRITER_CACHE_SIZE_KIB } from './sqlite-connection.js';
 
 describe('openSqliteConnection', () => {
   const folders: string[] = [];
   afterEach(() => {
     for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('gives a connection the page cache it asks for (the writer a small one), else 64 MiB', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'poker-launch-connection-'));
+    folders.push(folder);
+    const path = join(folder, 'poker-launch.db');
+    const [reader, writer] = [openSqliteConnection(path), openSqliteConnection(path, WRITER_CACHE_SIZE_KIB)];
+    try {
+      // Negative: KiB.
+      expect(reader.pragma('cache_size', { simple: true })).toBe(-64 * 1024);
+      expect(writer.pragma('cache_size', { simple: true })).toBe(-WRITER_CACHE_SIZE_KIB);
+      expect(WRITER_CACHE_SIZE_KIB).toBeLessThan(64 * 1024);
+    } finally {
+      reader.close();
+      writer.close();
+    }
   });
 
   it('opens every connection durable (WAL, synchronous FULL), with foreign keys and a busy timeout', () => {
