@@ -21,6 +21,11 @@ export interface BenchOptions {
   readonly seedSessions: number;
   /** Measure the service on an empty store against the service on `seedSessions` stored sessions. */
   readonly flatStore: boolean;
+  /**
+   * Also alternate, for v2, the store floor: bare Fastify that makes each launch durable through the
+   * service's own session store and does nothing else the service does.
+   */
+  readonly floor: boolean;
   /** Seconds of sustained v2 load with the service's memory sampled; 0: no soak. */
   readonly soak: number;
   readonly cpuProfileDir: string | undefined;
@@ -49,6 +54,9 @@ Measures poker-launch against bare Fastify over HTTP, alternating them, and prin
   --log-level <level>     the service's LOG_LEVEL; its stdout goes to /dev/null (default info)
   --seed-sessions <n>     store n sessions (over n/10 players) before the service starts
   --flat-store            compare the service on an empty store with it on --seed-sessions sessions
+  --floor                 for v2, alternate a third target, the store floor: bare Fastify that also
+                          stores each launch through the service's own session store before it answers
+                          (what the durable write alone costs; nothing else of the service)
   --soak <s>              sustained v2 load on the service alone, its RSS sampled (MB/min)
   --cpu-prof <dir>        run the service under node --cpu-prof, profile written to <dir> at its exit
   --instructions          count instructions per request (valgrind's callgrind) of bare Fastify and the
@@ -83,6 +91,7 @@ export function parseBenchOptions(
       'log-level': { type: 'string', default: 'info' },
       'seed-sessions': { type: 'string', default: '0' },
       'flat-store': { type: 'boolean', default: false },
+      floor: { type: 'boolean', default: false },
       soak: { type: 'string', default: '0' },
       'cpu-prof': { type: 'string' },
       instructions: { type: 'boolean', default: false },
@@ -99,14 +108,22 @@ export function parseBenchOptions(
   if (flatStore && seedSessions === 0) throw new UsageError('--flat-store needs --seed-sessions <n> above 0');
   if (flatStore && soak > 0) throw new UsageError('--flat-store and --soak are separate runs');
   const instructions = values.instructions;
+  const floor = values.floor;
+  if (floor && (flatStore || soak > 0 || instructions)) {
+    throw new UsageError(
+      '--floor is for the comparison with bare Fastify: no --flat-store, --soak or --instructions',
+    );
+  }
   if (instructions && (flatStore || soak > 0 || seedSessions > 0 || values['cpu-prof'] !== undefined)) {
     throw new UsageError(
       '--instructions is a run of its own: no --flat-store, --soak, --seed-sessions or --cpu-prof',
     );
   }
-  const defaultScenarios = soak > 0 ? 'v2' : flatStore ? 'v2,token' : SCENARIO_NAMES.join(',');
+  const defaultScenarios = soak > 0 || floor ? 'v2' : flatStore ? 'v2,token' : SCENARIO_NAMES.join(',');
+  const scenarios = parseScenarios(values.scenarios ?? defaultScenarios);
+  if (floor && !scenarios.includes('v2')) throw new UsageError('--floor measures v2: name it in --scenarios');
   return {
-    scenarios: parseScenarios(values.scenarios ?? defaultScenarios),
+    scenarios,
     dialects: parseDialects(values.dialect ?? (postgresUrl ? 'both' : 'sqlite'), postgresUrl),
     postgresUrl,
     connections: integer('--connections', values.connections ?? (instructions ? '1' : '50'), 1),
@@ -117,6 +134,7 @@ export function parseBenchOptions(
     logLevel: values['log-level'],
     seedSessions,
     flatStore,
+    floor,
     soak,
     cpuProfileDir: values['cpu-prof'],
     instructions,

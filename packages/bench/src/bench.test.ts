@@ -107,6 +107,45 @@ describe('npm run bench', () => {
     expect(await readFile(out, 'utf8')).toBe(run.stdout);
   });
 
+  it('alternates the store floor with bare Fastify and the service for v2 (--floor)', {
+    timeout: 120_000,
+  }, async () => {
+    const run = await runBench([
+      '--floor',
+      '--dialect=sqlite',
+      '--duration=0.5',
+      '--warmup=0',
+      '--rounds=1',
+      '--players=20',
+      '--connections=10',
+      `--out=${join(folder, 'bench.md')}`,
+    ]);
+    expect(run.stderr).not.toContain('FAILED');
+    expect(run.code).toBe(0);
+    const [row, ...others] = tableRows(run.stdout, 'scenario');
+    expect(others).toEqual([]);
+    const [scenario, dialect, , , , , , ratio, cpuRatio, floorRatio, floorCpuRatio, errors] = row ?? [];
+    expect([scenario, dialect, errors]).toEqual(['v2', 'sqlite', '0']);
+    for (const value of [ratio, cpuRatio, floorRatio, floorCpuRatio])
+      expect(Number(value)).toBeGreaterThan(0);
+    const targets = tableRows(
+      run.stdout.slice(run.stdout.indexOf('| scenario | dialect | target |')),
+      'scenario',
+    );
+    expect(targets.map((cells) => cells[2])).toEqual(['bare', 'store floor', 'service']);
+    for (const cells of targets) expect(cells[7]).toMatch(/^200×\d+$/);
+    expect(run.stdout).toContain('Store floor (--floor, v2)');
+  });
+
+  it('refuses --floor outside the comparison with bare Fastify, or without v2', async () => {
+    const withSoak = await runBench(['--floor', '--soak=10']);
+    expect(withSoak.code).toBe(2);
+    expect(withSoak.stderr).toContain('--floor is for the comparison with bare Fastify');
+    const withoutV2 = await runBench(['--floor', '--scenarios=token']);
+    expect(withoutV2.code).toBe(2);
+    expect(withoutV2.stderr).toContain('--floor measures v2');
+  });
+
   it('counts instructions per request of bare Fastify and the service under callgrind, and cleans up', {
     timeout: 240_000,
   }, async () => {

@@ -5,7 +5,7 @@ import { type BenchOptions, parseBenchOptions, USAGE } from './bench-options.js'
 import { runCompare } from './modes/compare.js';
 import { runFlatStore } from './modes/flat-store.js';
 import { type InstructionRow, runInstructions } from './modes/instructions.js';
-import type { PairedRow } from './modes/paired-row.js';
+import { type PairedRow, rowSummaries } from './modes/paired-row.js';
 import { runSoak, type SoakRow } from './modes/soak.js';
 import { interrupted } from './processes/cleanup-on-interrupt.js';
 import { listProfiles, newProfiles, topSelfTime } from './report/cpu-profile.js';
@@ -66,6 +66,13 @@ const CPU_RATIO_NOTE =
   'CPU ratio: the same ratio by CPU time per request (user + system, every thread, from /proc), which the ' +
   "neighbours' load disturbs less than req/s; it does not see time spent waiting (an fsync, a lock). " +
   "Per round, CPU ms/request is followed, in brackets, by the event loop's (the main thread's) part of it.";
+
+const FLOOR_NOTE =
+  "Store floor (--floor, v2): bare Fastify that also makes each launch durable through the service's own " +
+  'session store (group commit; on SQLite the writer thread, synchronous=FULL; on PostgreSQL the batch ' +
+  'function) before it answers, on a store of its own, and does nothing else the service does (no ' +
+  'signature, validation, log line, metrics or security headers). Its ratio is to bare Fastify too: what ' +
+  'the durable write alone leaves of the machine, the ceiling of any service built on this store.';
 
 interface Section {
   readonly lines: string[];
@@ -129,11 +136,15 @@ async function pairedSection(options: BenchOptions): Promise<Section> {
       '',
       CPU_RATIO_NOTE,
       '',
+      ...(options.floor ? [FLOOR_NOTE, ''] : []),
       ...(seeding.length > 0 ? [`Storing ${stored} sessions took: ${seeding.join(', ')}.`, ''] : []),
       ...roundsTable(rows),
       '',
     ],
-    failures: rows.reduce((sum, row) => sum + row.reference.failures + row.measured.failures, 0),
+    failures: rows.reduce(
+      (sum, row) => sum + rowSummaries(row).reduce((total, summary) => total + summary.failures, 0),
+      0,
+    ),
   };
 }
 
@@ -150,6 +161,7 @@ function describeRun(options: BenchOptions): string {
   ];
   if (options.seedSessions > 0) parts.push(`${options.seedSessions.toLocaleString('en-US')} stored sessions`);
   if (options.cpuProfileDir) parts.push('service under --cpu-prof');
+  if (options.floor) parts.push('v2 also against the store floor');
   return parts.join(', ');
 }
 

@@ -3,14 +3,18 @@ import { alternate } from '../load/alternate.js';
 import { startBareFastify } from '../processes/bare-process.js';
 import { cleanUpOnInterrupt } from '../processes/cleanup-on-interrupt.js';
 import type { ServerProcess } from '../processes/server-process.js';
-import { byteSize, send } from '../scenarios/http-send.js';
+import { byteSize, send, sendEach } from '../scenarios/http-send.js';
 import { prepareScenario } from '../scenarios/prepare-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
-import { newBenchClient } from '../stores/add-bench-client.js';
+import { addBenchClient, newBenchClient } from '../stores/add-bench-client.js';
+import { createStore } from '../stores/create-store.js';
 import { type PairedResult, type PairedRow, pairedRow } from './paired-row.js';
 import { startServiceUnderTest } from './service-under-test.js';
 
-/** Bare Fastify against the service, per dialect and scenario, alternated round by round. */
+/**
+ * Bare Fastify against the service, per dialect and scenario, alternated round by round; with --floor,
+ * for v2, the store floor (bare Fastify plus the service's durable session write) as a third target.
+ */
 export async function runCompare(
   options: BenchOptions,
   dialect: Dialect,
@@ -25,24 +29,44 @@ export async function runCompare(
   );
   let bare: ServerProcess | undefined;
   let forgetBare = () => {};
+  let floor: StoreFloor | undefined;
   try {
     const scenarios: Scenario[] = [];
     for (const name of options.scenarios) {
       progress(`${dialect}: preparing ${name} (${options.players} players, each request sent once)…`);
       scenarios.push(await prepareScenario(name, under.service.url, under.client, options.players));
     }
-    bare = await startBareFastify(
-      Object.fromEntries(scenarios.map((scenario) => [scenario.name, scenario.responseBytes])),
+    const responseBytes = Object.fromEntries(
+      scenarios.map((scenario) => [scenario.name, scenario.responseBytes]),
     );
+    bare = await startBareFastify(responseBytes);
     forgetBare = cleanUpOnInterrupt(bare.stop);
+    if (options.floor) floor = await startStoreFloor(dialect, options, under.client.id, responseBytes);
     const rows: PairedRow[] = [];
     for (const scenario of scenarios) {
       await checkSameAnswerSize(bare, scenario);
       progress(`${dialect} ${scenario.name}: ${options.rounds} rounds of ${options.duration} s per target`);
+      const floorTarget =
+        floor && scenario.name === 'v2'
+          ? [
+              {
+                label: 'store floor',
+                url: floor.server.url,
+                requests: scenario.requests,
+                pid: floor.server.pid,
+              },
+            ]
+          : [];
+      if (floor && floorTarget.length > 0) {
+        // Each player once first, as for the service: under load every launch is a returning player's.
+        await sendEach(floor.server.url, scenario.requests, scenario.status);
+        await checkSameAnswerSize(floor.server, scenario);
+      }
       const summaries = await alternate(
         [
           { label: 'bare', url: bare.url, requests: scenario.requests, pid: bare.pid },
           { label: 'service', url: under.service.url, requests: scenario.requests, pid: under.service.pid },
+          ...floorTarget,
         ],
         options,
         progress,
@@ -51,9 +75,53 @@ export async function runCompare(
     }
     return { rows, seedSeconds: under.seedSeconds };
   } finally {
-    await bare?.stop();
-    forgetBare();
-    await under.close();
+    try {
+      await floor?.close();
+    } finally {
+      await bare?.stop();
+      forgetBare();
+      await under.close();
+    }
+  }
+}
+
+interface StoreFloor {
+  readonly server: ServerProcess;
+  close(): Promise<void>;
+}
+
+/** The store floor on a fresh store of its own, set up like the service's: migrated, the client added. */
+async function startStoreFloor(
+  dialect: Dialect,
+  options: BenchOptions,
+  clientId: string,
+  responseBytes: Record<string, number>,
+): Promise<StoreFloor> {
+  const store = await createStore(dialect, options.postgresUrl);
+  let server: ServerProcess | undefined;
+  const close = async () => {
+    try {
+      await server?.stop();
+    } finally {
+      await store.drop();
+    }
+  };
+  const forget = cleanUpOnInterrupt(close);
+  try {
+    await addBenchClient(store.databaseUrl, { id: clientId, secret: 'unused-by-the-floor' });
+    server = await startBareFastify(responseBytes, [], store.databaseUrl);
+    const started = server;
+    return {
+      server: started,
+      async close() {
+        await close();
+        forget();
+      },
+    };
+  } catch (error) {
+    await close();
+    forget();
+    throw error;
   }
 }
 

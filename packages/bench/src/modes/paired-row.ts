@@ -14,6 +14,8 @@ export interface PairedRow {
   readonly storedSessions: number;
   readonly reference: TargetSummary;
   readonly measured: TargetSummary;
+  /** --floor, v2: the store floor, alternated with the other two; its ratio is also to the reference. */
+  readonly floor?: TargetSummary;
 }
 
 /** What a paired mode (compare, flat store) measured on one dialect. */
@@ -28,8 +30,13 @@ export function pairedRow(
   dialect: Dialect,
   connections: number,
   storedSessions: number,
-  [reference, measured]: readonly TargetSummary[],
+  [reference, measured, floor]: readonly TargetSummary[],
 ): PairedRow {
   if (!reference || !measured) throw new Error('a paired row needs two summaries');
-  return { scenario, dialect, connections, storedSessions, reference, measured };
+  return { scenario, dialect, connections, storedSessions, reference, measured, ...(floor ? { floor } : {}) };
+}
+
+/** The row's targets in the order the tables list them. */
+export function rowSummaries(row: PairedRow): TargetSummary[] {
+  return row.floor ? [row.reference, row.floor, row.measured] : [row.reference, row.measured];
 }

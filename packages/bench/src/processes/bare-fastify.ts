@@ -2,14 +2,21 @@
  * The baseline: bare Fastify (the project's own version), no logger, no project code, with one route
  * per scenario that does what every HTTP service must: parse the same body and answer a JSON:API
  * document of the same byte size as the service's answer. Run as its own process by the benchmark.
+ *
+ * With BARE_DATABASE_URL set it is the store floor instead (`--floor`): the same, except that each v2
+ * launch is also made durable through the service's own session store before the answer.
  */
 import { parse } from 'node:querystring';
 import Fastify from 'fastify';
 import type { ScenarioName } from '../scenarios/scenario.js';
+import { openStoreLaunch } from './store-launch.js';
 
 const JSON_API = 'application/vnd.api+json';
 const bytes = JSON.parse(process.env.BARE_RESPONSE_BYTES ?? '{}') as Partial<Record<ScenarioName, number>>;
 const PADDING = 'x'.repeat(64 * 1024);
+const store = process.env.BARE_DATABASE_URL
+  ? await openStoreLaunch(process.env.BARE_DATABASE_URL)
+  : undefined;
 
 /** The document with `meta.pad` appended so that the answer has exactly the service's size. */
 function padded(scenario: ScenarioName, document: { data: unknown }): string {
@@ -27,8 +34,11 @@ app.addContentTypeParser(JSON_API, { parseAs: 'string' }, app.getDefaultJsonPars
 
 app.post('/api/web/v2/app/users/:userId/session', async (request, reply) => {
   const { userId } = request.params as { userId: string };
-  const { nick, lang } = request.body as Record<string, string | undefined>;
-  const document = { data: { id: userId, type: 'session', attributes: { 'user-id': userId, nick, lang } } };
+  const { nick = '', lang = 'en' } = request.body as Record<string, string | undefined>;
+  const clientId = (request.query as Record<string, string | undefined>).clientId ?? '';
+  const stored = await store?.launch({ clientId, userId, nick, lang });
+  const attributes = { 'user-id': userId, nick, lang, auth: stored?.auth };
+  const document = { data: { id: stored?.sessionId ?? userId, type: 'session', attributes } };
   return reply.type(JSON_API).send(padded('v2', document));
 });
 
@@ -47,5 +57,12 @@ app.get('/api/web/v2/app/session', async (request, reply) => {
 
 await app.listen({ host: '127.0.0.1', port: Number(process.env.BARE_PORT) });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void app.close().then(() => process.exit(0)));
+  process.once(
+    signal,
+    () =>
+      void app
+        .close()
+        .then(() => store?.close())
+        .then(() => process.exit(0)),
+  );
 }

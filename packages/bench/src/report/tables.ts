@@ -1,5 +1,5 @@
 import type { InstructionRow } from '../modes/instructions.js';
-import type { PairedRow } from '../modes/paired-row.js';
+import { type PairedRow, rowSummaries } from '../modes/paired-row.js';
 import type { SoakRow } from '../modes/soak.js';
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -16,7 +16,16 @@ function verdict(row: PairedRow): string[] {
   return [
     ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond),
     ratio(row.reference.cpuMsPerRequest, row.measured.cpuMsPerRequest),
-    failures(row.reference, row.measured),
+    failures(...rowSummaries(row)),
+  ];
+}
+
+/** --floor: the store floor's ratio and CPU ratio to bare Fastify, '–' in rows without one. */
+function floorCells(row: PairedRow): string[] {
+  if (!row.floor) return ['–', '–'];
+  return [
+    ratio(row.floor.requestsPerSecond, row.reference.requestsPerSecond),
+    ratio(row.reference.cpuMsPerRequest, row.floor.cpuMsPerRequest),
   ];
 }
 
@@ -28,8 +37,12 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
   ];
 }
 
-/** The main table: the service's speed as a ratio to bare Fastify in the same run. */
+/**
+ * The main table: the service's speed as a ratio to bare Fastify in the same run; with --floor, the
+ * store floor's too.
+ */
 export function compareTable(rows: readonly PairedRow[]): string[] {
+  const withFloor = rows.some((row) => row.floor);
   return table(
     [
       'scenario',
@@ -41,18 +54,25 @@ export function compareTable(rows: readonly PairedRow[]): string[] {
       'p99 ms',
       'ratio',
       'CPU ratio',
+      ...(withFloor ? ['store floor: ratio', 'store floor: CPU ratio'] : []),
       'errors',
     ],
-    rows.map((row) => [
-      row.scenario,
-      row.dialect,
-      String(row.connections),
-      count(row.reference.requestsPerSecond),
-      count(row.measured.requestsPerSecond),
-      ms(row.measured.p50),
-      ms(row.measured.p99),
-      ...verdict(row),
-    ]),
+    rows.map((row) => {
+      const [requestRatio = '', cpuRatio = '', errors = ''] = verdict(row);
+      return [
+        row.scenario,
+        row.dialect,
+        String(row.connections),
+        count(row.reference.requestsPerSecond),
+        count(row.measured.requestsPerSecond),
+        ms(row.measured.p50),
+        ms(row.measured.p99),
+        requestRatio,
+        cpuRatio,
+        ...(withFloor ? floorCells(row) : []),
+        errors,
+      ];
+    }),
   );
 }
 
@@ -70,7 +90,7 @@ export function roundsTable(rows: readonly PairedRow[]): string[] {
       'statuses',
     ],
     rows.flatMap((row) =>
-      [row.reference, row.measured].map((summary) => [
+      rowSummaries(row).map((summary) => [
         row.scenario,
         row.dialect,
         summary.label,

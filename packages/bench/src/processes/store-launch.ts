@@ -1,0 +1,86 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { openDatabase, parseDatabaseUrl } from '@poker-launch/server';
+
+type Database = Awaited<ReturnType<typeof openDatabase>>;
+type SessionStore = ReturnType<Database['openSessionStore']>;
+type LaunchWrite = Parameters<SessionStore['launch']>[0];
+
+const SESSION_LIFETIME_MS = 600_000;
+
+/** What a v2 launch asks of the store: a returning (or new) player and the session to insert. */
+export interface StoreLaunchRequest {
+  readonly clientId: string;
+  readonly userId: string;
+  readonly nick: string;
+  readonly lang: string;
+}
+
+/**
+ * The service's own session store (group commit; on SQLite its writer thread with `synchronous=FULL`,
+ * on PostgreSQL its batch function), opened on `databaseUrl`, for the store-floor baseline: bare Fastify
+ * that also makes each v2 launch durable before it answers, and does nothing else the service does.
+ */
+export async function openStoreLaunch(databaseUrl: string) {
+  const database = await openDatabase(parseDatabaseUrl(databaseUrl));
+  const store = database.openSessionStore();
+  return {
+    /** Stores the launch's session (and the player, the first time); resolves once it is committed. */
+    async launch(request: StoreLaunchRequest): Promise<{ sessionId: string; auth: string }> {
+      const write = launchWrite(request, new Date());
+      const outcome = await store.launch(write.write);
+      if (!outcome.ok) throw new Error(`the store refused the launch: ${outcome.reason}`);
+      return { sessionId: write.write.session.id, auth: write.auth };
+    },
+    async close(): Promise<void> {
+      await store.close();
+      await database.close();
+    },
+  };
+}
+
+/**
+ * The rows the service writes for a v2 launch of a player who sends a nick: a session id of the same
+ * shape (time first, so the primary key grows at its end), the SHA-256 of a 128-bit token, a UUID for
+ * a new player. The store does the rest exactly as for the service.
+ */
+function launchWrite(request: StoreLaunchRequest, now: Date): { write: LaunchWrite; auth: string } {
+  const auth = randomBytes(16).toString('hex');
+  const timestamp = now.toISOString();
+  const write: LaunchWrite = {
+    kind: 'launch',
+    mode: 'external',
+    clientId: request.clientId,
+    userId: request.userId,
+    // The bench's nicks are plain ASCII words, whose uniqueness key is their lower case.
+    profile: { nick: request.nick, nick_key: request.nick.toLowerCase() },
+    newPlayer: {
+      id: randomUUID(),
+      client_id: request.clientId,
+      external_id: request.userId,
+      active: 1,
+      verified: 0,
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+    session: {
+      id: now.getTime().toString(16).padStart(12, '0') + randomBytes(10).toString('hex'),
+      token_hash: createHash('sha256').update(auth).digest('hex'),
+      client_id: request.clientId,
+      external_session_id: randomUUID(),
+      api_version: 'v2',
+      game_code: 'poker',
+      table_id: null,
+      game_id: null,
+      auth_type: 'external',
+      lang: request.lang,
+      launch_options: null,
+      long_life: 0,
+      user_ip: null,
+      created_at: timestamp,
+      expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString(),
+      revoked_at: null,
+    },
+    now: timestamp,
+  };
+  return { write, auth };
+}
