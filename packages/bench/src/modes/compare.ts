@@ -1,5 +1,5 @@
 import type { BenchOptions, Dialect } from '../bench-options.js';
-import { alternate } from '../load/alternate.js';
+import { alternate, type Target } from '../load/alternate.js';
 import { startBareFastify } from '../processes/bare-process.js';
 import { cleanUpOnInterrupt } from '../processes/cleanup-on-interrupt.js';
 import type { ServerProcess } from '../processes/server-process.js';
@@ -46,31 +46,22 @@ export async function runCompare(
     for (const scenario of scenarios) {
       await checkSameAnswerSize(bare, scenario);
       progress(`${dialect} ${scenario.name}: ${options.rounds} rounds of ${options.duration} s per target`);
-      const floorTarget =
-        floor && scenario.name === 'v2'
-          ? [
-              {
-                label: 'store floor',
-                url: floor.server.url,
-                requests: scenario.requests,
-                pid: floor.server.pid,
-              },
-            ]
-          : [];
-      if (floor && floorTarget.length > 0) {
+      const targets: Target[] = [
+        { label: 'bare', url: bare.url, requests: scenario.requests, pid: bare.pid },
+        { label: 'service', url: under.service.url, requests: scenario.requests, pid: under.service.pid },
+      ];
+      if (floor && scenario.name === 'v2') {
         // Each player once first, as for the service: under load every launch is a returning player's.
         await sendEach(floor.server.url, scenario.requests, scenario.status);
         await checkSameAnswerSize(floor.server, scenario);
+        targets.push({
+          label: 'store floor',
+          url: floor.server.url,
+          requests: scenario.requests,
+          pid: floor.server.pid,
+        });
       }
-      const summaries = await alternate(
-        [
-          { label: 'bare', url: bare.url, requests: scenario.requests, pid: bare.pid },
-          { label: 'service', url: under.service.url, requests: scenario.requests, pid: under.service.pid },
-          ...floorTarget,
-        ],
-        options,
-        progress,
-      );
+      const summaries = await alternate(targets, options, progress);
       rows.push(pairedRow(scenario.name, dialect, options.connections, options.seedSessions, summaries));
     }
     return { rows, seedSeconds: under.seedSeconds };
@@ -109,8 +100,8 @@ async function startStoreFloor(
   const forget = cleanUpOnInterrupt(close);
   try {
     await addBenchClient(store.databaseUrl, { id: clientId, secret: 'unused-by-the-floor' });
-    server = await startBareFastify(responseBytes, [], store.databaseUrl);
-    const started = server;
+    const started = await startBareFastify(responseBytes, [], store.databaseUrl);
+    server = started;
     return {
       server: started,
       async close() {
