@@ -49,6 +49,9 @@ async function processesWhoseEnvironmentHas(text: string): Promise<string[]> {
   return found;
 }
 
+/** A run of a second or so per target: enough to see every part work, not to measure anything. */
+const SHORT_RUN = ['--duration=0.5', '--warmup=0', '--rounds=1', '--players=20', '--connections=10'];
+
 /** The table's rows, cells trimmed, under the header that starts with `first`. */
 function tableRows(markdown: string, first: string): string[][] {
   const lines = markdown.split('\n');
@@ -79,16 +82,7 @@ describe('npm run bench', () => {
     timeout: 120_000,
   }, async () => {
     const out = join(folder, 'bench.md');
-    const run = await runBench([
-      '--dialect=sqlite',
-      '--duration=0.5',
-      '--warmup=0',
-      '--rounds=1',
-      '--players=20',
-      '--connections=10',
-      '--seed-sessions=2000',
-      `--out=${out}`,
-    ]);
+    const run = await runBench(['--dialect=sqlite', ...SHORT_RUN, '--seed-sessions=2000', `--out=${out}`]);
     expect(run.stderr).not.toContain('FAILED');
     expect(run.code).toBe(0);
     const rows = tableRows(run.stdout, 'scenario');
@@ -113,11 +107,7 @@ describe('npm run bench', () => {
     const run = await runBench([
       '--floor',
       '--dialect=sqlite',
-      '--duration=0.5',
-      '--warmup=0',
-      '--rounds=1',
-      '--players=20',
-      '--connections=10',
+      ...SHORT_RUN,
       `--out=${join(folder, 'bench.md')}`,
     ]);
     expect(run.stderr).not.toContain('FAILED');

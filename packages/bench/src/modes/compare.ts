@@ -6,8 +6,8 @@ import type { ServerProcess } from '../processes/server-process.js';
 import { byteSize, send, sendEach } from '../scenarios/http-send.js';
 import { prepareScenario } from '../scenarios/prepare-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
-import { addBenchClient, newBenchClient } from '../stores/add-bench-client.js';
-import { createStore } from '../stores/create-store.js';
+import { newBenchClient } from '../stores/add-bench-client.js';
+import { type ServerOnFreshStore, startOnFreshStore } from '../stores/server-on-fresh-store.js';
 import { type PairedResult, type PairedRow, pairedRow } from './paired-row.js';
 import { startServiceUnderTest } from './service-under-test.js';
 
@@ -29,7 +29,7 @@ export async function runCompare(
   );
   let bare: ServerProcess | undefined;
   let forgetBare = () => {};
-  let floor: StoreFloor | undefined;
+  let floor: ServerOnFreshStore | undefined;
   try {
     const scenarios: Scenario[] = [];
     for (const name of options.scenarios) {
@@ -76,44 +76,17 @@ export async function runCompare(
   }
 }
 
-interface StoreFloor {
-  readonly server: ServerProcess;
-  close(): Promise<void>;
-}
-
 /** The store floor on a fresh store of its own, set up like the service's: migrated, the client added. */
-async function startStoreFloor(
+function startStoreFloor(
   dialect: Dialect,
   options: BenchOptions,
   clientId: string,
   responseBytes: Record<string, number>,
-): Promise<StoreFloor> {
-  const store = await createStore(dialect, options.postgresUrl);
-  let server: ServerProcess | undefined;
-  const close = async () => {
-    try {
-      await server?.stop();
-    } finally {
-      await store.drop();
-    }
-  };
-  const forget = cleanUpOnInterrupt(close);
-  try {
-    await addBenchClient(store.databaseUrl, { id: clientId, secret: 'unused-by-the-floor' });
-    const started = await startBareFastify(responseBytes, [], store.databaseUrl);
-    server = started;
-    return {
-      server: started,
-      async close() {
-        await close();
-        forget();
-      },
-    };
-  } catch (error) {
-    await close();
-    forget();
-    throw error;
-  }
+): Promise<ServerOnFreshStore> {
+  const client = { id: clientId, secret: 'unused-by-the-floor' };
+  return startOnFreshStore(dialect, options.postgresUrl, client, (store) =>
+    startBareFastify(responseBytes, [], store.databaseUrl),
+  );
 }
 
 /** The baseline is only fair if it answers as many bytes, with the same status, as the service. */

@@ -1,11 +1,9 @@
 import type { BenchOptions, Dialect } from '../bench-options.js';
-import { cleanUpOnInterrupt } from '../processes/cleanup-on-interrupt.js';
 import type { ServerProcess } from '../processes/server-process.js';
 import { startService } from '../processes/service-process.js';
 import type { BenchClient } from '../scenarios/scenario.js';
-import { addBenchClient } from '../stores/add-bench-client.js';
 import type { BenchStore } from '../stores/bench-store.js';
-import { createStore } from '../stores/create-store.js';
+import { startOnFreshStore } from '../stores/server-on-fresh-store.js';
 
 /** The service on a fresh store of its own, with the benchmark's client (and sessions) stored first. */
 export interface ServiceUnderTest {
@@ -27,41 +25,17 @@ export async function startServiceUnderTest(
   progress: (line: string) => void,
   runner?: readonly string[],
 ): Promise<ServiceUnderTest> {
-  const store = await createStore(dialect, options.postgresUrl);
-  let service: ServerProcess | undefined;
-  const close = async () => {
-    try {
-      await service?.stop();
-    } finally {
-      await store.drop();
-    }
-  };
-  const forget = cleanUpOnInterrupt(close);
-  try {
-    await addBenchClient(store.databaseUrl, client);
-    const seedSeconds = await seed(store, client, storedSessions, progress);
-    service = await startService({
+  let seedSeconds = 0;
+  const started = await startOnFreshStore(dialect, options.postgresUrl, client, async (store) => {
+    seedSeconds = await seed(store, client, storedSessions, progress);
+    return startService({
       databaseUrl: store.databaseUrl,
       logLevel: options.logLevel,
       cpuProfileDir: options.cpuProfileDir,
       runner,
     });
-    return {
-      dialect,
-      service,
-      client,
-      storedSessions,
-      seedSeconds,
-      async close() {
-        await close();
-        forget();
-      },
-    };
-  } catch (error) {
-    await close();
-    forget();
-    throw error;
-  }
+  });
+  return { dialect, service: started.server, client, storedSessions, seedSeconds, close: started.close };
 }
 
 async function seed(
