@@ -5,5 +5,8 @@ export { type Clock, systemClock } from './clock.js';
 export { type Config, ConfigError, DEFAULT_DATABASE_URL, loadConfig, parseDatabaseUrl } from './config.js';
 export { type Database, isUniqueViolation, openDatabase } from './db/open-database.js';
 export type { Db } from './db/schema.js';
+export type { LaunchWrite } from './db/session-store.js';
 export { LiveConfig } from './live-config/live-config.js';
+export { profileColumns } from './players/player.repository.js';
 export { closeOnSignals, type RunningServer, startServer } from './server.js';
+export { generateSessionId, generateToken, hashToken } from './sessions/token.js';

@@ -1,9 +1,13 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { openDatabase, parseDatabaseUrl } from '@poker-launch/server';
-
-type Database = Awaited<ReturnType<typeof openDatabase>>;
-type SessionStore = ReturnType<Database['openSessionStore']>;
-type LaunchWrite = Parameters<SessionStore['launch']>[0];
+import { randomUUID } from 'node:crypto';
+import {
+  generateSessionId,
+  generateToken,
+  hashToken,
+  type LaunchWrite,
+  openDatabase,
+  parseDatabaseUrl,
+  profileColumns,
+} from '@poker-launch/server';
 
 const SESSION_LIFETIME_MS = 600_000;
 
@@ -39,20 +43,19 @@ export async function openStoreLaunch(databaseUrl: string) {
 }
 
 /**
- * The rows the service writes for a v2 launch of a player who sends a nick: a session id of the same
- * shape (time first, so the primary key grows at its end), the SHA-256 of a 128-bit token, a UUID for
- * a new player. The store does the rest exactly as for the service.
+ * The rows the service writes for a v2 launch of a player who sends a nick, made by the service's own
+ * helpers (session id, token and its hash, profile columns with the nick's key). The store does the
+ * rest exactly as for the service.
  */
 function launchWrite(request: StoreLaunchRequest, now: Date): { write: LaunchWrite; auth: string } {
-  const auth = randomBytes(16).toString('hex');
+  const auth = generateToken();
   const timestamp = now.toISOString();
   const write: LaunchWrite = {
     kind: 'launch',
     mode: 'external',
     clientId: request.clientId,
     userId: request.userId,
-    // The bench's nicks are plain ASCII words, whose uniqueness key is their lower case.
-    profile: { nick: request.nick, nick_key: request.nick.toLowerCase() },
+    profile: profileColumns({ nick: request.nick }),
     newPlayer: {
       id: randomUUID(),
       client_id: request.clientId,
@@ -63,8 +66,8 @@ function launchWrite(request: StoreLaunchRequest, now: Date): { write: LaunchWri
       updated_at: timestamp,
     },
     session: {
-      id: now.getTime().toString(16).padStart(12, '0') + randomBytes(10).toString('hex'),
-      token_hash: createHash('sha256').update(auth).digest('hex'),
+      id: generateSessionId(now),
+      token_hash: hashToken(auth),
       client_id: request.clientId,
       external_session_id: randomUUID(),
       api_version: 'v2',
