@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
-import pino, { type DestinationStream } from 'pino';
+import type { DestinationStream } from 'pino';
 import type { AppContext } from './app-context.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -11,6 +11,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { checkJsonBody } from './http/json-body.js';
 import { loneSurrogatePointer } from './http/json-text.js';
 import { BODY_LIMIT_BYTES } from './http/limits.js';
+import { bufferedLogDestination } from './http/log-destination.js';
 import {
   RequestLogController,
   requestIdFrom,
@@ -67,11 +68,11 @@ export interface AppOptions {
 /** Builds the HTTP app from its dependencies; never listens (see server.ts). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
-  // Written by pino's own transport thread (pino/file to stdout): the event loop only hands each line
-  // over, and the lines still pending are written when the process exits (a kill -9 loses at most
-  // those). Scrubbed first: no credential in any line at any level, trace included (decisions.md §9).
+  const metrics = options.metrics ?? createMetrics();
+  // Buffered, written by libuv's threads (log-destination.ts). Scrubbed first: no credential in any
+  // line at any level, trace included (decisions.md §9).
   const logDestination = scrubbingDestination(
-    options.logStream ?? pino.transport({ target: 'pino/file', options: { destination: 1 } }),
+    options.logStream ?? bufferedLogDestination({ dest: 1, onDrop: () => metrics.logLinesDropped.inc() }),
   );
   const app: FastifyInstance = Fastify({
     logger: {
@@ -106,7 +107,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
 
-  const metrics = options.metrics ?? createMetrics();
   const rateLimiter = new RateLimiter(
     options.config.rateLimitPerMinute,
     await quotaStore(options.config, clock, app.log, () => metrics.quotaStoreFailures.inc()),

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { schemaBehindMessage } from './db/migrations.js';
@@ -16,6 +16,8 @@ export interface RunningServer {
   address: string;
   /** Migrations this start applied (empty when the schema was up to date). */
   appliedMigrations: readonly string[];
+  /** Writes the log lines still buffered now (else they wait up to a quarter of a second). */
+  flushLog(): void;
   close(): Promise<void>;
 }
 
@@ -52,7 +54,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const running = app;
     live.start((error) => running.log.warn({ err: error }, 'could not refresh the configuration'));
     const address = await app.listen({ host: config.host, port: config.port });
-    return { app: running, database, live, address, appliedMigrations, close };
+    // Fastify's logger is pino's, which flushes its destination (http/log-destination.ts).
+    const flushLog = () => (running.log as FastifyBaseLogger & { flush(): void }).flush();
+    return { app: running, database, live, address, appliedMigrations, flushLog, close };
   } catch (error) {
     await close();
     throw error;

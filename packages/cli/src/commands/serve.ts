@@ -71,6 +71,8 @@ export const serveCommand: Command = {
     // After the first-start work, which the service must see: from here on it runs as configured.
     await server.live.refresh();
     server.app.log.info(READY_MESSAGE);
+    // Log lines are buffered (a quarter of a second at most): the start-up lines go out now.
+    server.flushLog();
     return 0;
   },
 };

@@ -178,6 +178,8 @@ export function requestIdFrom(header: string | string[] | undefined, fallback: (
 /** Where log lines go: any destination pino writes to. */
 export interface LogDestination {
   write(line: string): unknown;
+  /** Writes what the destination buffered (pino's `logger.flush()` calls it). */
+  flush?(callback?: (error?: Error | null) => void): void;
 }
 
 /**
@@ -185,5 +187,8 @@ export interface LogDestination {
  * or stack), is scrubbed of credential-shaped values before it leaves the process.
  */
 export function scrubbingDestination(destination: LogDestination): LogDestination {
-  return { write: (line: string) => destination.write(scrubCredentials(line)) };
+  return {
+    write: (line: string) => destination.write(scrubCredentials(line)),
+    flush: (callback) => (destination.flush ? destination.flush(callback) : callback?.()),
+  };
 }

@@ -21,6 +21,8 @@ export interface Metrics {
   readonly writeBatchSize: Histogram;
   readonly writeBatchDuration: Histogram;
   readonly sessionsPurged: Counter;
+  /** Log lines dropped because the log output took nothing while its backlog filled (log-destination.ts). */
+  readonly logLinesDropped: Counter;
   readonly purgeBatchDuration: Histogram;
 }
 
@@ -79,6 +81,11 @@ export function createMetrics(): Metrics {
     sessionsPurged: new Counter({
       name: `${METRIC_PREFIX}sessions_purged_total`,
       help: 'Sessions deleted by the background purge, ExpiredSessionRetention after they ended',
+      registers,
+    }),
+    logLinesDropped: new Counter({
+      name: `${METRIC_PREFIX}log_lines_dropped_total`,
+      help: 'Log lines dropped because stdout took nothing while 16 MiB of lines waited (a stalled log collector)',
       registers,
     }),
     purgeBatchDuration: new Histogram({

@@ -67,6 +67,7 @@ describe.each(DIALECTS)('health and metrics on %s', (dialect) => {
     // it: serve-metrics.test.ts); so are the process metrics.
     expect(text).toContain('poker_launch_write_batch_size_count 0');
     expect(text).toContain('poker_launch_database_errors_total');
+    expect(text).toContain('poker_launch_log_lines_dropped_total 0');
     expect(text).toMatch(/^process_cpu_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
   });

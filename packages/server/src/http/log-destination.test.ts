@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bufferedLogDestination, LOG_BUFFER_BYTES, LOG_FLUSH_INTERVAL_MS } from './log-destination.js';
+
+const line = (n: number) => `${JSON.stringify({ level: 30, n, msg: 'request completed' })}\n`;
+
+/** Resolves once `check` holds, polling; rejects after `ms`. */
+async function eventually(check: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('the buffered log destination', () => {
+  let directory: string;
+  const cleanups: (() => void)[] = [];
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
+  const tempPath = (name: string) => {
+    directory = mkdtempSync(join(tmpdir(), 'log-destination-'));
+    cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
+    return join(directory, name);
+  };
+
+  it('holds a lone line back, then writes it within the flush interval', async () => {
+    const path = tempPath('service.log');
+    const destination = bufferedLogDestination({ dest: path, onDrop: () => {} });
+    cleanups.push(() => destination.destroy());
+    await new Promise((resolve) => destination.once('ready', resolve));
+
+    destination.write(line(1));
+    expect(readFileSync(path, 'utf8')).toBe('');
+    await eventually(() => readFileSync(path, 'utf8') === line(1), LOG_FLUSH_INTERVAL_MS * 8);
+  });
+
+  it('starts a write as soon as a buffer of lines is full, without waiting for the timer', async () => {
+    const path = tempPath('service.log');
+    const destination = bufferedLogDestination({ dest: path, onDrop: () => {} });
+    cleanups.push(() => destination.destroy());
+    await new Promise((resolve) => destination.once('ready', resolve));
+    const written: number[] = [];
+    destination.on('write', (bytes: number) => written.push(bytes));
+
+    let text = '';
+    for (let n = 0; text.length < LOG_BUFFER_BYTES; n++) {
+      text += line(n);
+      destination.write(line(n));
+    }
+    // The write of the full buffer is under way before this turn ends: it is not the timer's.
+    await new Promise((resolve) => setImmediate(resolve));
+    await eventually(() => written.length > 0, LOG_FLUSH_INTERVAL_MS / 2);
+    expect(written[0]).toBe(Buffer.byteLength(text));
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it('drops and counts lines while the output takes nothing, and writes the rest whole once it does', async () => {
+    // A pipe whose reader does not read: a stalled log collector.
+    const fifo = tempPath('collector.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    cleanups.push(() => closeSync(reader));
+    let dropped = 0;
+    const backlogLimitBytes = 64 * 1024;
+    const destination = bufferedLogDestination({
+      dest: fifo,
+      onDrop: () => dropped++,
+      backlogLimitBytes,
+    });
+    await new Promise((resolve) => destination.once('ready', resolve));
+
+    // Far more than the pipe (64 KiB on Linux) and the backlog hold together.
+    const lines = 20_000;
+    for (let n = 0; n < lines; n++) destination.write(line(n));
+    expect(dropped).toBeGreaterThan(0);
+
+    // The collector reads again: everything not dropped arrives, as whole lines, in order.
+    let received = '';
+    const chunk = Buffer.alloc(64 * 1024);
+    const drain = () => {
+      for (;;) {
+        try {
+          const bytes = readSync(reader, chunk);
+          if (bytes === 0) return;
+          received += chunk.toString('utf8', 0, bytes);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return;
+          throw error;
+        }
+      }
+    };
+    const expectedLines = lines - dropped;
+    await eventually(() => {
+      drain();
+      return received.split('\n').length - 1 >= expectedLines;
+    }, 10_000);
+    destination.destroy();
+    const numbers = received
+      .trimEnd()
+      .split('\n')
+      .map((text) => (JSON.parse(text) as { n: number }).n);
+    expect(numbers).toHaveLength(expectedLines);
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(numbers[0]).toBe(0);
+  });
+});
