@@ -17,13 +17,12 @@ async function eventually(check: () => boolean, ms: number): Promise<void> {
 }
 
 describe('the buffered log destination', () => {
-  let directory: string;
   const cleanups: (() => void)[] = [];
   afterEach(() => {
     for (const cleanup of cleanups.splice(0)) cleanup();
   });
   const tempPath = (name: string) => {
-    directory = mkdtempSync(join(tmpdir(), 'log-destination-'));
+    const directory = mkdtempSync(join(tmpdir(), 'log-destination-'));
     cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
     return join(directory, name);
   };

@@ -24,8 +24,8 @@ export interface BufferedLogDestinationOptions {
 /**
  * Where the service's log lines go: pino's asynchronous destination (sonic-boom), buffered. Lines are
  * written in chunks of LOG_BUFFER_BYTES, by libuv's threads, and at least every LOG_FLUSH_INTERVAL_MS;
- * pino writes what is still buffered when the process exits. A SIGKILL loses the buffer (at most
- * 4 KiB, a quarter of a second of lines).
+ * pino writes what is still buffered when the process exits. A SIGKILL loses what is buffered: under
+ * 4 KiB, a quarter of a second of lines at most, unless the output had stalled.
  *
  * Measured with `npm run bench` against pino's transport thread, which took every line to a worker
  * thread through a shared buffer and a wake-up each: 8–10 % less CPU per request in all (v2 0.184 →

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { LOG_BACKLOG_LIMIT_BYTES } from '../http/log-destination.js';
 
 /**
  * The service's Prometheus metrics. One `Metrics` per app (tests build many apps); the process metrics
@@ -85,7 +86,7 @@ export function createMetrics(): Metrics {
     }),
     logLinesDropped: new Counter({
       name: `${METRIC_PREFIX}log_lines_dropped_total`,
-      help: 'Log lines dropped because stdout took nothing while 16 MiB of lines waited (a stalled log collector)',
+      help: `Log lines dropped because stdout took nothing while ${LOG_BACKLOG_LIMIT_BYTES / 1024 ** 2} MiB of lines waited (a stalled log collector)`,
       registers,
     }),
     purgeBatchDuration: new Histogram({

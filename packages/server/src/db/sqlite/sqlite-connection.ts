@@ -10,10 +10,9 @@ const CACHE_SIZE_KIB = 64 * 1024;
  * SQLite renumbers the new pages through a spare page number (balance_nonroot: the page after the
  * 1 GiB lock byte), which lies past the end of any file under 1 GiB, and the commit that follows then
  * walks the whole page cache to drop pages past the end (pcache1TruncateUnsafe): with 64 MiB that walk
- * was a tenth of the writer's CPU. Too small a cache
- * costs reads instead: with 10,000,000 stored sessions, 2,000 KiB added nearly twice the extra CPU per
- * launch (over an empty store) that 64 MiB did. 16 MiB came close to the best at both 1,000,000 and
- * 10,000,000 stored sessions.
+ * was a tenth of the writer's CPU. Too small a cache costs reads instead: with 10,000,000 stored
+ * sessions, 2,000 KiB added nearly twice the extra CPU per launch (over an empty store) that 64 MiB did.
+ * 16 MiB came close to the best at both 1,000,000 and 10,000,000 stored sessions.
  */
 export const WRITER_CACHE_SIZE_KIB = 16 * 1024;
 
