@@ -7,10 +7,12 @@ import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
 import type { SessionStore } from './db/session-store.js';
 import { ApiError } from './http/api-error.js';
+import { checkJsonBody } from './http/body/json-body.js';
+import { loneSurrogatePointer } from './http/body/json-text.js';
+import { BODY_LIMIT_BYTES } from './http/body/limits.js';
+import { parsePhpForm, parsePhpFormBody } from './http/body/php-form.js';
+import { malformedQuery, registerQueryStringCheck } from './http/body/query-string.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { checkJsonBody } from './http/json-body.js';
-import { loneSurrogatePointer } from './http/json-text.js';
-import { BODY_LIMIT_BYTES } from './http/limits.js';
 import { bufferedLogDestination } from './http/log-destination.js';
 import {
   RequestLogController,
@@ -18,7 +20,6 @@ import {
   scrubbingDestination,
   serializeRequest,
 } from './http/logging.js';
-import { parsePhpForm, parsePhpFormBody } from './http/php-form.js';
 import {
   answerUnmetExpectations,
   assertHostHeader,
@@ -26,14 +27,13 @@ import {
   frameworkErrorHandler,
   MAX_PARAM_LENGTH,
 } from './http/protocol-errors.js';
-import { malformedQuery, registerQueryStringCheck } from './http/query-string.js';
 import { MemoryQuotaStore, type QuotaStore } from './http/quota-store.js';
 import { type QuotaMetrics, RateLimiter } from './http/rate-limit.js';
 import { commonHeaders } from './http/raw-error.js';
 import { RedisQuotaStore } from './http/redis-quota-store.js';
 import { registerRoutes } from './http/routes.js';
-import { v2Routes } from './launch/v2.routes.js';
-import { v3Routes } from './launch/v3.routes.js';
+import { v2Routes } from './launch/v2/v2.routes.js';
+import { v3Routes } from './launch/v3/v3.routes.js';
 import type { LiveConfig } from './live-config/live-config.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
 import { registerDraining } from './ops/draining.js';

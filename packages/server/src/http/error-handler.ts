@@ -3,9 +3,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseError, isDatabaseUnavailable } from '../db/database-errors.js';
 import type { Metrics } from '../ops/metrics.js';
 import { ApiError, errorObject, serviceUnavailable } from './api-error.js';
+import { BODY_LIMIT_BYTES } from './body/limits.js';
 import { unsupported } from './content-negotiation.js';
 import { sendDocument } from './json-api.js';
-import { BODY_LIMIT_BYTES } from './limits.js';
 import type { RateLimiter } from './rate-limit.js';
 import { errorDocument } from './raw-error.js';
 

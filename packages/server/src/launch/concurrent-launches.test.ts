@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useHarness } from '../test-support/harness.js';
 import { refuseSessionsOf } from '../test-support/refuse-sessions.js';
 import { DIALECTS } from '../test-support/test-database.js';
-import { openGame, openGameDocument } from './test-support/v3-requests.js';
+import { openGame, openGameDocument } from '../test-support/v3-requests.js';
 
 const NICK_TAKEN = 'A Player with this username already exists in the system.';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
-import { openGame, openGameDocument } from './test-support/v3-requests.js';
+import { openGame, openGameDocument } from '../test-support/v3-requests.js';
 
 /** `levels` objects, one inside the other, as JSON text: {"a":{"a":…{}}}. */
 const nestedObjects = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;

@@ -3,10 +3,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { encodePhpForm, useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
+import { getGameSession, openGame, openGameDocument } from '../test-support/v3-requests.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
 import { ROLE_ADMIN } from '../users/api-user.js';
 import { createApiUser } from '../users/create-api-user.js';
-import { getGameSession, openGame, openGameDocument } from './test-support/v3-requests.js';
 
 const NUL = '\u0000';
 const ZERO_WIDTH_SPACE = '\u200B';

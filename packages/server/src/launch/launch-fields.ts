@@ -1,5 +1,5 @@
 import type { AuthType, LaunchOptions } from '@poker-launch/sdk';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/body/json-depth.js';
 import { accept, type FieldRule, refuse } from '../validation/field-rule.js';
 import { hasControlCharacters, integer, oneOf, parseHttpUrl, text } from '../validation/field-rules.js';
 import { isPlainObject } from '../validation/parse-fields.js';

@@ -1,7 +1,7 @@
 import type { AuthType, LaunchOptions } from '@poker-launch/sdk';
 import type { PlayerProfile } from '../players/player.js';
 import type { ApiVersion } from '../sessions/session.js';
-import type { Target } from './target.js';
+import type { Target } from '../sessions/target.js';
 
 /** One launch, as both operations describe it once their own fields are read. */
 export interface LaunchRequest {

@@ -3,9 +3,9 @@ import type { Client } from '../clients/client.js';
 import type { CurrencyStatus } from '../currencies/currency.repository.js';
 import { errorObject } from '../http/api-error.js';
 import { nickLengthProblem } from '../players/nick.js';
+import type { GameCode } from '../sessions/target.js';
 import type { Settings } from '../settings/settings.js';
 import type { LaunchPointers } from './launch-request.js';
-import type { GameCode } from './target.js';
 
 /** The fields the rules look at, as far as they could be read (a field that failed to parse is absent). */
 export interface LaunchRuleInput {

@@ -1,6 +1,6 @@
 import type { AuthType, LaunchOptions } from '@poker-launch/sdk';
 import type { Client } from '../clients/client.js';
-import { defaultPagePath, type Target } from './target.js';
+import { defaultPagePath, type Target } from '../sessions/target.js';
 
 export interface LaunchUrlInput {
   target: Target;

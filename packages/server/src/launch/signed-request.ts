@@ -1,6 +1,6 @@
 import { arrayReplace, PhpArray } from '@poker-launch/sdk';
 import { clientIdParameter } from '../clients/client-id-parameter.js';
-import { bodyNote, phpReading } from '../http/php-reading.js';
+import { bodyNote, phpReading } from '../http/body/php-reading.js';
 import type { SignedRequest } from '../signature/authenticate-client.js';
 
 /** What a signed request is checked on: its parameters as the routes read them, its sign, the time. */

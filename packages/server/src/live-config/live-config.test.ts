@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { insertClient, updateClient } from '../clients/client.repository.js';
-import { openGame, openGameDocument } from '../launch/test-support/v3-requests.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
+import { openGame, openGameDocument } from '../test-support/v3-requests.js';
 import { ROLE_ADMIN } from '../users/api-user.js';
 import { createApiUser } from '../users/create-api-user.js';
 

@@ -1,17 +1,17 @@
 import type { LightMyRequestResponse as Answer } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { GAME_SESSIONS_PATH } from '../launch/game-session.serializer.js';
+import { V2_CREATE_SESSION_URL } from '../launch/v2/v2.routes.js';
+import { GAME_SESSIONS_PATH } from '../launch/v3/game-session.serializer.js';
+import { V3_OPEN_GAME_URL } from '../launch/v3/v3.routes.js';
+import { encodePhpForm, useHarness } from '../test-support/harness.js';
+import { DIALECTS } from '../test-support/test-database.js';
 import {
   apiKeyFor,
   getGameSession,
   keyWithoutRights,
   openGame,
   openGameDocument,
-} from '../launch/test-support/v3-requests.js';
-import { V2_CREATE_SESSION_URL } from '../launch/v2.routes.js';
-import { V3_OPEN_GAME_URL } from '../launch/v3.routes.js';
-import { encodePhpForm, useHarness } from '../test-support/harness.js';
-import { DIALECTS } from '../test-support/test-database.js';
+} from '../test-support/v3-requests.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
 import { ROLE_ADMIN } from '../users/api-user.js';
 import { registeredRoutes } from './register-openapi.js';
@@ -105,7 +105,7 @@ describe.each(DIALECTS)('the API reference on %s', (dialect) => {
   });
 
   it('builds the v2 body from the field rules, one source for validation and reference', async () => {
-    const { V2_FIELDS } = await import('../launch/v2-params.js');
+    const { V2_FIELDS } = await import('../launch/v2/v2-params.js');
     const paths = (await reference()).paths as JsonObject;
     const operation = (paths[openApiPath('/api/web/v2/app/users/:userId/session')] as JsonObject)
       .post as JsonObject;

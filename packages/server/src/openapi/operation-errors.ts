@@ -1,10 +1,10 @@
-import { V2_FIELDS, v2Pointer } from '../launch/v2-params.js';
+import { V2_FIELDS, v2Pointer } from '../launch/v2/v2-params.js';
 import {
   V3_PLAYER_FIELDS,
   V3_SESSION_FIELDS,
   v3PlayerPointer,
   v3SessionPointer,
-} from '../launch/v3-fields.js';
+} from '../launch/v3/v3-fields.js';
 import type { FieldRule } from '../validation/field-rule.js';
 import { COMMON_ERRORS, type ErrorExample, errorExample } from './error-responses.js';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_PATHS } from '../launch/target.js';
+import { DEFAULT_PAGE_PATHS } from '../sessions/target.js';
 
 /** One built-in game page; all share one template, one script and one style sheet. */
 export interface GamePage {

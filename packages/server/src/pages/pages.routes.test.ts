@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAGE_PATHS } from '../launch/target.js';
+import { DEFAULT_PAGE_PATHS } from '../sessions/target.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { ASSET_PATHS } from './game-pages.js';

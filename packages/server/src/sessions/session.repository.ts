@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema.js';
 import type { SessionRow } from '../db/session-store.js';
-import type { Target } from '../launch/target.js';
 import type { ApiVersion, Session } from './session.js';
+import type { Target } from './target.js';
 
 /** A session's columns, but the player's id and currency: the session writer takes those from the player. */
 export function sessionColumns(

@@ -1,5 +1,5 @@
 import type { AuthType, LaunchOptions } from '@poker-launch/sdk';
-import type { Target } from '../launch/target.js';
+import type { Target } from './target.js';
 
 export type ApiVersion = 'v2' | 'v3';
 export type SessionState = 'active' | 'expired' | 'revoked';

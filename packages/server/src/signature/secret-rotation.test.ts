@@ -2,9 +2,9 @@ import { sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
 import { changeClient } from '../admin/client-admin.js';
 import { findClient } from '../clients/client.repository.js';
-import { getGameSession, openGame, openGameDocument } from '../launch/test-support/v3-requests.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
+import { getGameSession, openGame, openGameDocument } from '../test-support/v3-requests.js';
 
 const OLD = 'old-secret-0123456789';
 const NEW = 'new-secret-9876543210';

@@ -1,5 +1,5 @@
-import type { Target } from '../launch/target.js';
 import { integratorPlayerId } from '../players/player.js';
+import type { Target } from '../sessions/target.js';
 import type { TokenSession } from './token-session.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ErrorObject } from '@poker-launch/sdk';
 import { ApiError, errorObject } from '../http/api-error.js';
-import { checkJsonBody } from '../http/json-body.js';
-import { parsePhpForm, parsePhpFormBody } from '../http/php-form.js';
+import { checkJsonBody } from '../http/body/json-body.js';
+import { parsePhpForm, parsePhpFormBody } from '../http/body/php-form.js';
 
 /** A request pasted into the signature tester, as its page sends it. */
 export interface PastedRequest {

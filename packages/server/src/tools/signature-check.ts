@@ -1,19 +1,19 @@
 import { canonicalString, type ErrorObject, PhpArray } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import { errorObject } from '../http/api-error.js';
-import { phpReading } from '../http/php-reading.js';
+import { phpReading } from '../http/body/php-reading.js';
 import type { ParsedLaunch } from '../launch/check-and-launch.js';
 import { checkLaunchRules } from '../launch/launch-rules.js';
 import { v2SignedRequest, v3SignedRequest } from '../launch/signed-request.js';
-import { assertSameUserId, readBody } from '../launch/v2.routes.js';
+import { assertSameUserId, readBody } from '../launch/v2/v2.routes.js';
 import {
   assertFlatParameters,
   parseV2Params,
   unknownParameterWarnings,
   V2_POINTERS,
-} from '../launch/v2-params.js';
-import { parseOpenGameAttributes, readOpenGameDocument } from '../launch/v3-document.js';
-import { V3_POINTERS } from '../launch/v3-fields.js';
+} from '../launch/v2/v2-params.js';
+import { parseOpenGameAttributes, readOpenGameDocument } from '../launch/v3/v3-document.js';
+import { V3_POINTERS } from '../launch/v3/v3-fields.js';
 import { checkSignature, invalidSignature, type SignedRequest } from '../signature/authenticate-client.js';
 import type { SignatureHint } from '../signature/signature-hints.js';
 import { isPlainObject } from '../validation/parse-fields.js';

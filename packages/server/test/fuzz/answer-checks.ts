@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '@poker-launch/sdk';
 import type { LightMyRequestResponse } from 'fastify';
-import { V2_CREATE_SESSION_URL } from '../../src/launch/v2.routes.js';
+import { V2_CREATE_SESSION_URL } from '../../src/launch/v2/v2.routes.js';
 import type { FuzzRequest } from './fuzz-requests.js';
 import { type FuzzWorld, SECRETS } from './fuzz-world.js';
 

@@ -1,9 +1,9 @@
 import { type SignableParams, sign } from '@poker-launch/sdk';
 import fc from 'fast-check';
-import { parsePhpForm } from '../../src/http/php-form.js';
-import { GAME_SESSIONS_PATH } from '../../src/launch/game-session.serializer.js';
-import { V2_CREATE_SESSION_URL } from '../../src/launch/v2.routes.js';
-import { V3_OPEN_GAME_URL } from '../../src/launch/v3.routes.js';
+import { parsePhpForm } from '../../src/http/body/php-form.js';
+import { V2_CREATE_SESSION_URL } from '../../src/launch/v2/v2.routes.js';
+import { GAME_SESSIONS_PATH } from '../../src/launch/v3/game-session.serializer.js';
+import { V3_OPEN_GAME_URL } from '../../src/launch/v3/v3.routes.js';
 import { ASSET_PATHS, GAME_PAGES } from '../../src/pages/game-pages.js';
 import { TOKEN_API_URL } from '../../src/token/token.routes.js';
 import {

@@ -1,10 +1,10 @@
-import { ApiError, errorObject } from '../http/api-error.js';
-import type { PlayerProfile } from '../players/player.js';
-import { PROFILE_FIELDS } from '../players/player.repository.js';
-import { isNotSent, isPlainObject, parseFields } from '../validation/parse-fields.js';
-import type { ParsedLaunch } from './check-and-launch.js';
-import { DEFAULT_LANG } from './launch-fields.js';
-import type { LaunchRuleInput } from './launch-rules.js';
+import { ApiError, errorObject } from '../../http/api-error.js';
+import type { PlayerProfile } from '../../players/player.js';
+import { PROFILE_FIELDS } from '../../players/player.repository.js';
+import { isNotSent, isPlainObject, parseFields } from '../../validation/parse-fields.js';
+import type { ParsedLaunch } from '../check-and-launch.js';
+import { DEFAULT_LANG } from '../launch-fields.js';
+import type { LaunchRuleInput } from '../launch-rules.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS, v3PlayerPointer, v3SessionPointer } from './v3-fields.js';
 
 export const OPEN_GAME_TYPE = 'OpenGame';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../test-support/harness.js';
-import { DIALECTS } from '../test-support/test-database.js';
+import { useHarness } from '../../test-support/harness.js';
+import { DIALECTS } from '../../test-support/test-database.js';
 
 interface ErrorItem {
   status: number;

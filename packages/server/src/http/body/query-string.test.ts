@@ -1,6 +1,6 @@
 import { sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../test-support/harness.js';
+import { useHarness } from '../../test-support/harness.js';
 
 const MALFORMED = { status: 400, code: 'bad_request', detail: 'The query string is malformed' };
 const TOO_MANY = Array.from({ length: 1001 }, (_, index) => `p${index}=1`).join('&');

@@ -1,6 +1,6 @@
 import { parseStr } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../api-error.js';
 import { parsePhpForm } from './php-form.js';
 import { phpReading } from './php-reading.js';
 

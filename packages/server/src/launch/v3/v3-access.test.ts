@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../test-support/harness.js';
-import { DIALECTS } from '../test-support/test-database.js';
-import { generateApiKey } from '../users/api-key.js';
-import { ROLE_ADMIN } from '../users/api-user.js';
-import { revokeApiUser } from '../users/api-user.repository.js';
+import { useHarness } from '../../test-support/harness.js';
+import { DIALECTS } from '../../test-support/test-database.js';
 import {
   apiKeyFor,
   getGameSession,
   keyWithoutRights,
   openGame,
   openGameDocument,
-} from './test-support/v3-requests.js';
+} from '../../test-support/v3-requests.js';
+import { generateApiKey } from '../../users/api-key.js';
+import { ROLE_ADMIN } from '../../users/api-user.js';
+import { revokeApiUser } from '../../users/api-user.repository.js';
 
 const UNAUTHORIZED = {
   status: 401,

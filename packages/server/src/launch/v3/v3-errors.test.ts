@@ -1,8 +1,8 @@
 import { sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../test-support/harness.js';
-import { DIALECTS } from '../test-support/test-database.js';
-import { openGame, openGameDocument } from './test-support/v3-requests.js';
+import { useHarness } from '../../test-support/harness.js';
+import { DIALECTS } from '../../test-support/test-database.js';
+import { openGame, openGameDocument } from '../../test-support/v3-requests.js';
 
 const SIGNATURE_ERROR = {
   status: 400,

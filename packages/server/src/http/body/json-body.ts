@@ -1,5 +1,5 @@
 import { NOT_JSON, PhpArray, phpJsonDecode } from '@poker-launch/sdk';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../api-error.js';
 import { MAX_JSON_DEPTH } from './json-depth.js';
 import { attachPhpReading } from './php-reading.js';
 

@@ -1,15 +1,15 @@
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { FastifySchema } from 'fastify';
-import { CLIENT_ID_PATTERN } from '../clients/client.js';
+import { CLIENT_ID_PATTERN } from '../../clients/client.js';
 import {
   fieldsSchema,
   GAME_SESSION_DOCUMENT,
   GAME_SESSION_STATE_DOCUMENT,
   ref,
   SIGNED_OR_API_KEY,
-} from '../openapi/document-schemas.js';
-import { errorResponses } from '../openapi/error-responses.js';
-import { V3_GAME_SESSION_ERRORS, V3_OPEN_GAME_ERRORS } from '../openapi/operation-errors.js';
+} from '../../openapi/document-schemas.js';
+import { errorResponses } from '../../openapi/error-responses.js';
+import { V3_GAME_SESSION_ERRORS, V3_OPEN_GAME_ERRORS } from '../../openapi/operation-errors.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS } from './v3-fields.js';
 
 /**

@@ -1,7 +1,7 @@
 import { sha256Hex } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
-import { PUBLIC_URL, useHarness } from '../test-support/harness.js';
-import { DIALECTS } from '../test-support/test-database.js';
+import { PUBLIC_URL, useHarness } from '../../test-support/harness.js';
+import { DIALECTS } from '../../test-support/test-database.js';
 
 const HEX_32 = /^[0-9a-f]{32}$/;
 
@@ -105,7 +105,7 @@ describe.each(DIALECTS)('v2 create session on %s', (dialect) => {
 
   it('answers the service player id in internal player-id mode', async () => {
     const client = await h().addClient({ id: 'internal', playerIdMode: 'internal' });
-    const { insertPlayerIfAbsent } = await import('../players/player.repository.js');
+    const { insertPlayerIfAbsent } = await import('../../players/player.repository.js');
     const player = await insertPlayerIfAbsent(
       h().db,
       { clientId: client.id, externalId: 'their-42', profile: {}, active: true, verified: false },

@@ -1,16 +1,16 @@
 import { PhpArray } from '@poker-launch/sdk';
-import type { AppContext } from '../app-context.js';
-import { ApiError } from '../http/api-error.js';
-import { sendDocument } from '../http/json-api.js';
-import { phpReading } from '../http/php-reading.js';
-import type { RouteDefinition } from '../http/routes.js';
-import { integratorPlayerId } from '../players/player.js';
-import { findPlayerById } from '../players/player.repository.js';
-import { sessionState } from '../sessions/session.js';
-import { findSessionById } from '../sessions/session.repository.js';
-import { isSessionId } from '../sessions/token.js';
-import { isPlainObject } from '../validation/parse-fields.js';
-import { checkAndLaunch } from './check-and-launch.js';
+import type { AppContext } from '../../app-context.js';
+import { ApiError } from '../../http/api-error.js';
+import { phpReading } from '../../http/body/php-reading.js';
+import { sendDocument } from '../../http/json-api.js';
+import type { RouteDefinition } from '../../http/routes.js';
+import { integratorPlayerId } from '../../players/player.js';
+import { findPlayerById } from '../../players/player.repository.js';
+import { sessionState } from '../../sessions/session.js';
+import { findSessionById } from '../../sessions/session.repository.js';
+import { isSessionId } from '../../sessions/token.js';
+import { isPlainObject } from '../../validation/parse-fields.js';
+import { checkAndLaunch } from '../check-and-launch.js';
 import {
   GAME_SESSIONS_PATH,
   gameSessionIri,

@@ -1,8 +1,9 @@
 import type { ErrorObject } from '@poker-launch/sdk';
-import { ApiError, errorObject } from '../http/api-error.js';
-import { boolean, currencyCandidate, ipAddress, languageCode, oneOf } from '../validation/field-rules.js';
-import { isNotSent, isPlainObject, type ParsedFields, parseFields } from '../validation/parse-fields.js';
-import type { ParsedLaunch } from './check-and-launch.js';
+import { ApiError, errorObject } from '../../http/api-error.js';
+import type { GameCode, Target } from '../../sessions/target.js';
+import { boolean, currencyCandidate, ipAddress, languageCode, oneOf } from '../../validation/field-rules.js';
+import { isNotSent, isPlainObject, type ParsedFields, parseFields } from '../../validation/parse-fields.js';
+import type { ParsedLaunch } from '../check-and-launch.js';
 import {
   AUTH_TYPE,
   DEFAULT_LANG,
@@ -12,9 +13,8 @@ import {
   SESSION_ID,
   TABLE_ID,
   USER_ID,
-} from './launch-fields.js';
-import type { LaunchPointers } from './launch-request.js';
-import type { GameCode, Target } from './target.js';
+} from '../launch-fields.js';
+import type { LaunchPointers } from '../launch-request.js';
 
 export const v2Pointer = (parameter: string): string => `/data/attributes/${parameter}`;
 

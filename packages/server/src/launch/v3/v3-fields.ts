@@ -1,5 +1,5 @@
-import { isKnownCurrency } from '../currencies/iso-currencies.js';
-import { type FieldRule, refuse } from '../validation/field-rule.js';
+import { isKnownCurrency } from '../../currencies/iso-currencies.js';
+import { type FieldRule, refuse } from '../../validation/field-rule.js';
 import {
   boolean,
   countryCode,
@@ -10,9 +10,9 @@ import {
   ipAddress,
   languageCode,
   text,
-} from '../validation/field-rules.js';
-import { AUTH_TYPE, LAUNCH_OPTIONS, NICK, SESSION_ID, TABLE_ID, USER_ID } from './launch-fields.js';
-import type { LaunchPointers } from './launch-request.js';
+} from '../../validation/field-rules.js';
+import { AUTH_TYPE, LAUNCH_OPTIONS, NICK, SESSION_ID, TABLE_ID, USER_ID } from '../launch-fields.js';
+import type { LaunchPointers } from '../launch-request.js';
 
 export const v3SessionPointer = (field: string): string => `/data/attributes/session/${field}`;
 export const v3PlayerPointer = (field: string): string => `/data/attributes/player/${field}`;

@@ -1,6 +1,6 @@
 import type { GameSessionDocument } from '@poker-launch/sdk';
-import type { Session, SessionState } from '../sessions/session.js';
-import type { LaunchResult } from './launch-session.js';
+import type { Session, SessionState } from '../../sessions/session.js';
+import type { LaunchResult } from '../launch-session.js';
 
 export const GAME_SESSIONS_PATH = '/apiweb/v3/game-sessions';
 

@@ -1,5 +1,5 @@
 import type { SessionDocument } from '@poker-launch/sdk';
-import type { LaunchResult } from './launch-session.js';
+import type { LaunchResult } from '../launch-session.js';
 
 /** The v2 Session resource, exactly as the spec shows it, plus the expiry in resource meta. */
 export function toSessionDocument(result: LaunchResult, warnings: readonly string[]): SessionDocument {

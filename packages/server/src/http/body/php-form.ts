@@ -1,5 +1,5 @@
 import { PhpArray, PhpInputError, parseStr } from '@poker-launch/sdk';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../api-error.js';
 import { MAX_FORM_PARAMETERS } from './limits.js';
 import { attachBodyNote, attachPhpReading, toPlain } from './php-reading.js';
 

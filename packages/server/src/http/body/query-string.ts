@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../api-error.js';
 
 /** Marks the query of a request whose query string could not be read; invisible to any route reading it. */
 const MALFORMED = Symbol('malformed query string');

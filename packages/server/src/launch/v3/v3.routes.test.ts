@@ -1,8 +1,8 @@
 import { sha256Hex, sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
-import { PUBLIC_URL, useHarness } from '../test-support/harness.js';
-import { DIALECTS } from '../test-support/test-database.js';
-import { openGame, openGameDocument } from './test-support/v3-requests.js';
+import { PUBLIC_URL, useHarness } from '../../test-support/harness.js';
+import { DIALECTS } from '../../test-support/test-database.js';
+import { openGame, openGameDocument } from '../../test-support/v3-requests.js';
 
 const HEX_32 = /^[0-9a-f]{32}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

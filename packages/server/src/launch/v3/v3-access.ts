@@ -1,15 +1,15 @@
 import type { PhpArray } from '@poker-launch/sdk';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../app-context.js';
-import type { Client } from '../clients/client.js';
-import { clientIdParameter } from '../clients/client-id-parameter.js';
-import { ApiError } from '../http/api-error.js';
-import { headerValue } from '../http/routes.js';
-import { authenticateClient } from '../signature/authenticate-client.js';
-import { type ApiUser, PERMISSION_CREATE_OPEN_GAME } from '../users/api-user.js';
-import { authorizeApiKey } from '../users/authorize-api-key.js';
-import { isNotSent } from '../validation/parse-fields.js';
-import { v3SignedRequest } from './signed-request.js';
+import type { AppContext } from '../../app-context.js';
+import type { Client } from '../../clients/client.js';
+import { clientIdParameter } from '../../clients/client-id-parameter.js';
+import { ApiError } from '../../http/api-error.js';
+import { headerValue } from '../../http/routes.js';
+import { authenticateClient } from '../../signature/authenticate-client.js';
+import { type ApiUser, PERMISSION_CREATE_OPEN_GAME } from '../../users/api-user.js';
+import { authorizeApiKey } from '../../users/authorize-api-key.js';
+import { isNotSent } from '../../validation/parse-fields.js';
+import { v3SignedRequest } from '../signed-request.js';
 
 /**
  * Who may open (and read back) v3 game sessions for the client named by `?client=` (decisions.md §8):

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../test-support/harness.js';
-import { DIALECTS } from '../test-support/test-database.js';
-import { ROLE_ADMIN } from '../users/api-user.js';
+import { useHarness } from '../../test-support/harness.js';
+import { DIALECTS } from '../../test-support/test-database.js';
 import {
   apiKeyFor,
   getGameSession,
   keyWithoutRights,
   openGame,
   openGameDocument,
-} from './test-support/v3-requests.js';
+} from '../../test-support/v3-requests.js';
+import { ROLE_ADMIN } from '../../users/api-user.js';
 
 describe.each(DIALECTS)('v3 GameSession IRIs on %s', (dialect) => {
   const h = useHarness(dialect);

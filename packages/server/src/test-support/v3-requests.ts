@@ -1,12 +1,12 @@
 import { type SignableParams, sign } from '@poker-launch/sdk';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Client } from '../../clients/client.js';
-import { findClient } from '../../clients/client.repository.js';
-import type { Harness } from '../../test-support/harness.js';
-import { generateApiKey, hashApiKey } from '../../users/api-key.js';
-import type { ApiPermission, ApiRole } from '../../users/api-user.js';
-import { insertApiUser } from '../../users/api-user.repository.js';
-import { createApiUser } from '../../users/create-api-user.js';
+import type { Client } from '../clients/client.js';
+import { findClient } from '../clients/client.repository.js';
+import { generateApiKey, hashApiKey } from '../users/api-key.js';
+import type { ApiPermission, ApiRole } from '../users/api-user.js';
+import { insertApiUser } from '../users/api-user.repository.js';
+import { createApiUser } from '../users/create-api-user.js';
+import type { Harness } from './harness.js';
 
 export interface V3Options {
   /** The client whose secret signs; default: the harness's first client (created if none). */

@@ -1,7 +1,7 @@
 import { sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../test-support/harness.js';
-import { DIALECTS } from '../test-support/test-database.js';
+import { useHarness } from '../../test-support/harness.js';
+import { DIALECTS } from '../../test-support/test-database.js';
 
 describe.each(DIALECTS)('v2 body parameters it does not know, on %s', (dialect) => {
   const h = useHarness(dialect);
