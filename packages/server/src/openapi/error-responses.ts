@@ -1,5 +1,6 @@
 import { type ErrorCode, type ErrorObject, JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import { type ErrorOptions, errorObject } from '../http/api-error.js';
+import type { FieldRule } from '../validation/field-rule.js';
 import { ERROR_DOCUMENT, type JsonSchema, ref } from './document-schemas.js';
 
 /**
@@ -29,6 +30,24 @@ export function errorExample(
     error: errorObject(code, detail, errorOptions),
     ...(documentMeta ? { meta: documentMeta } : {}),
   };
+}
+
+/**
+ * A field error as the field rule itself makes it from a wrong value, so the example's text is the one
+ * the service sends.
+ */
+export function refusal(
+  name: string,
+  summary: string,
+  rule: FieldRule<unknown>,
+  raw: unknown,
+  field: string,
+  pointer: string,
+): ErrorExample {
+  const result = rule.parse(raw, field);
+  if (result.ok) throw new Error(`${field}: the example value is accepted`);
+  const { code, detail, meta } = result.issue;
+  return errorExample(name, summary, code, detail, { pointer, meta });
 }
 
 /** Answered the same way by every JSON:API operation, before or around the route itself. */

@@ -4,9 +4,9 @@ import { sendDocument } from '../http/json-api.js';
 import type { RouteDefinition } from '../http/routes.js';
 import { AUTH_TOKEN, ref, TOKEN_SESSION_DOCUMENT } from '../openapi/document-schemas.js';
 import { errorResponses } from '../openapi/error-responses.js';
-import { TOKEN_ERRORS } from '../openapi/operation-errors.js';
 import { readBearerToken } from './bearer-token.js';
 import { toTokenSessionDocument } from './token.serializer.js';
+import { TOKEN_ERRORS } from './token-error-examples.js';
 import { authenticateToken } from './token-session.js';
 
 export const TOKEN_API_URL = '/api/web/v2/app/session';

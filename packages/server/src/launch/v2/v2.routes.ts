@@ -6,13 +6,13 @@ import { sendDocument } from '../../http/json-api.js';
 import { headerValue, type RouteDefinition } from '../../http/routes.js';
 import { fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../../openapi/document-schemas.js';
 import { errorResponses } from '../../openapi/error-responses.js';
-import { V2_CREATE_SESSION_ERRORS } from '../../openapi/operation-errors.js';
 import { authenticateClient } from '../../signature/authenticate-client.js';
 import { isNotSent, isPlainObject } from '../../validation/parse-fields.js';
 import { checkAndLaunch } from '../check-and-launch.js';
 import { USER_ID } from '../launch-fields.js';
 import { v2SignedRequest } from '../signed-request.js';
 import { toSessionDocument } from './session.serializer.js';
+import { V2_CREATE_SESSION_ERRORS } from './v2-error-examples.js';
 import {
   assertFlatParameters,
   parseV2Params,

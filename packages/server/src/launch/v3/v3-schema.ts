@@ -9,7 +9,7 @@ import {
   SIGNED_OR_API_KEY,
 } from '../../openapi/document-schemas.js';
 import { errorResponses } from '../../openapi/error-responses.js';
-import { V3_GAME_SESSION_ERRORS, V3_OPEN_GAME_ERRORS } from '../../openapi/operation-errors.js';
+import { V3_GAME_SESSION_ERRORS, V3_OPEN_GAME_ERRORS } from './v3-error-examples.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS } from './v3-fields.js';
 
 /**

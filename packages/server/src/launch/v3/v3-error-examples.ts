@@ -1,0 +1,151 @@
+import { COMMON_ERRORS, type ErrorExample, errorExample, refusal } from '../../openapi/error-responses.js';
+import { signatureHint, USERNAME_EXISTS } from '../launch-error-examples.js';
+import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS, v3PlayerPointer, v3SessionPointer } from './v3-fields.js';
+
+const { notAcceptable, payloadTooLarge, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;
+
+const V3_INVALID_SIGNATURE_SUMMARY =
+  'sign missing or wrong, or an unknown or disabled client; staging adds the strings it hashed';
+const UNAUTHORIZED = errorExample(
+  'unauthorized',
+  'Bad, revoked or malformed API key',
+  'unauthorized',
+  'The API key is not valid',
+);
+const FORBIDDEN = errorExample(
+  'forbidden',
+  'The key user has neither ROLE_ADMIN nor CREATE:OpenGame',
+  'forbidden',
+  'This API key does not have the permission CREATE:OpenGame',
+);
+const CLIENT_UNKNOWN = errorExample(
+  'clientUnknown',
+  'With an API key: the client query parameter names no active client',
+  'invalid_field',
+  'The client query parameter names no active client',
+);
+
+/** The errors v3 open game answers, as examples in the API reference. */
+export const V3_OPEN_GAME_ERRORS: readonly ErrorExample[] = [
+  errorExample(
+    'invalidSignature',
+    V3_INVALID_SIGNATURE_SUMMARY,
+    'invalid_signature',
+    'Not valid request signature',
+    signatureHint('u-1ZoeOpenGame', 'demou-1ZoeOpenGame'),
+  ),
+  errorExample(
+    'notDocument',
+    'Not a JSON:API document',
+    'bad_request',
+    'The request body must be a JSON:API document with a data object',
+  ),
+  UNAUTHORIZED,
+  FORBIDDEN,
+  errorExample(
+    'playerNotFound',
+    'internal player-id mode, unknown player.id',
+    'player_not_found',
+    'Player not found',
+    {
+      pointer: v3PlayerPointer('id'),
+    },
+  ),
+  notAcceptable,
+  errorExample(
+    'typeConflict',
+    'data.type is not OpenGame',
+    'type_conflict',
+    'data.type must be OpenGame, not Session',
+    {
+      pointer: '/data/type',
+    },
+  ),
+  payloadTooLarge,
+  errorExample(
+    'unsupportedMediaType',
+    'A form, or a body of another media type',
+    'unsupported_media_type',
+    'The request body must be one of: application/json, application/vnd.api+json',
+  ),
+  refusal(
+    'authTypeNotValid',
+    'session.authType not internal or external',
+    V3_SESSION_FIELDS.authType,
+    'token',
+    'session.authType',
+    v3SessionPointer('authType'),
+  ),
+  refusal(
+    'emailNotValid',
+    'A field of the wrong shape',
+    V3_PLAYER_FIELDS.email,
+    'zoe',
+    'player.email',
+    v3PlayerPointer('email'),
+  ),
+  errorExample('playerIdRequired', 'No player.id', 'field_required', 'player.id cannot be blank', {
+    pointer: v3PlayerPointer('id'),
+  }),
+  errorExample(
+    'currencyBlank',
+    'Currency mandatory, not sent',
+    'currency_blank',
+    'Currency cannot be blank',
+    {
+      pointer: v3PlayerPointer('currency'),
+    },
+  ),
+  errorExample(
+    'usernameExists',
+    'player.nick belongs to another player',
+    'username_exists',
+    USERNAME_EXISTS,
+    {
+      pointer: v3PlayerPointer('nick'),
+    },
+  ),
+  errorExample(
+    'usernameTooLong',
+    'player.nick longer than NickMaxLength',
+    'username_too_long',
+    'The maximum username length is 20',
+    {
+      pointer: v3PlayerPointer('nick'),
+    },
+  ),
+  errorExample(
+    'clientRequired',
+    'With an API key: no client query parameter',
+    'field_required',
+    'The client query parameter cannot be blank',
+  ),
+  CLIENT_UNKNOWN,
+  rateLimited,
+  internalError,
+  serviceUnavailable,
+];
+
+/** The errors reading a GameSession answers. */
+export const V3_GAME_SESSION_ERRORS: readonly ErrorExample[] = [
+  errorExample(
+    'invalidSignature',
+    V3_INVALID_SIGNATURE_SUMMARY,
+    'invalid_signature',
+    'Not valid request signature',
+    signatureHint('2e651c3ca08c49f32a87035539cbcc3d', 'demo2e651c3ca08c49f32a87035539cbcc3d'),
+  ),
+  UNAUTHORIZED,
+  { ...FORBIDDEN, summary: 'With ?client=: the key user has neither ROLE_ADMIN nor CREATE:OpenGame' },
+  errorExample(
+    'notFound',
+    "An unknown id, a v2 session, another client's session; without ?client=, any session to a key that may not read it",
+    'not_found',
+    'No GameSession /apiweb/v3/game-sessions/2e651c3ca08c49f32a87035539cbcc3d',
+  ),
+  notAcceptable,
+  CLIENT_UNKNOWN,
+  rateLimited,
+  internalError,
+  serviceUnavailable,
+];
