@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './app-context.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
 import type { SessionStore } from './db/session-store.js';
-import { ApiError } from './http/api-error.js';
-import { checkJsonBody } from './http/body/json-body.js';
-import { loneSurrogatePointer } from './http/body/json-text.js';
+import { registerBodyParsers } from './http/body/body-parsers.js';
 import { BODY_LIMIT_BYTES } from './http/body/limits.js';
-import { parsePhpForm, parsePhpFormBody } from './http/body/php-form.js';
-import { malformedQuery, registerQueryStringCheck } from './http/body/query-string.js';
+import { parseQueryString, registerQueryStringCheck } from './http/body/query-string.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { bufferedLogDestination } from './http/log-destination.js';
 import {
@@ -157,65 +154,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimiter,
   );
   return app;
-}
-
-function registerBodyParsers(app: FastifyInstance): void {
-  app.removeAllContentTypeParsers();
-  // Fastify's own parser (it refuses __proto__ and constructor keys) answers through its callback.
-  const parseJson = app.getDefaultJsonParser('error', 'error') as (
-    request: FastifyRequest,
-    body: string,
-    done: (error: Error | null, value?: unknown) => void,
-  ) => void;
-  app.addContentTypeParser(
-    ['application/json', 'application/vnd.api+json'],
-    { parseAs: 'string' },
-    (request, body, done) => {
-      parseJson(request, body as string, (error, value) => {
-        if (error !== null) return done(error, value);
-        // Refused before any route walks the body (the signature walks it level by level); where
-        // JSON.parse loses what PHP reads, PHP's reading is kept for the signature.
-        let checked: unknown;
-        try {
-          checked = checkJsonBody(value, body as string);
-        } catch (refusal) {
-          return done(refusal as Error);
-        }
-        // Not text, so refused like malformed JSON (PHP's json_decode does), before any field rule or store.
-        const pointer = loneSurrogatePointer(body as string, value);
-        if (pointer !== undefined) {
-          return done(
-            ApiError.of(
-              'bad_request',
-              `The request body holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair) at ${pointer || 'the top level'}: JSON text must encode whole characters`,
-              { pointer },
-            ),
-          );
-        }
-        done(null, checked);
-      });
-    },
-  );
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_request, body, done) => {
-      try {
-        done(null, parsePhpFormBody(body as string));
-      } catch (error) {
-        done(error as Error, undefined);
-      }
-    },
-  );
-}
-
-/** The query string as PHP reads it; a malformed one is marked, and answered 400 (registerQueryStringCheck). */
-function parseQueryString(text: string): Record<string, unknown> {
-  try {
-    return parsePhpForm(text);
-  } catch {
-    return malformedQuery();
-  }
 }
 
 /** Fastify takes the list as a mutable array. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../api-error.js';
+import { parsePhpForm } from './php-form.js';
 
 /** Marks the query of a request whose query string could not be read; invisible to any route reading it. */
 const MALFORMED = Symbol('malformed query string');
@@ -8,7 +9,7 @@ const MALFORMED = Symbol('malformed query string');
  * What the router's query-string parser answers for a query string it cannot read: an empty object,
  * marked. The router cannot fail a request itself; the hook below answers it.
  */
-export function malformedQuery(): Record<string, unknown> {
+function malformedQuery(): Record<string, unknown> {
   return Object.defineProperty({}, MALFORMED, { value: true, enumerable: false });
 }
 
@@ -26,4 +27,13 @@ export function registerQueryStringCheck(app: FastifyInstance): void {
       done(null, payload);
     }
   });
+}
+
+/** The query string as PHP reads it; a malformed one is marked, and answered 400 (registerQueryStringCheck). */
+export function parseQueryString(text: string): Record<string, unknown> {
+  try {
+    return parsePhpForm(text);
+  } catch {
+    return malformedQuery();
+  }
 }

@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../api-error.js';
+import { checkJsonBody } from './json-body.js';
+import { loneSurrogatePointer } from './json-text.js';
+import { parsePhpFormBody } from './php-form.js';
+
+/** The only body parsers: JSON (both media types) and forms as PHP reads them; any other type is 415. */
+export function registerBodyParsers(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  // Fastify's own parser (it refuses __proto__ and constructor keys) answers through its callback.
+  const parseJson = app.getDefaultJsonParser('error', 'error') as (
+    request: FastifyRequest,
+    body: string,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => void;
+  app.addContentTypeParser(
+    ['application/json', 'application/vnd.api+json'],
+    { parseAs: 'string' },
+    (request, body, done) => {
+      parseJson(request, body as string, (error, value) => {
+        if (error !== null) return done(error, value);
+        // Refused before any route walks the body (the signature walks it level by level); where
+        // JSON.parse loses what PHP reads, PHP's reading is kept for the signature.
+        let checked: unknown;
+        try {
+          checked = checkJsonBody(value, body as string);
+        } catch (refusal) {
+          return done(refusal as Error);
+        }
+        // Not text, so refused like malformed JSON (PHP's json_decode does), before any field rule or store.
+        const pointer = loneSurrogatePointer(body as string, value);
+        if (pointer !== undefined) {
+          return done(
+            ApiError.of(
+              'bad_request',
+              `The request body holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair) at ${pointer || 'the top level'}: JSON text must encode whole characters`,
+              { pointer },
+            ),
+          );
+        }
+        done(null, checked);
+      });
+    },
+  );
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      try {
+        done(null, parsePhpFormBody(body as string));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
+}
