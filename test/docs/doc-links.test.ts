@@ -21,6 +21,15 @@ const DOCUMENTS = [
  */
 const OUTSIDE_THE_REPOSITORY = /decisions\.md|shared\/|spec\/session-launch-api/;
 
+/** Every file of the repository a reader gets: sources, tests, scripts and docs (nothing installed or built). */
+async function repositoryFiles(): Promise<string[]> {
+  const entries = await readdir(ROOT, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .filter((path) => !/(^|\/)(node_modules|dist|\.git)\//.test(path) && path !== 'package-lock.json');
+}
+
 /** The text outside fenced code blocks, where Markdown links and headings are. */
 function prose(markdown: string): string {
   return markdown.replace(/^(```+|~~~+)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
@@ -69,6 +78,19 @@ describe('the links of the README, docs/ and the packages’ READMEs', () => {
     const outside = lines.flatMap((line, index) =>
       OUTSIDE_THE_REPOSITORY.test(line) ? [`${document}:${index + 1}: ${line.trim()}`] : [],
     );
+    expect(outside).toEqual([]);
+  });
+});
+
+describe('the code, tests and scripts', () => {
+  it('cite no document outside the repository (the reasons are in docs/design.md)', async () => {
+    const outside: string[] = [];
+    for (const path of await repositoryFiles()) {
+      const lines = (await readFile(join(ROOT, path), 'utf8')).split('\n');
+      lines.forEach((line, index) => {
+        if (OUTSIDE_THE_REPOSITORY.test(line)) outside.push(`${path}:${index + 1}: ${line.trim()}`);
+      });
+    }
     expect(outside).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type FlakyProxy, startFlakyProxy } from './support/flaky-proxy.js';
 import { DIALECTS, useLiveServer } from './support/live-server.js';
 
-/** Worked vector 4 of decisions.md §2, as the SDK's caller writes it. */
+/** Worked vector 4 of docs/design.md §2, as the SDK's caller writes it. */
 const VECTOR_4: OpenGameParams = {
   session: {
     id: 's-1',
@@ -15,7 +15,7 @@ const VECTOR_4: OpenGameParams = {
   player: { id: 'u-1', nick: 'Zoë', verified: false, avatar: 3 },
 };
 
-/** A GameSession answer as decisions.md §8 describes it (201, Location, IRI id). */
+/** A GameSession answer as docs/design.md §8 describes it (201, Location, IRI id). */
 const CREATED: GameSessionDocument = {
   data: {
     id: '/apiweb/v3/game-sessions/0f1e2d3c4b5a69788796a5b4c3d2e1f0',

@@ -67,7 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const metrics = options.metrics ?? createMetrics();
   // Buffered, written by libuv's threads (log-destination.ts). Scrubbed first: no credential in any
-  // line at any level, trace included (decisions.md §9).
+  // line at any level, trace included (docs/design.md §9).
   const logDestination = scrubbingDestination(
     options.logStream ?? bufferedLogDestination({ dest: 1, onDrop: () => metrics.logLinesDropped.inc() }),
   );
@@ -163,7 +163,7 @@ function trustProxy(config: Config): boolean | string[] {
     : [...config.trustProxy];
 }
 
-/** Quotas per instance, or shared by all through Redis when REDIS_URL is set (decisions.md §10). */
+/** Quotas per instance, or shared by all through Redis when REDIS_URL is set (docs/design.md §10). */
 async function quotaStore(
   config: Config,
   clock: Clock,

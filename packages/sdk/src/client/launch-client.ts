@@ -95,7 +95,7 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
       const query = `clientId=${encodeURIComponent(options.clientId)}`;
       const body = encodeForm(toFormFields({ ...params, userId }));
       // Signed over what the service (like PHP) reads from the very bytes sent: the query, the body, the
-      // path's userId (decisions.md §2: the path and body userId are one parameter).
+      // path's userId (docs/design.md §2: the path and body userId are one parameter).
       const signed = arrayReplace(parseStr(query), parseStr(body), PhpArray.from([['userId', userId]]));
       const request: PreparedRequest = {
         url: `${baseUrl}/api/web/v2/app/users/${encodeURIComponent(userId)}/session?${query}`,
@@ -118,7 +118,7 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
       };
       const body = JSON.stringify(document);
       // Signed over the document as the server (like PHP's json_decode) reads it; `client` is left out,
-      // which is the canonical form (decisions.md §2).
+      // which is the canonical form (docs/design.md §2).
       const signed = phpJsonDecode(body) as PhpArray;
       const request: PreparedRequest = {
         url: `${baseUrl}/apiweb/v3/open-game?client=${encodeURIComponent(options.clientId)}`,

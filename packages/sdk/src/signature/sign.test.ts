@@ -13,7 +13,7 @@ import {
 } from './canonical-string.js';
 import { sign, signaturesMatch } from './sign.js';
 
-/** The worked vectors of decisions.md §2; they are also printed in docs/integration.md. */
+/** The worked vectors of docs/design.md §2; they are also printed in docs/integration.md. */
 const WORKED_VECTORS: {
   name: string;
   params: SignableParams | PhpArray;
@@ -108,7 +108,7 @@ WORKED_VECTORS.push(
 
 describe('worked vectors', () => {
   for (const vector of WORKED_VECTORS) {
-    it(`${vector.name}: canonical string and sign match decisions.md`, async () => {
+    it(`${vector.name}: canonical string and sign match docs/design.md`, async () => {
       expect(canonicalString(vector.params)).toBe(vector.canonical);
       expect(await sign(vector.params, vector.secret)).toBe(vector.sign);
     });

@@ -13,7 +13,7 @@ export const TABLE_ID = integer(1, 2_147_483_647);
 const NICK_CEILING = 255;
 
 /**
- * A nick's length is the business rule NickMaxLength (decisions.md §4: "The maximum username length is
+ * A nick's length is the business rule NickMaxLength (docs/design.md §4: "The maximum username length is
  * N", v2 500, v3 422), checked with the settings; so here every length passes, however long (the 64 KiB
  * body limit bounds it), and an over-long nick always gets the spec's answer, never a generic one.
  */

@@ -12,7 +12,7 @@ export interface SignedInput {
 
 /**
  * v2: query, body, then the path's userId, merged as PHP's array_replace does (the path and body
- * userId are one parameter, decisions.md §2). Shared by the route and the signature tester.
+ * userId are one parameter, docs/design.md §2). Shared by the route and the signature tester.
  */
 export function v2SignedRequest(
   input: SignedInput & { body: Readonly<Record<string, unknown>>; userId: string },
@@ -30,7 +30,7 @@ export function v2SignedRequest(
 
 /**
  * v3: query, then the body's document (or the path's id), merged as array_replace does; the canonical
- * form drops `client`, and the reading with `client` kept is accepted too (decisions.md §2).
+ * form drops `client`, and the reading with `client` kept is accepted too (docs/design.md §2).
  */
 export function v3SignedRequest(input: SignedInput & { params: PhpArray; body: unknown }): SignedRequest {
   const query = phpReading(input.query);

@@ -214,7 +214,7 @@ export const TOKEN_SESSION_DOCUMENT: JsonSchema = {
   },
 };
 
-/** Every error response (decisions.md §9). */
+/** Every error response (docs/design.md §9). */
 export const ERROR_DOCUMENT: JsonSchema = {
   $id: 'ErrorDocument',
   type: 'object',

@@ -6,7 +6,7 @@ export interface GamePage {
   heading: string;
 }
 
-/** The default URL of every target (decisions.md §7), so each launch opens something on a fresh install. */
+/** The default URL of every target (docs/design.md §7), so each launch opens something on a fresh install. */
 export const GAME_PAGES: readonly GamePage[] = [
   { path: DEFAULT_PAGE_PATHS.pokerLobby, heading: 'Poker lobby' },
   { path: DEFAULT_PAGE_PATHS.pokerTable, heading: 'Poker table' },

@@ -28,7 +28,7 @@ export function foldedKey(nick: string): string {
 }
 
 /**
- * The spec's refusal of a nick longer than the setting NickMaxLength (decisions.md §4), counted in code
+ * The spec's refusal of a nick longer than the setting NickMaxLength (docs/design.md §4), counted in code
  * points, or undefined when it fits. One rule for launches (v2 500, v3 422) and `player add`.
  *
  * @example nickLengthProblem('Seven77', 6) // 'The maximum username length is 6'

@@ -7,7 +7,7 @@ export type Target =
 
 export type GameCode = Target['gameCode'];
 
-/** The service's own game pages, used where a client configures no URL (decisions.md §7). */
+/** The service's own game pages, used where a client configures no URL (docs/design.md §7). */
 export const DEFAULT_PAGE_PATHS = {
   pokerLobby: '/play/poker',
   pokerTable: '/play/poker/table',

@@ -1,4 +1,4 @@
-/** The operator's settings, by the names the spec and decisions.md use. */
+/** The operator's settings, by the names the spec and docs/design.md use. */
 interface SettingDefinition<T> {
   readonly description: string;
   readonly defaultValue: T;

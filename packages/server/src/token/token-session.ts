@@ -85,7 +85,7 @@ export async function authenticateToken(
   const state = found.client.active ? sessionState(found.session, now) : 'revoked';
   if (state === 'revoked') throw tokenError('token_revoked', 'The session of this auth token has ended');
   if (state === 'expired') {
-    // The game page sends the player here (decisions.md §6); only the holder of the token learns it.
+    // The game page sends the player here (docs/design.md §6); only the holder of the token learns it.
     const restoreSessionUrl = found.session.launchOptions?.restoreSessionUrl;
     throw tokenError(
       'token_expired',

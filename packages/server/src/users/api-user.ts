@@ -1,4 +1,4 @@
-/** The role that may do everything an API key can do (decisions.md §8). */
+/** The role that may do everything an API key can do (docs/design.md §8). */
 export const ROLE_ADMIN = 'ROLE_ADMIN';
 /** The one permission v3 knows: create (and read back) OpenGame sessions. */
 export const PERMISSION_CREATE_OPEN_GAME = 'CREATE:OpenGame';

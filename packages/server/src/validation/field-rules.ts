@@ -138,7 +138,7 @@ export const CURRENCY_CANDIDATE_MAX = 32;
 
 /**
  * A currency the launch may apply: any text of 1–32 characters, upper-cased, is a candidate code.
- * Whether it is an ISO 4217 code, active, and mandatory are business rules (decisions.md §5), so a
+ * Whether it is an ISO 4217 code, active, and mandatory are business rules (docs/design.md §5), so a
  * malformed code ("EURO") gets the spec's "Currency not found" (or a warning), not a field error.
  */
 export function currencyCandidate(): FieldRule<string> {

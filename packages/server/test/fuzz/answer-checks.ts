@@ -4,7 +4,7 @@ import { V2_CREATE_SESSION_URL } from '../../src/launch/v2/v2.routes.js';
 import type { FuzzRequest } from './fuzz-requests.js';
 import { type FuzzWorld, SECRETS } from './fuzz-world.js';
 
-/** The spec's two v2 business errors: the only 5xx the service may answer (decisions.md §4, §9). */
+/** The spec's two v2 business errors: the only 5xx the service may answer (docs/design.md §4, §9). */
 const BUSINESS_500 = new Set(['username_exists', 'username_too_long']);
 const KNOWN_CODES = new Set<string>(ERROR_CODES);
 

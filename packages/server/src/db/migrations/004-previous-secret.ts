@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Secret rotation with overlap (decisions.md §2): the secret a rotation replaced, and until when a
+ * Secret rotation with overlap (docs/design.md §2): the secret a rotation replaced, and until when a
  * signature made with it still holds.
  */
 export const previousSecret: Migration = {

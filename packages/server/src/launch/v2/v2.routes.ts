@@ -96,7 +96,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
 }
 
 /**
- * The body may repeat the path's userId (decisions.md §2), as text or a JSON number; anything else in
+ * The body may repeat the path's userId (docs/design.md §2), as text or a JSON number; anything else in
  * its place is refused before the signature is checked, like a different value.
  */
 export function assertSameUserId(bodyUserId: unknown, pathUserId: string): void {

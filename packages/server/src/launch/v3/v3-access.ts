@@ -12,14 +12,14 @@ import { isNotSent } from '../../validation/parse-fields.js';
 import { v3SignedRequest } from '../signed-request.js';
 
 /**
- * Who may open (and read back) v3 game sessions for the client named by `?client=` (decisions.md §8):
+ * Who may open (and read back) v3 game sessions for the client named by `?client=` (docs/design.md §8):
  * - with `Authorization`, an API key of a user with ROLE_ADMIN or CREATE:OpenGame (no `sign` needed);
  *   the key is then the whole proof, so an unusable client is said plainly: 422;
  * - without it, the request signature, or nothing for a client without a secret; there an unknown or
  *   disabled client is the same 400 as a wrong sign, so nobody can probe which clients exist.
  *
  * `params` are the request's other parameters (body or path); the canonical signature drops `client`,
- * and a signature computed with `client` kept is accepted too (decisions.md §2).
+ * and a signature computed with `client` kept is accepted too (docs/design.md §2).
  */
 export async function authorizeV3Caller(
   context: AppContext,

@@ -86,7 +86,7 @@ export function parseOpenGameAttributes(attributes: OpenGameAttributes): ParsedL
       lang: session.values.lang ?? DEFAULT_LANG,
       launchOptions: session.values.launchOptions,
       target: tableId === undefined ? { gameCode: 'poker' } : { gameCode: 'poker', tableId },
-      // decisions.md §6: long-life tokens are v3's default.
+      // docs/design.md §6: long-life tokens are v3's default.
       longLife: session.values.longLifeLoginToken ?? true,
       userIp: session.values.userIp,
     },

@@ -7,7 +7,7 @@ import { openGame, openGameDocument } from '../../test-support/v3-requests.js';
 const HEX_32 = /^[0-9a-f]{32}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-// Worked vector 4 of decisions.md §2, byte for byte.
+// Worked vector 4 of docs/design.md §2, byte for byte.
 const VECTOR_4_BODY =
   '{"data":{"type":"OpenGame","attributes":{"session":{"id":"s-1","authType":"external","tableId":7,"longLifeLoginToken":true,"launchOptions":{"restoreSessionUrl":"https://op.example/r"}},"player":{"id":"u-1","nick":"Zoë","verified":false,"avatar":3}}}}';
 const VECTOR_4_SIGN = '0d1cf9d1c81ffa65e0dcb8fa15e4b7fdeb2de2f62b4986ea6dfe8a1934624818';
