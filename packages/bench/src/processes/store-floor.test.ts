@@ -2,18 +2,15 @@ import { createHash } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DIALECTS, TEST_POSTGRES_URL } from '../../../server/src/test-support/dialects.js';
 // The compiled module: it starts bare-fastify.js next to it, which exists only in the build.
 import { startBareFastify } from '../../dist/processes/bare-process.js';
-import type { Dialect } from '../bench-options.js';
 import { send } from '../scenarios/http-send.js';
 import { v2Params, v2Request } from '../scenarios/v2-scenario.js';
 import { addBenchClient, newBenchClient } from '../stores/add-bench-client.js';
 import type { BenchStore } from '../stores/bench-store.js';
 import { createStore } from '../stores/create-store.js';
 import type { ServerProcess } from './server-process.js';
-
-const postgresUrl = process.env.TEST_DATABASE_URL;
-const DIALECTS: Dialect[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
 
 interface StoredSession {
   id: string;
@@ -57,7 +54,7 @@ describe.each(DIALECTS)('the store floor (--floor) on %s', (dialect) => {
   it('has every v2 launch committed in the service store before it answers', {
     timeout: 60_000,
   }, async () => {
-    store = await createStore(dialect, postgresUrl);
+    store = await createStore(dialect, TEST_POSTGRES_URL);
     const client = newBenchClient();
     await addBenchClient(store.databaseUrl, client);
     floor = await startBareFastify({ v2: 600 }, [], store.databaseUrl);

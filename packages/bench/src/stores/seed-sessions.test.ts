@@ -1,13 +1,10 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Dialect } from '../bench-options.js';
+import { DIALECTS, TEST_POSTGRES_URL } from '../../../server/src/test-support/dialects.js';
 import { addBenchClient, newBenchClient } from './add-bench-client.js';
 import type { BenchStore } from './bench-store.js';
 import { createStore } from './create-store.js';
-
-const postgresUrl = process.env.TEST_DATABASE_URL;
-const DIALECTS: Dialect[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
 
 interface SeedFacts {
   sessions: number;
@@ -77,7 +74,7 @@ describe.each(DIALECTS)('seeding stored sessions (%s)', (dialect) => {
   });
 
   it('stores the sessions over a tenth as many players of the client, each row unique and linked', async () => {
-    store = await createStore(dialect, postgresUrl);
+    store = await createStore(dialect, TEST_POSTGRES_URL);
     const client = newBenchClient();
     await addBenchClient(store.databaseUrl, client);
     const before = Date.now();

@@ -1,10 +1,10 @@
 import { findClient } from '@poker-launch/server/admin';
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
-import { DATABASE_KINDS, useTempDatabase, useTempSqlite } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase, useTempSqlite } from '../test-support/temp-database.js';
 
-describe.each(DATABASE_KINDS)('poker-launch client add and show on %s', (kind) => {
-  const database = useTempDatabase(kind);
+describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
+  const database = useTempDatabase(dialect);
   const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
 
   it('adds a client with a generated secret, prints it once, and stores exactly that secret', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe } from '../test-support/run-serve.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
 const MIGRATIONS = [
   '001_initial_schema',
@@ -11,8 +11,8 @@ const MIGRATIONS = [
   '005_cheaper_write_batch',
 ];
 
-describe.each(DATABASE_KINDS)('poker-launch migrate on %s', (kind) => {
-  const database = useTempDatabase(kind, { migrated: false });
+describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {
+  const database = useTempDatabase(dialect, { migrated: false });
   const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
 
   it('lists pending migrations, applies and reports them, then says the schema is up to date', async () => {

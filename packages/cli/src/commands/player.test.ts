@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
-describe.each(DATABASE_KINDS)('poker-launch player add on %s', (kind) => {
-  const database = useTempDatabase(kind);
+describe.each(DIALECTS)('poker-launch player add on %s', (dialect) => {
+  const database = useTempDatabase(dialect);
   const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
 
   it("registers a player and prints the service's own id, the one the database holds", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSession, printedCredentials } from '../test-support/create-session.js';
 import { runServe } from '../test-support/run-serve.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
 /** Requests in flight at once: enough to fill group-commit batches. */
 const CONCURRENCY = 32;
@@ -9,8 +9,8 @@ const CONCURRENCY = 32;
 const CONFIRMED_PER_LIFE = 100;
 const LIVES = 3;
 
-describe.each(DATABASE_KINDS)('sessions confirmed to callers on %s', (kind) => {
-  const database = useTempDatabase(kind);
+describe.each(DIALECTS)('sessions confirmed to callers on %s', (dialect) => {
+  const database = useTempDatabase(dialect);
 
   it('all survive the server being killed (SIGKILL) in the middle of concurrent launches, again and again', async () => {
     const confirmed: string[] = [];

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, printedCredentials } from '../test-support/create-session.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
 /** The value of one sample line of Prometheus' text format, e.g. `name{label="x"} 3`; undefined if absent. */
 function sample(text: string, name: string): number | undefined {
@@ -9,8 +9,8 @@ function sample(text: string, name: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(name.length + 1));
 }
 
-describe.each(DATABASE_KINDS)('the metrics of poker-launch serve on %s', (kind) => {
-  const database = useTempDatabase(kind);
+describe.each(DIALECTS)('the metrics of poker-launch serve on %s', (dialect) => {
+  const database = useTempDatabase(dialect);
   let serve: ServeProcess | undefined;
   afterEach(async () => {
     await serve?.stop('SIGKILL');

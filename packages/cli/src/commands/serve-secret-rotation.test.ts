@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSession } from '../test-support/create-session.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
 const [FIRST, SECOND, THIRD] = ['first-secret-000000', 'second-secret-00000', 'third-secret-000000'];
 
 // One database for both instances: PostgreSQL where the suite has one (the scale-out setup), else SQLite.
-const kind = DATABASE_KINDS.includes('postgres') ? 'postgres' : 'sqlite';
+const dialect = DIALECTS.includes('postgres') ? 'postgres' : 'sqlite';
 
 /** Polls `check` every 100 ms until it holds; fails after 20 s. */
 async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
@@ -17,8 +17,8 @@ async function eventually(what: string, check: () => Promise<boolean>): Promise<
   }
 }
 
-describe(`secret rotation across two serve processes on one ${kind} database`, () => {
-  const database = useTempDatabase(kind);
+describe(`secret rotation across two serve processes on one ${dialect} database`, () => {
+  const database = useTempDatabase(dialect);
   let instances: ServeProcess[] = [];
   afterEach(async () => {
     await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));

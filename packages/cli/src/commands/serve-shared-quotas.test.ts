@@ -7,15 +7,15 @@ import {
 import { createSession } from '../test-support/create-session.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
 const SECRET = 'two_instances_secret';
 
 // One database for both instances: PostgreSQL where the suite has one (the scale-out setup), else SQLite.
-const kind = DATABASE_KINDS.includes('postgres') ? 'postgres' : 'sqlite';
+const dialect = DIALECTS.includes('postgres') ? 'postgres' : 'sqlite';
 
-describeWithRedis(`two serve processes on one ${kind} database and one Redis`, () => {
-  const database = useTempDatabase(kind);
+describeWithRedis(`two serve processes on one ${dialect} database and one Redis`, () => {
+  const database = useTempDatabase(dialect);
   let instances: ServeProcess[] = [];
   afterEach(async () => {
     await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));

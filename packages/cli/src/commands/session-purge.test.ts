@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { insertEndedSessions } from '../../../server/src/test-support/ended-sessions.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
-describe.each(DATABASE_KINDS)('poker-launch session purge on %s', (kind) => {
-  const database = useTempDatabase(kind);
+describe.each(DIALECTS)('poker-launch session purge on %s', (dialect) => {
+  const database = useTempDatabase(dialect);
   const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
 
   /** Sessions that expired (and were revoked) that many seconds ago; negative: in the future. */

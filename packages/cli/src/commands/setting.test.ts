@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
-import { DATABASE_KINDS, useTempDatabase, useTempSqlite } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase, useTempSqlite } from '../test-support/temp-database.js';
 
-describe.each(DATABASE_KINDS)('poker-launch setting set and get on %s', (kind) => {
-  const database = useTempDatabase(kind);
+describe.each(DIALECTS)('poker-launch setting set and get on %s', (dialect) => {
+  const database = useTempDatabase(dialect);
   const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
 
   it('stores a valid value and reads it back; the default before that', async () => {

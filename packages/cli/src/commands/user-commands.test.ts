@@ -2,10 +2,10 @@ import { sha256Hex } from '@poker-launch/sdk';
 import { buildApp, type Database, LiveConfig, loadConfig, openDatabase } from '@poker-launch/server';
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
-describe.each(DATABASE_KINDS)('poker-launch user commands on %s', (kind) => {
-  const database = useTempDatabase(kind);
+describe.each(DIALECTS)('poker-launch user commands on %s', (dialect) => {
+  const database = useTempDatabase(dialect);
   const databaseUrl = () => database().url;
   const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: databaseUrl() });
 

@@ -6,12 +6,9 @@ import { type Database, openDatabase } from '@poker-launch/server/admin';
 import pg from 'pg';
 import { afterEach, beforeEach } from 'vitest';
 
-export type DatabaseKind = 'sqlite' | 'postgres';
+import { type Dialect, TEST_POSTGRES_URL } from '../../../server/src/test-support/dialects.js';
 
-const postgresUrl = process.env.TEST_DATABASE_URL;
-
-/** SQLite always; PostgreSQL too when TEST_DATABASE_URL names a server (as for the server's tests). */
-export const DATABASE_KINDS: DatabaseKind[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+export { DIALECTS } from '../../../server/src/test-support/dialects.js';
 
 export interface TempDatabaseOptions {
   /**
@@ -21,9 +18,11 @@ export interface TempDatabaseOptions {
   readonly migrated?: boolean;
 }
 
-/** A fresh database of that kind for each test; call inside a `describe`. */
-export function useTempDatabase(kind: DatabaseKind, options: TempDatabaseOptions = {}): () => TempDatabase {
-  return kind === 'sqlite' ? useTempSqlite(options) : usePostgresDatabase(postgresUrl ?? '', options);
+/** A fresh database of that dialect for each test; call inside a `describe`. */
+export function useTempDatabase(dialect: Dialect, options: TempDatabaseOptions = {}): () => TempDatabase {
+  return dialect === 'sqlite'
+    ? useTempSqlite(options)
+    : usePostgresDatabase(TEST_POSTGRES_URL ?? '', options);
 }
 
 async function migrate(database: TempDatabase): Promise<void> {

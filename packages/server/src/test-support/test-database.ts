@@ -5,17 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { type Database, openDatabase } from '../db/open-database.js';
+import { type Dialect, TEST_POSTGRES_URL } from './dialects.js';
 
-export type Dialect = 'sqlite' | 'postgres';
-
-const postgresUrl = process.env.TEST_DATABASE_URL;
-if (process.env.CI && !postgresUrl) {
-  // CI must prove both dialects; a silently skipped PostgreSQL run would be a test that cannot fail.
-  throw new Error('TEST_DATABASE_URL must point at a PostgreSQL server when CI is set');
-}
-
-/** Dialects the suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL names a server. */
-export const DIALECTS: Dialect[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+export { DIALECTS, type Dialect } from './dialects.js';
 
 /**
  * A fresh, migrated database: a SQLite file (the session writer's thread opens it too; in memory where
@@ -59,8 +51,8 @@ let fileDatabase: Promise<string> | undefined;
 function fileDatabaseUrl(): Promise<string> {
   fileDatabase ??= (async () => {
     const name = `poker_launch_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await withAdmin(postgresUrl ?? '', (admin) => admin.query(`CREATE DATABASE ${name}`));
-    const url = new URL(postgresUrl ?? '');
+    await withAdmin(TEST_POSTGRES_URL ?? '', (admin) => admin.query(`CREATE DATABASE ${name}`));
+    const url = new URL(TEST_POSTGRES_URL ?? '');
     url.pathname = `/${name}`;
     return url.href;
   })();
@@ -72,7 +64,9 @@ export async function dropFileDatabase(): Promise<void> {
   if (!fileDatabase) return;
   const name = new URL(await fileDatabase).pathname.slice(1);
   fileDatabase = undefined;
-  await withAdmin(postgresUrl ?? '', (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  await withAdmin(TEST_POSTGRES_URL ?? '', (admin) =>
+    admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  );
 }
 
 async function withAdmin(url: string, work: (admin: pg.Client) => Promise<unknown>): Promise<void> {

@@ -1,5 +1,6 @@
 import { sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
+import type { Client } from '../../clients/client.js';
 import { useHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';
 import { openGame, openGameDocument } from '../../test-support/v3-requests.js';
@@ -21,6 +22,82 @@ const unprocessable = (code: string, detail: string, pointer: string) => ({
 
 const player = (field: string) => `/data/attributes/player/${field}`;
 const session = (field: string) => `/data/attributes/session/${field}`;
+
+const CURRENCY_MANDATORY = { currencyMandatory: true };
+const withPlayer = (attributes: Record<string, unknown>): [Record<string, unknown>] => [
+  { id: 'u-1', ...attributes },
+];
+
+/** The spec's refusals of one field: each request of a row (player, session) is answered with exactly that one error. */
+const SPEC_REFUSALS: {
+  when: string;
+  client?: Partial<Client>;
+  currencies?: string[];
+  requests: [Record<string, unknown>, Record<string, unknown>?][];
+  code: string;
+  detail: string;
+  pointer: string;
+  meta?: Record<string, unknown>;
+}[] = [
+  {
+    when: 'an authType other than internal or external',
+    requests: [[{ id: 'u-1' }, { authType: 'token' }]],
+    code: 'auth_type_not_valid',
+    detail: 'Auth type not valid',
+    pointer: session('authType'),
+    meta: { allowedValues: ['internal', 'external'] },
+  },
+  {
+    when: 'no currency where the client makes it mandatory',
+    client: CURRENCY_MANDATORY,
+    requests: [withPlayer({})],
+    code: 'currency_blank',
+    detail: 'Currency cannot be blank',
+    pointer: player('currency'),
+  },
+  {
+    when: 'a mandatory currency, alone, for any text that is not an ISO 4217 code',
+    client: CURRENCY_MANDATORY,
+    requests: ['XYZ', 'EURO', 'EU', 'euro', 'E', 'not a currency', 'C'.repeat(32)].map((currency) =>
+      withPlayer({ currency }),
+    ),
+    code: 'currency_not_found',
+    detail: 'Currency not found',
+    pointer: player('currency'),
+  },
+  {
+    when: 'a mandatory currency of over 32 characters (only invalid_field, not also currency_blank)',
+    client: CURRENCY_MANDATORY,
+    requests: [withPlayer({ currency: 'C'.repeat(33) })],
+    code: 'invalid_field',
+    detail: 'player.currency must be at most 32 characters long',
+    pointer: player('currency'),
+  },
+  {
+    when: 'a mandatory currency that is not text (only invalid_field, not also currency_blank)',
+    client: CURRENCY_MANDATORY,
+    requests: [withPlayer({ currency: 978 })],
+    code: 'invalid_field',
+    detail: 'player.currency must be a string',
+    pointer: player('currency'),
+  },
+  {
+    when: 'a known mandatory currency the operator has not activated',
+    client: CURRENCY_MANDATORY,
+    currencies: ['USD'],
+    requests: [withPlayer({ currency: 'EUR' })],
+    code: 'currency_not_active',
+    detail: 'This currency is not active',
+    pointer: player('currency'),
+  },
+  {
+    when: 'a nick longer than any NickMaxLength (255)',
+    requests: [withPlayer({ nick: 'x'.repeat(256) }), withPlayer({ nick: 'x'.repeat(10_000) })],
+    code: 'username_too_long',
+    detail: 'The maximum username length is 20',
+    pointer: player('nick'),
+  },
+];
 
 describe.each(DIALECTS)('v3 errors of the spec table on %s', (dialect) => {
   const h = useHarness(dialect);
@@ -64,62 +141,27 @@ describe.each(DIALECTS)('v3 errors of the spec table on %s', (dialect) => {
     });
   });
 
-  it('answers 422 "Auth type not valid" for an authType other than internal or external', async () => {
-    const response = await openGame(h(), openGameDocument({ id: 'u-1' }, { authType: 'token' }));
-    expect(response.statusCode).toBe(422);
-    expect(response.json().errors).toEqual([
-      {
-        ...unprocessable('auth_type_not_valid', 'Auth type not valid', session('authType')),
-        meta: { allowedValues: ['internal', 'external'] },
-      },
-    ]);
-  });
-
-  describe('when the client makes the currency mandatory', () => {
-    const mandatory = () => h().addClient({ id: 'strict', currencyMandatory: true });
-
-    it('answers 422 "Currency cannot be blank" without a currency', async () => {
-      const response = await openGame(h(), openGameDocument({ id: 'u-1' }), { client: await mandatory() });
-      expect(response.statusCode).toBe(422);
-      expect(response.json().errors).toEqual([
-        unprocessable('currency_blank', 'Currency cannot be blank', player('currency')),
-      ]);
-    });
-
-    it('answers 422 "Currency not found", alone, for any text that is not an ISO 4217 code', async () => {
-      const client = await mandatory();
-      for (const currency of ['XYZ', 'EURO', 'EU', 'euro', 'E', 'not a currency', 'C'.repeat(32)]) {
-        const response = await openGame(h(), openGameDocument({ id: 'u-1', currency }), { client });
-        expect(response.statusCode, currency).toBe(422);
-        expect(response.json().errors, currency).toEqual([
-          unprocessable('currency_not_found', 'Currency not found', player('currency')),
+  it.each(SPEC_REFUSALS.map((row) => [`${row.code} for ${row.when}`, row] as const))(
+    'answers %s',
+    async (_title, { code, client, currencies, requests, detail, pointer, meta }) => {
+      const options = client ? { client: await h().addClient({ id: 'strict', ...client }) } : {};
+      if (currencies) await h().activateCurrencies(...currencies);
+      for (const [playerAttributes, sessionAttributes] of requests) {
+        const response = await openGame(h(), openGameDocument(playerAttributes, sessionAttributes), options);
+        expect(response.statusCode, JSON.stringify(playerAttributes)).toBe(422);
+        expect(response.json().errors, JSON.stringify(playerAttributes)).toEqual([
+          { ...unprocessable(code, detail, pointer), ...(meta ? { meta } : {}) },
         ]);
       }
-    });
+      expect(await h().db.selectFrom('sessions').selectAll().execute()).toEqual([]);
+    },
+  );
 
-    it('answers only invalid_field, not also "Currency cannot be blank", for a currency that is not text of 1–32 characters', async () => {
-      const client = await mandatory();
-      for (const [currency, detail] of [
-        ['C'.repeat(33), 'player.currency must be at most 32 characters long'],
-        [978, 'player.currency must be a string'],
-      ] as const) {
-        const response = await openGame(h(), openGameDocument({ id: 'u-1', currency }), { client });
-        expect(response.statusCode).toBe(422);
-        expect(response.json().errors).toEqual([unprocessable('invalid_field', detail, player('currency'))]);
-      }
-    });
-
-    it('answers 422 "This currency is not active" for a known code the operator has not activated', async () => {
-      const client = await mandatory();
-      await h().activateCurrencies('USD');
-      const response = await openGame(h(), openGameDocument({ id: 'u-1', currency: 'EUR' }), { client });
-      expect(response.statusCode).toBe(422);
-      expect(response.json().errors).toEqual([
-        unprocessable('currency_not_active', 'This currency is not active', player('currency')),
-      ]);
-      const ok = await openGame(h(), openGameDocument({ id: 'u-1', currency: 'usd' }), { client });
-      expect(ok.statusCode, ok.body).toBe(201);
-    });
+  it('takes a mandatory currency the operator has activated, in any case', async () => {
+    const client = await h().addClient({ id: 'strict', currencyMandatory: true });
+    await h().activateCurrencies('USD');
+    const ok = await openGame(h(), openGameDocument({ id: 'u-1', currency: 'usd' }), { client });
+    expect(ok.statusCode, ok.body).toBe(201);
   });
 
   it('answers 422 "A Player with this username already exists in the system." for a nick another player holds', async () => {
@@ -150,16 +192,6 @@ describe.each(DIALECTS)('v3 errors of the spec table on %s', (dialect) => {
     await h().setSetting('NickMaxLength', '8');
     const configured = await openGame(h(), openGameDocument({ id: 'u-2', nick: 'ninechars' }));
     expect(configured.json().errors[0].detail).toBe('The maximum username length is 8');
-  });
-
-  it('answers 422 "The maximum username length is N" for a nick longer than any NickMaxLength (255)', async () => {
-    for (const nick of ['x'.repeat(256), 'x'.repeat(10_000)]) {
-      const response = await openGame(h(), openGameDocument({ id: 'u-1', nick }));
-      expect(response.statusCode).toBe(422);
-      expect(response.json().errors).toEqual([
-        unprocessable('username_too_long', 'The maximum username length is 20', player('nick')),
-      ]);
-    }
   });
 });
 
