@@ -2,13 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTP
 import { ApiError } from './api-error.js';
 import { assertAcceptable, assertBodyMediaType, type BodyMediaType } from './content-negotiation.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { RouteRequest, SchemaFields } from './route-request.js';
 
 /** One endpoint. All endpoints are listed where the app is built, so the surface is greppable. */
-export interface RouteDefinition {
+export interface RouteDefinition<Url extends string = string, Schema extends FastifySchema = FastifySchema> {
   method: 'GET' | 'POST' | 'DELETE';
-  url: string;
+  url: Url;
   /** Request/response schemas: documentation (OpenAPI); the exact validation is the handler's field rules. */
-  schema?: FastifySchema;
+  schema?: Schema;
   /** JSON:API routes check Accept (406); pages serve HTML and do not. Default true. */
   jsonApi?: boolean;
   /**
@@ -20,7 +21,14 @@ export interface RouteDefinition {
   undocumented?: 'staging-tool';
   /** Media types the body may have (415 otherwise); omit for routes without a body. */
   bodyTypes?: readonly BodyMediaType[];
-  handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  handler(request: RouteRequest<Url, Schema>, reply: FastifyReply): Promise<unknown>;
+}
+
+/** A route whose handler sees its request typed by its own URL and schema (RouteRequest). */
+export function route<const Url extends string, const Schema extends FastifySchema>(
+  definition: RouteDefinition<Url, Schema>,
+): RouteDefinition {
+  return definition;
 }
 
 declare module 'fastify' {
@@ -43,6 +51,7 @@ export function registerRoutes(
   rateLimiter?: RateLimiter,
 ): void {
   const methodsByUrl = new Map<string, Set<string>>();
+  const typed = app.withTypeProvider<SchemaFields>();
   for (const route of routes) {
     const operational = route.operational ?? false;
     const jsonApi = (route.jsonApi ?? true) && !operational;
@@ -50,7 +59,7 @@ export function registerRoutes(
     // integrators' API: they stay out of the API reference.
     const schema =
       jsonApi && route.undocumented === undefined ? route.schema : { ...route.schema, hide: true };
-    app.route({
+    typed.route({
       method: route.method,
       url: route.url,
       ...(schema ? { schema } : {}),

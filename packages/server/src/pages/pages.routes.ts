@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import type { RouteRequest } from '../http/route-request.js';
 import type { RouteDefinition } from '../http/routes.js';
 import { findTokenSession } from '../token/token-session.js';
 import { ASSET_PATHS, GAME_PAGES, renderGamePage } from './game-pages.js';
@@ -39,8 +40,8 @@ export function pageRoutes(context: AppContext): RouteDefinition[] {
  * Who may frame the page is the client's choice, and only the session tells which client it is: the
  * token in the URL is looked up (by hash) before the page is served. No session, no framing.
  */
-async function frameOriginsFor(context: AppContext, request: FastifyRequest): Promise<readonly string[]> {
-  const { auth } = request.query as Record<string, unknown>;
+async function frameOriginsFor(context: AppContext, request: RouteRequest): Promise<readonly string[]> {
+  const { auth } = request.query;
   if (typeof auth !== 'string' || auth === '') return [];
   const found = await findTokenSession(context, auth);
   return found?.client.frameOrigins ?? [];

@@ -1,15 +1,15 @@
-import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error.js';
 import { parseBearer } from '../http/bearer.js';
+import type { RouteRequest } from '../http/route-request.js';
 
 /**
  * The auth token of a token API request: `Authorization: Bearer <auth>` or `?access-token=<auth>`
  * (RFC 6750 §2.1 and §2.3). `undefined` when the request carries none.
  */
-export function readBearerToken(request: FastifyRequest): string | undefined {
+export function readBearerToken(request: RouteRequest): string | undefined {
   const fromHeader = parseBearer(request.headers.authorization);
-  const query = (request.query ?? {}) as Record<string, unknown>;
-  const fromQuery = typeof query['access-token'] === 'string' ? query['access-token'] : undefined;
+  const inQuery = request.query['access-token'];
+  const fromQuery = typeof inQuery === 'string' ? inQuery : undefined;
   // RFC 6750 §2: one method per request; two could disagree about who is asking.
   if (fromHeader !== undefined && fromQuery !== undefined) {
     throw ApiError.of(

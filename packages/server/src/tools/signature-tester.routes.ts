@@ -10,6 +10,7 @@ import type { RouteDefinition } from '../http/routes.js';
 import { loadAsset, type StaticAsset } from '../pages/page-assets.js';
 import { setPageHeaders } from '../pages/security-headers.js';
 import { SIGNATURE_TESTER_PATH } from '../signature/authenticate-client.js';
+import { isPlainObject } from '../validation/parse-fields.js';
 import type { PastedRequest } from './pasted-request.js';
 import { checkPastedRequest } from './signature-check.js';
 
@@ -59,7 +60,12 @@ export function signatureTesterRoutes(context: AppContext): RouteDefinition[] {
 }
 
 function readPasted(body: unknown): PastedRequest {
-  const { method, url, headers, body: text } = (body ?? {}) as Record<string, unknown>;
+  const {
+    method,
+    url,
+    headers,
+    body: text,
+  }: Readonly<Record<string, unknown>> = isPlainObject(body) ? body : {};
   const headersOk =
     typeof headers === 'object' &&
     headers !== null &&

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../api-error.js';
+import type { SchemaFields } from '../route-request.js';
 import { parsePhpForm } from './php-form.js';
 
 /** Marks the query of a request whose query string could not be read; invisible to any route reading it. */
@@ -20,8 +21,8 @@ function malformedQuery(): Record<string, unknown> {
  * hook, so the 400 carries X-Request-Id and the other headers every response has.
  */
 export function registerQueryStringCheck(app: FastifyInstance): void {
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (Object.hasOwn(request.query as object, MALFORMED)) {
+  app.withTypeProvider<SchemaFields>().addHook('preParsing', (request, _reply, payload, done) => {
+    if (Object.hasOwn(request.query, MALFORMED)) {
       done(ApiError.of('bad_request', 'The query string is malformed'));
     } else {
       done(null, payload);

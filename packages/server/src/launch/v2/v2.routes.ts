@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context.js';
 import { CLIENT_ID_PATTERN } from '../../clients/client.js';
 import { ApiError } from '../../http/api-error.js';
 import { sendDocument } from '../../http/json-api.js';
-import { headerValue, type RouteDefinition } from '../../http/routes.js';
+import { headerValue, type RouteDefinition, route } from '../../http/routes.js';
 import { fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../../openapi/document-schemas.js';
 import { errorResponses } from '../../openapi/error-responses.js';
 import { authenticateClient } from '../../signature/authenticate-client.js';
@@ -27,7 +27,7 @@ export const V2_CREATE_SESSION_URL = '/api/web/v2/app/users/:userId/session';
 /** v2 create session: `POST /api/web/v2/app/users/{userId}/session?clientId=…`. */
 export function v2Routes(context: AppContext): RouteDefinition[] {
   return [
-    {
+    route({
       method: 'POST',
       url: V2_CREATE_SESSION_URL,
       bodyTypes: ['form', 'json'],
@@ -60,8 +60,8 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         },
       },
       async handler(request, reply) {
-        const { userId } = request.params as { userId: string };
-        const query = request.query as Record<string, unknown>;
+        const { userId } = request.params;
+        const query = request.query;
         const body = readBody(request.body);
         assertFlatParameters(body);
         assertSameUserId(body.userId, userId);
@@ -91,7 +91,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           toSessionDocument(result, [...unknownParameterWarnings(body), ...warnings]),
         );
       },
-    },
+    }),
   ];
 }
 

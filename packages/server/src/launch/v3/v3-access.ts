@@ -1,9 +1,9 @@
 import type { PhpArray } from '@poker-launch/sdk';
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { Client } from '../../clients/client.js';
 import { clientIdParameter } from '../../clients/client-id-parameter.js';
 import { ApiError } from '../../http/api-error.js';
+import type { RouteRequest } from '../../http/route-request.js';
 import { headerValue } from '../../http/routes.js';
 import { authenticateClient } from '../../signature/authenticate-client.js';
 import { type ApiUser, PERMISSION_CREATE_OPEN_GAME } from '../../users/api-user.js';
@@ -23,7 +23,7 @@ import { v3SignedRequest } from '../signed-request.js';
  */
 export async function authorizeV3Caller(
   context: AppContext,
-  request: FastifyRequest,
+  request: RouteRequest,
   params: PhpArray,
 ): Promise<Client> {
   const client = await authenticateCaller(context, request, params);
@@ -40,11 +40,11 @@ export async function authorizeV3Caller(
  */
 export async function authorizeGameSessionReader(
   context: AppContext,
-  request: FastifyRequest,
+  request: RouteRequest,
   params: PhpArray,
   hidden: () => ApiError,
 ): Promise<Client | undefined> {
-  const { client } = request.query as Record<string, unknown>;
+  const { client } = request.query;
   const { authorization } = request.headers;
   if (authorization === undefined || !isNotSent(client)) return authorizeV3Caller(context, request, params);
   let user: ApiUser;
@@ -58,10 +58,10 @@ export async function authorizeGameSessionReader(
 
 async function authenticateCaller(
   context: AppContext,
-  request: FastifyRequest,
+  request: RouteRequest,
   params: PhpArray,
 ): Promise<Client> {
-  const clientId = clientIdParameter(request.query as Record<string, unknown>, 'client');
+  const clientId = clientIdParameter(request.query, 'client');
   const { authorization } = request.headers;
   if (authorization !== undefined) {
     await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
@@ -71,7 +71,7 @@ async function authenticateCaller(
     context.live,
     context.config,
     v3SignedRequest({
-      query: request.query as Record<string, unknown>,
+      query: request.query,
       params,
       body: request.body,
       received: headerValue(request, 'sign'),

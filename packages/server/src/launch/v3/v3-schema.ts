@@ -44,7 +44,7 @@ const OPEN_GAME_DOCUMENT = {
   },
 };
 
-export function v3OpenGameSchema(): FastifySchema {
+export function v3OpenGameSchema() {
   return {
     summary: 'Open game (v3)',
     description:
@@ -71,10 +71,10 @@ export function v3OpenGameSchema(): FastifySchema {
       },
       ...errorResponses(V3_OPEN_GAME_ERRORS),
     },
-  };
+  } as const satisfies FastifySchema;
 }
 
-export function v3GameSessionSchema(): FastifySchema {
+export function v3GameSessionSchema() {
   return {
     summary: 'Read a GameSession (v3)',
     description:
@@ -104,5 +104,5 @@ export function v3GameSessionSchema(): FastifySchema {
         404: 'No such GameSession for this caller (also: a key that may not read it, without ?client=)',
       }),
     },
-  };
+  } as const satisfies FastifySchema;
 }

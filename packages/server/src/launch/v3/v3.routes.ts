@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context.js';
 import { ApiError } from '../../http/api-error.js';
 import { phpReading } from '../../http/body/php-reading.js';
 import { sendDocument } from '../../http/json-api.js';
-import type { RouteDefinition } from '../../http/routes.js';
+import { type RouteDefinition, route } from '../../http/routes.js';
 import { integratorPlayerId } from '../../players/player.js';
 import { findPlayerById } from '../../players/player.repository.js';
 import { sessionState } from '../../sessions/session.js';
@@ -27,7 +27,7 @@ export const V3_OPEN_GAME_URL = '/apiweb/v3/open-game';
 /** v3 open game, and reading back the GameSession it created. */
 export function v3Routes(context: AppContext): RouteDefinition[] {
   return [
-    {
+    route({
       method: 'POST',
       url: V3_OPEN_GAME_URL,
       schema: v3OpenGameSchema(),
@@ -48,13 +48,13 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         reply.header('location', gameSessionIri(result.session.id));
         return sendDocument(reply, 201, toGameSessionDocument(result, warnings));
       },
-    },
-    {
+    }),
+    route({
       method: 'GET',
       url: `${GAME_SESSIONS_PATH}/:id`,
       schema: v3GameSessionSchema(),
       async handler(request, reply) {
-        const { id } = request.params as { id: string };
+        const { id } = request.params;
         const notFound = () => ApiError.of('not_found', `No GameSession ${gameSessionIri(id.slice(0, 64))}`);
         // The path id is a signed parameter (spec: query ∪ path ∪ body), so a sign is good for one session.
         const reader = await authorizeGameSessionReader(
@@ -76,6 +76,6 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         const playerId = integratorPlayerId(client, player);
         return sendDocument(reply, 200, toGameSessionStateDocument(session, playerId, state));
       },
-    },
+    }),
   ];
 }
