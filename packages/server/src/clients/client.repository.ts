@@ -102,11 +102,20 @@ function toClient(row: Selectable<ClientTable>): Client {
       casino: row.url_casino ?? undefined,
       sport: row.url_sport ?? undefined,
     },
-    frameOrigins: JSON.parse(row.frame_origins) as string[],
+    frameOrigins: storedFrameOrigins(row.frame_origins),
     previousSecret:
       row.previous_secret_key === null || row.previous_secret_until === null
         ? undefined
         : { key: row.previous_secret_key, until: row.previous_secret_until },
     createdAt: row.created_at,
   };
+}
+
+/** The frame origins column read back: a JSON array of texts, or a damaged row that is not passed on. */
+export function storedFrameOrigins(column: string): string[] {
+  const origins: unknown = JSON.parse(column);
+  if (!Array.isArray(origins) || !origins.every((origin) => typeof origin === 'string')) {
+    throw new Error('clients.frame_origins holds no list of origins');
+  }
+  return origins;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/schema.js';
 import type { SessionRow } from '../db/session-store.js';
-import type { ApiVersion, Session } from './session.js';
+import { type ApiVersion, type Session, storedLaunchOptions } from './session.js';
 import type { Target } from './target.js';
 
 /** A session's columns, but the player's id and currency: the session writer takes those from the player. */
@@ -58,7 +58,7 @@ export function sessionFromRow(row: SessionRow): Session {
     authType: row.auth_type === 'internal' ? 'internal' : 'external',
     lang: row.lang,
     currency: row.currency,
-    launchOptions: row.launch_options === null ? null : JSON.parse(row.launch_options),
+    launchOptions: storedLaunchOptions(row.launch_options),
     longLife: row.long_life === 1,
     userIp: row.user_ip,
     createdAt: row.created_at,

@@ -2,7 +2,7 @@ import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { ApiError, unauthorized } from '../http/api-error.js';
 import type { Player } from '../players/player.js';
-import { type Session, sessionState } from '../sessions/session.js';
+import { type Session, sessionState, storedLaunchOptions } from '../sessions/session.js';
 import { targetFromColumns } from '../sessions/session.repository.js';
 import { hashToken } from '../sessions/token.js';
 
@@ -48,7 +48,7 @@ export async function findTokenSession(
       target: targetFromColumns(row),
       lang: row.lang,
       currency: row.currency,
-      launchOptions: row.launch_options === null ? null : JSON.parse(row.launch_options),
+      launchOptions: storedLaunchOptions(row.launch_options),
       expiresAt: row.expires_at,
       revokedAt: row.revoked_at,
     },
