@@ -13,22 +13,22 @@ export function registerBodyParsers(app: FastifyInstance): void {
     body: string,
     done: (error: Error | null, value?: unknown) => void,
   ) => void;
-  app.addContentTypeParser(
+  app.addContentTypeParser<string>(
     ['application/json', 'application/vnd.api+json'],
     { parseAs: 'string' },
     (request, body, done) => {
-      parseJson(request, body as string, (error, value) => {
+      parseJson(request, body, (error, value) => {
         if (error !== null) return done(error, value);
         // Refused before any route walks the body (the signature walks it level by level); where
         // JSON.parse loses what PHP reads, PHP's reading is kept for the signature.
         let checked: unknown;
         try {
-          checked = checkJsonBody(value, body as string);
+          checked = checkJsonBody(value, body);
         } catch (refusal) {
           return done(refusal as Error);
         }
         // Not text, so refused like malformed JSON (PHP's json_decode does), before any field rule or store.
-        const pointer = loneSurrogatePointer(body as string, value);
+        const pointer = loneSurrogatePointer(body, value);
         if (pointer !== undefined) {
           return done(
             ApiError.of(
@@ -42,12 +42,12 @@ export function registerBodyParsers(app: FastifyInstance): void {
       });
     },
   );
-  app.addContentTypeParser(
+  app.addContentTypeParser<string>(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
     (_request, body, done) => {
       try {
-        done(null, parsePhpFormBody(body as string));
+        done(null, parsePhpFormBody(body));
       } catch (error) {
         done(error as Error, undefined);
       }
