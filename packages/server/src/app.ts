@@ -18,6 +18,7 @@ import {
   serializeRequest,
 } from './http/logging.js';
 import {
+  answerConnect,
   answerUnmetExpectations,
   assertHostHeader,
   clientErrorHandler,
@@ -128,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(() => (value) => ({ value }));
   registerErrorHandler(app, rateLimiter, metrics);
   answerUnmetExpectations(app, options.config);
+  answerConnect(app, options.config);
   // A callback, not an async function: every request runs it, and a promise per hook adds up.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(commonHeaders(request.id, options.config));

@@ -125,6 +125,33 @@ describe('answers given before any route runs', () => {
     });
   });
 
+  it('answers CONNECT, which asks for a tunnel, with a JSON:API 405 instead of closing the connection', async () => {
+    const port = await listen();
+    for (const target of ['poker.test:443', '/apiweb/v3/open-game']) {
+      const answer = await rawExchange(port, request([`CONNECT ${target} HTTP/1.1`, 'Host: poker.test:443']));
+      expectJsonApiError(answer, 405, 'method_not_allowed');
+      expect(answer?.headers.connection, target).toBe('close');
+    }
+    const named = await rawExchange(
+      port,
+      request(['CONNECT poker.test:443 HTTP/1.1', 'Host: poker.test:443', 'X-Request-Id: req-405']),
+    );
+    expect(named?.headers['x-request-id']).toBe('req-405');
+    expect(JSON.parse(named?.body ?? '')).toEqual({
+      errors: [
+        {
+          status: 405,
+          code: 'method_not_allowed',
+          title: 'Method Not Allowed',
+          detail: 'CONNECT opens a tunnel, and this service is no proxy',
+        },
+      ],
+      meta: { requestId: 'req-405' },
+    });
+    // The refusal takes nothing from the next connection.
+    expect((await fetch(`http://127.0.0.1:${port}/play/assets/game.css`)).status).toBe(200);
+  });
+
   it('keeps serving well-formed requests after refusing malformed ones', async () => {
     const port = await listen();
     await rawExchange(port, request(['GET / HTTP/1.1', 'Host: x', 'Bad Header']));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -85,5 +86,20 @@ export function answerUnmetExpectations(app: FastifyInstance, config: Config): v
     app.log.debug({ requestId, status: 417 }, 'expectation failed');
     const answer = ApiError.of('expectation_failed', 'Only "Expect: 100-continue" is supported');
     writeErrorToResponse(response, answer, requestId, config);
+  });
+}
+
+/**
+ * CONNECT asks for a tunnel to a host and port (RFC 9110 §9.3.6). Node hands it to a `connect`
+ * listener instead of the routes, and without one closes the connection unanswered; this service is no
+ * proxy, so it answers 405 as a JSON:API error like every other answer. The target names no resource of
+ * this service, so there is no Allow list to give; the connection closes after the answer.
+ */
+export function answerConnect(app: FastifyInstance, config: Config): void {
+  app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const requestId = requestIdFrom(request.headers['x-request-id'], randomUUID);
+    app.log.debug({ requestId, status: 405 }, 'CONNECT refused');
+    const answer = ApiError.of('method_not_allowed', 'CONNECT opens a tunnel, and this service is no proxy');
+    writeErrorToSocket(socket, answer, requestId, config);
   });
 }
