@@ -20,9 +20,10 @@ export {
 export type { CreateSessionResult, OpenGameResult } from './client/results.js';
 export { DEFAULT_RETRY, type RetryOptions } from './client/retry.js';
 export type { FetchLike, FetchResponseLike } from './client/transport.js';
+export { compareUtf8 } from './php/compare-utf8.js';
 export { NOT_JSON, phpJsonDecode } from './php/json-decode.js';
 export { PhpInputError, parseStr } from './php/parse-str.js';
-export { arrayReplace, PhpArray, PhpFloat, type PhpKey, phpKey } from './php/php-array.js';
+export { arrayReplace, PhpArray, PhpFloat, type PhpKey, type PhpValue, phpKey } from './php/php-array.js';
 export { floatText } from './php/php-text.js';
 export {
   canonicalString,
@@ -32,6 +33,5 @@ export {
   type SignableParams,
   type SignableValue,
 } from './signature/canonical-string.js';
-export { compareUtf8 } from './signature/compare-utf8.js';
 export { sha256Hex, sign, signaturesMatch, signedText } from './signature/sign.js';
 export * from './wire/index.js';

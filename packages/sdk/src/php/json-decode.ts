@@ -1,5 +1,4 @@
-import type { SignableValue } from '../signature/canonical-string.js';
-import { PhpArray, PhpFloat } from './php-array.js';
+import { PhpArray, PhpFloat, type PhpValue } from './php-array.js';
 
 /** `json_decode`'s default depth: a document nested deeper does not decode at all. */
 const PHP_JSON_DEPTH = 512;
@@ -19,7 +18,7 @@ export const NOT_JSON: unique symbol = Symbol('not JSON');
  * @example phpJsonDecode('{"b":1,"10":2}') // PhpArray ['b' => 1, 10n => 2]
  * @example phpJsonDecode('{"a":') // NOT_JSON
  */
-export function phpJsonDecode(text: string): SignableValue | typeof NOT_JSON {
+export function phpJsonDecode(text: string): PhpValue | typeof NOT_JSON {
   const reader = new Reader(text);
   try {
     reader.skipSpace();
@@ -50,7 +49,7 @@ class Reader {
     }
   }
 
-  value(depth: number): SignableValue {
+  value(depth: number): PhpValue {
     const code = this.text.charCodeAt(this.at);
     if (code === 123 || code === 91) {
       if (depth + 1 > PHP_JSON_DEPTH) throw SYNTAX;
@@ -170,7 +169,7 @@ class Reader {
     return Number.parseInt(digits, 16);
   }
 
-  private number(): SignableValue {
+  private number(): PhpValue {
     NUMBER.lastIndex = this.at;
     const match = NUMBER.exec(this.text);
     if (match === null) throw SYNTAX;

@@ -1,13 +1,12 @@
-import type { SignableValue } from '../signature/canonical-string.js';
-import { compareUtf8 } from '../signature/compare-utf8.js';
+import { compareUtf8 } from './compare-utf8.js';
 import { type NumericString, numericString } from './numeric-string.js';
-import type { PhpKey } from './php-array.js';
+import type { PhpKey, PhpValue } from './php-array.js';
 import { zendSort } from './zend-sort.js';
 
 /** One entry being sorted; `numeric` caches what PHP reads in a string key (it compares it often). */
 interface Entry {
   readonly key: PhpKey;
-  readonly value: SignableValue;
+  readonly value: PhpValue;
   /** Where the entry stood before the sort: PHP 8's sorts are stable. */
   readonly position: number;
   numeric: NumericString | undefined;
@@ -20,14 +19,12 @@ interface Entry {
  * correct sort gives PHP's result and the platform's sort is used. Anything else goes through the
  * ported `zend_sort` with PHP's comparison, whose result can depend on the algorithm.
  */
-export function ksortEntries(
-  entries: readonly (readonly [PhpKey, SignableValue])[],
-): [PhpKey, SignableValue][] {
+export function ksortEntries(entries: readonly (readonly [PhpKey, PhpValue])[]): [PhpKey, PhpValue][] {
   if (entries.length < 2) return entries.map(([key, value]) => [key, value]);
   const plainNames = entries.every(([key]) => typeof key === 'string' && numericString(key).type === 'none');
   if (plainNames) {
     return entries
-      .map(([key, value]): [PhpKey, SignableValue] => [key, value])
+      .map(([key, value]): [PhpKey, PhpValue] => [key, value])
       .sort(([a], [b]) => compareUtf8(a as string, b as string));
   }
   const items: Entry[] = entries.map(([key, value], position) => ({

@@ -1,4 +1,26 @@
-import type { SignableValue } from '../signature/canonical-string.js';
+/**
+ * A JavaScript value standing for a PHP value, as the readers (parse_str, json_decode) produce it and
+ * as a signature takes it:
+ * - a string is a string; `true`, `false`, `null` are themselves (text `1`, empty, empty);
+ * - a number is what PHP reads from its `JSON.stringify`: a whole number below 2^63 an int (`2 ** 60`
+ *   in full), any other a float (`1.5`); a `bigint` is an int with all its digits; a
+ *   {@link PhpFloat} is a float even when it is whole (`1.0` → `1`, `1e15` → `1.0E+15`);
+ * - an array is a PHP list (keys 0, 1, …); a plain object is a PHP array whose keys come in
+ *   `Object.keys` order, which puts integer-like keys (`"10"`) first: where that order matters (it
+ *   seldom does, ksort sorts them), use a {@link PhpArray}, which keeps any order;
+ * - `undefined` members are left out, as JSON.stringify leaves them out.
+ */
+export type PhpValue =
+  | string
+  | number
+  | bigint
+  | boolean
+  | null
+  | undefined
+  | PhpFloat
+  | PhpArray
+  | readonly PhpValue[]
+  | { readonly [key: string]: PhpValue };
 
 /**
  * A key of a PHP array: an integer (as a bigint, exact over PHP's whole 64-bit range) or a string. A
@@ -46,12 +68,12 @@ export class PhpFloat {
  * [...a.entries()] // [[0n, '1'], ['x', '2'], [1n, '3']]
  */
 export class PhpArray {
-  readonly #entries = new Map<PhpKey, SignableValue>();
+  readonly #entries = new Map<PhpKey, PhpValue>();
   /** PHP's nNextFreeElement: one past the greatest integer key ever inserted; undefined: none yet. */
   #nextIndex: bigint | undefined;
 
   /** An array of the pairs, in order; keys normalised as PHP does. */
-  static from(entries: Iterable<readonly [string | number | bigint, SignableValue]>): PhpArray {
+  static from(entries: Iterable<readonly [string | number | bigint, PhpValue]>): PhpArray {
     const array = new PhpArray();
     for (const [key, value] of entries) array.set(key, value);
     return array;
@@ -61,7 +83,7 @@ export class PhpArray {
     return this.#entries.size;
   }
 
-  get(key: string | number | bigint): SignableValue {
+  get(key: string | number | bigint): PhpValue {
     return this.#entries.get(phpKey(key));
   }
 
@@ -69,7 +91,7 @@ export class PhpArray {
     return this.#entries.has(phpKey(key));
   }
 
-  set(key: string | number | bigint, value: SignableValue): this {
+  set(key: string | number | bigint, value: PhpValue): this {
     const normalized = phpKey(key);
     if (typeof normalized === 'bigint') this.#noteIndex(normalized);
     this.#entries.set(normalized, value);
@@ -77,7 +99,7 @@ export class PhpArray {
   }
 
   /** `$a[] = $value`; false (and nothing stored) where PHP refuses it: the next key is taken. */
-  append(value: SignableValue): boolean {
+  append(value: PhpValue): boolean {
     const key = this.#nextIndex ?? 0n;
     if (this.#entries.has(key)) return false;
     this.set(key, value);
@@ -88,11 +110,11 @@ export class PhpArray {
     return this.#entries.delete(phpKey(key));
   }
 
-  entries(): IterableIterator<[PhpKey, SignableValue]> {
+  entries(): IterableIterator<[PhpKey, PhpValue]> {
     return this.#entries.entries();
   }
 
-  [Symbol.iterator](): IterableIterator<[PhpKey, SignableValue]> {
+  [Symbol.iterator](): IterableIterator<[PhpKey, PhpValue]> {
     return this.#entries.entries();
   }
 

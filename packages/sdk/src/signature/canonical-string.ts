@@ -1,31 +1,13 @@
 import { phpJsonDecode } from '../php/json-decode.js';
 import { ksortEntries } from '../php/ksort.js';
-import { PhpArray, PhpFloat, type PhpKey, phpKey } from '../php/php-array.js';
+import { PhpArray, PhpFloat, type PhpKey, type PhpValue, phpKey } from '../php/php-array.js';
 import { floatText } from '../php/php-text.js';
 
 /**
- * A value that can take part in a signature: what a form, a query string or a JSON body can carry.
- * How JavaScript values stand for PHP values:
- * - a string is a string; `true`, `false`, `null` are themselves (text `1`, empty, empty);
- * - a number is what PHP reads from its `JSON.stringify`: a whole number below 2^63 an int (`2 ** 60`
- *   in full), any other a float (`1.5`); a `bigint` is an int with all its digits; a
- *   {@link PhpFloat} is a float even when it is whole (`1.0` → `1`, `1e15` → `1.0E+15`);
- * - an array is a PHP list (keys 0, 1, …); a plain object is a PHP array whose keys come in
- *   `Object.keys` order, which puts integer-like keys (`"10"`) first: where that order matters (it
- *   seldom does, ksort sorts them), pass a {@link PhpArray}, which keeps any order;
- * - `undefined` members are left out, as JSON.stringify leaves them out.
+ * A value that can take part in a signature: what a form, a query string or a JSON body can carry, as
+ * {@link PhpValue} says how JavaScript values stand for PHP values.
  */
-export type SignableValue =
-  | string
-  | number
-  | bigint
-  | boolean
-  | null
-  | undefined
-  | PhpFloat
-  | PhpArray
-  | readonly SignableValue[]
-  | { readonly [key: string]: SignableValue };
+export type SignableValue = PhpValue;
 
 /** Request parameters as the signature sees them: query ∪ path ∪ body. */
 export type SignableParams = { readonly [key: string]: SignableValue };
