@@ -52,3 +52,38 @@ export function phpSignatures(cases: readonly PhpCase[]): PhpSignature[] {
     return { canonical: Buffer.from(canonical, 'base64').toString('utf8'), sign };
   });
 }
+
+/** One request of the hmac scheme, as PHP is given it: the body as bytes (base64), the rest as text. */
+export interface PhpHmacCase {
+  method: string;
+  target: string;
+  t: number;
+  n: string;
+  /** The body's bytes; empty for a request without a body. */
+  body: Uint8Array | string;
+  secret: string;
+}
+
+/**
+ * The hmac of each case as an integrator's PHP computes it: `hash_hmac('sha256', "hmac-sha256\n" .
+ * METHOD . "\n" . target . "\n" . t . "\n" . n . "\n" . hash('sha256', $body), $secret)`, in one php
+ * process for all cases.
+ */
+export function phpHmacSignatures(cases: readonly PhpHmacCase[]): string[] {
+  const script = [
+    'while (($line = fgets(STDIN)) !== false) {',
+    '  $c = json_decode($line, true, 512, JSON_THROW_ON_ERROR);',
+    '  $text = "hmac-sha256\\n" . $c["method"] . "\\n" . $c["target"] . "\\n" . $c["t"] . "\\n" . $c["n"] . "\\n"',
+    '    . hash("sha256", base64_decode($c["body"]));',
+    '  echo hash_hmac("sha256", $text, $c["secret"]), "\\n";',
+    '}',
+  ].join('\n');
+  const input = cases
+    .map((item) => `${JSON.stringify({ ...item, body: Buffer.from(item.body).toString('base64') })}\n`)
+    .join('');
+  const run = spawnSync(PHP_PATH, ['-n', '-r', script], { input, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`php failed (${run.status}): ${run.stderr}`);
+  const lines = run.stdout.trim().split('\n');
+  if (lines.length !== cases.length) throw new Error(`php answered ${lines.length} of ${cases.length} cases`);
+  return lines;
+}

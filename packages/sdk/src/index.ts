@@ -17,6 +17,7 @@ export {
   type LaunchClientOptions,
   type OpenGameParams,
 } from './client/launch-client.js';
+export type { SignatureOptions } from './client/request-signing.js';
 export type { CreateSessionResult, OpenGameResult } from './client/results.js';
 export { DEFAULT_RETRY, type RetryOptions } from './client/retry.js';
 export type { FetchLike, FetchResponseLike } from './client/transport.js';
@@ -33,5 +34,30 @@ export {
   type SignableParams,
   type SignableValue,
 } from './signature/canonical-string.js';
-export { sha256Hex, sign, signaturesMatch, signedText } from './signature/sign.js';
+export {
+  EMPTY_BODY_SHA256,
+  formatHmacSignHeader,
+  HMAC_SCHEME_LINE,
+  type HmacRequest,
+  type HmacSignedParts,
+  type HmacSignFields,
+  type HmacSignReading,
+  hmacSignature,
+  hmacSignHeader,
+  hmacSigningText,
+  isHmacSignHeader,
+  parseHmacSignHeader,
+  verifyHmacSign,
+} from './signature/hmac.js';
+export {
+  isNonce,
+  NONCE_PATTERN,
+  newNonce,
+  parseUnixSeconds,
+  type ReplayFields,
+  replayFields,
+  unixSeconds,
+} from './signature/replay-fields.js';
+export { sign, signaturesMatch, signedText } from './signature/sign.js';
+export { sha256Hex } from './signature/web-crypto.js';
 export * from './wire/index.js';

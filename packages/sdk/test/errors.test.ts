@@ -112,12 +112,30 @@ describe.each(DIALECTS)('LaunchApiError from the real service on %s', (dialect) 
     ]);
   });
 
-  it('says the secret differs when both canonical strings agree', async () => {
+  it('names both causes when both canonical strings agree, the same for a wrong secret, a disabled and an unknown client', async () => {
     await server().addClient();
-    const { launch } = client({ secretKey: 'not-the-secret' });
-    const error = await failure(launch.createSession('u-1', { nick: 'Alice' }));
-    expect(error.canonical).toEqual({ server: 'Aliceu-1', sdk: 'Aliceu-1' });
-    expect(error.message).toContain('the secret key is not the one the server has');
+    await server().addClient({ id: 'off', secretKey: 'test_secret', active: false });
+    const messages: string[] = [];
+    for (const [clientId, secretKey] of [
+      ['demo', 'not-the-secret'],
+      ['off', 'test_secret'],
+      ['nobody', 'test_secret'],
+    ] as const) {
+      const launch = createLaunchClient({
+        baseUrl: server().baseUrl,
+        clientId,
+        secretKey,
+        retry: { tries: 1 },
+      });
+      const error = await failure(launch.createSession('u-1', { nick: 'Alice' }));
+      expect(error.canonical).toEqual({ server: 'Aliceu-1', sdk: 'Aliceu-1' });
+      messages.push(error.message.replace(/^request id: .*$/m, ''));
+    }
+    expect(messages[0]).toContain(
+      'either the secret key is not the one it has for this client id, or the client id is unknown or disabled',
+    );
+    // The service does not say which it was, and neither can the SDK: one message for all three.
+    expect(new Set(messages).size).toBe(1);
   });
 });
 
@@ -131,7 +149,7 @@ describe.each(DIALECTS)('a client without a secret key, on %s', (dialect) => {
     expect(error.code).toBe('invalid_signature');
     expect(error.message).toContain('the request was sent unsigned: no secretKey was configured');
     expect(error.message).toContain('No sign header was sent');
-    expect(error.message).not.toContain('the secret key is not the one the server has');
+    expect(error.message).not.toContain('refused the credentials');
   });
 });
 

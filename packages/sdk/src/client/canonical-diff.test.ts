@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explainCanonicalMismatch } from './canonical-diff.js';
+import { explainCanonicalMismatch, explainHmacMismatch } from './canonical-diff.js';
 
 describe('explainCanonicalMismatch', () => {
   it('puts a caret under the first character that differs', () => {
@@ -16,7 +16,28 @@ describe('explainCanonicalMismatch', () => {
     );
   });
 
-  it('blames the secret when both strings agree', () => {
-    expect(explainCanonicalMismatch('abc', 'abc')[1]).toContain('secret key');
+  it('names both causes the server will not tell apart when both strings agree: the secret, or the client id', () => {
+    expect(explainCanonicalMismatch('abc', 'abc')).toEqual([
+      'server canonical: abc',
+      'SDK canonical:    (identical) - the parameters agree, so the server refused the credentials: either ' +
+        'the secret key is not the one it has for this client id, or the client id is unknown or disabled ' +
+        '(it does not say which)',
+    ]);
+  });
+});
+
+describe('explainHmacMismatch', () => {
+  it('shows line breaks as \\n and puts the caret under the first difference', () => {
+    expect(explainHmacMismatch('hmac-sha256\nPOST\n/a', 'hmac-sha256\nPOST\n/b/a')).toEqual([
+      'server signing text: hmac-sha256\\nPOST\\n/a',
+      'SDK signing text:    hmac-sha256\\nPOST\\n/b/a',
+      `${' '.repeat(21 + 20)}^ first difference at character 21`,
+    ]);
+  });
+
+  it('names both causes when the texts agree', () => {
+    const [, second] = explainHmacMismatch('hmac-sha256\nPOST', 'hmac-sha256\nPOST');
+    expect(second).toMatch(/^SDK signing text: {4}\(identical\) - the request agrees, so the server refused/);
+    expect(second).toContain('or the client id is unknown or disabled (it does not say which)');
   });
 });

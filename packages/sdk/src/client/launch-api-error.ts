@@ -1,5 +1,5 @@
 import type { ErrorCode, ErrorObject } from '../wire/errors.js';
-import { explainCanonicalMismatch } from './canonical-diff.js';
+import { explainCanonicalMismatch, explainHmacMismatch } from './canonical-diff.js';
 
 /**
  * `code` of a LaunchApiError: one of the service's error codes, or, when no JSON:API error document
@@ -27,6 +27,8 @@ export interface LaunchApiErrorInit {
   requestId?: string | undefined;
   /** The staging server's canonical string and the SDK's own, for a signature error. */
   canonical?: { server: string; sdk: string } | undefined;
+  /** The staging server's hmac signing text and the SDK's own, for a signature error of the hmac scheme. */
+  hmacSigningText?: { server: string; sdk: string } | undefined;
   attempts: number;
   /** Lines that explain the error further (an unsigned request, the staging server's signature hints). */
   notes?: readonly string[] | undefined;
@@ -63,6 +65,11 @@ export class LaunchApiError extends Error {
   readonly errors: readonly LaunchErrorObject[];
   /** Staging only: the canonical strings of both sides of a signature error. */
   readonly canonical: { readonly server: string; readonly sdk: string } | undefined;
+  /**
+   * Staging only, hmac scheme: the text the server's HMAC covered (`meta.signature.hmacSigningText`) and
+   * the SDK's own: method, path and query, time, nonce and body hash, one a line.
+   */
+  readonly hmacSigningText: { readonly server: string; readonly sdk: string } | undefined;
   /** How many requests were sent, retries included. */
   readonly attempts: number;
 
@@ -78,6 +85,7 @@ export class LaunchApiError extends Error {
     this.requestId = init.requestId;
     this.errors = init.errors;
     this.canonical = init.canonical;
+    this.hmacSigningText = init.hmacSigningText;
     this.attempts = init.attempts;
   }
 
@@ -98,6 +106,9 @@ function describe(init: LaunchApiErrorInit, code: LaunchErrorCode, detail: strin
   lines.push(...(init.notes ?? []));
   if (init.canonical && !init.unsigned) {
     lines.push(...explainCanonicalMismatch(init.canonical.server, init.canonical.sdk));
+  }
+  if (init.hmacSigningText) {
+    lines.push(...explainHmacMismatch(init.hmacSigningText.server, init.hmacSigningText.sdk));
   }
   if (init.requestId !== undefined) lines.push(`request id: ${init.requestId}`);
   if (init.attempts > 1) lines.push(`after ${init.attempts} attempts`);

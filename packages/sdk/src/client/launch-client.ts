@@ -1,12 +1,12 @@
 import { phpJsonDecode } from '../php/json-decode.js';
 import { parseStr } from '../php/parse-str.js';
 import { arrayReplace, PhpArray } from '../php/php-array.js';
-import { sign } from '../signature/sign.js';
 import { JSON_API_MEDIA_TYPE } from '../wire/media-type.js';
 import type { OpenGameDocument, OpenGamePlayer, OpenGameSession } from '../wire/open-game.js';
 import type { CreateSessionParams } from './create-session-params.js';
 import { encodeForm, toFormFields } from './form-body.js';
 import { LaunchApiError } from './launch-api-error.js';
+import { type SignatureOptions, signRequest, type UnsignedRequest } from './request-signing.js';
 import {
   type CreateSessionResult,
   type OpenGameResult,
@@ -31,6 +31,12 @@ export interface LaunchClientOptions {
    * secret. Passed but undefined or empty (an unset environment variable, say), it is refused at once.
    */
   secretKey?: string | undefined;
+  /**
+   * How requests are signed: `{ scheme: 'legacy' }` (the default, the spec's signature), with
+   * `replayFields: true` to add `ts` and `nonce`, or `{ scheme: 'hmac' }`. Use what the service's setting
+   * for your client accepts.
+   */
+  signature?: SignatureOptions;
   /** v3 only: an API key sent as `Authorization: Bearer …`, for callers that authenticate as a user. */
   apiKey?: string;
   /** Defaults to the runtime's global `fetch`. */
@@ -84,31 +90,35 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         'client that has no secret',
     );
   }
-  const signatureHeader = async (signed: PhpArray): Promise<Record<string, string>> =>
-    secretKey === undefined ? {} : { sign: await sign(signed, secretKey) };
+  const signature = signatureOptions(options.signature);
+  /** Signs each attempt of the request with the client's scheme, under the given headers. */
+  const preparer =
+    (request: UnsignedRequest, headers: Record<string, string>) => async (): Promise<PreparedRequest> => {
+      const signed = await signRequest(secretKey, signature, request);
+      return {
+        url: signed.url,
+        headers: { ...headers, ...signed.headers },
+        body: request.body,
+        evidence: signed.evidence,
+      };
+    };
 
   return {
     async createSession(userId, params = {}) {
       if (typeof userId !== 'string' || userId === '')
         throw new TypeError('createSession: userId must be a non-empty string');
       // userId travels in the path and again in the body; the signature counts it once.
-      const query = `clientId=${encodeURIComponent(options.clientId)}`;
       const body = encodeForm(toFormFields({ ...params, userId }));
-      // Signed over what the service (like PHP) reads from the very bytes sent: the query, the body, the
-      // path's userId (docs/design.md §2: the path and body userId are one parameter).
-      const signed = arrayReplace(parseStr(query), parseStr(body), PhpArray.from([['userId', userId]]));
-      const request: PreparedRequest = {
-        url: `${baseUrl}/api/web/v2/app/users/${encodeURIComponent(userId)}/session?${query}`,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: JSON_API_MEDIA_TYPE,
-          ...(await signatureHeader(signed)),
-        },
+      const request: UnsignedRequest = {
+        url: `${baseUrl}/api/web/v2/app/users/${encodeURIComponent(userId)}/session?clientId=${encodeURIComponent(options.clientId)}`,
         body,
-        signed,
-        unsigned: secretKey === undefined,
+        // What the service (like PHP) reads from the very bytes sent: the query, the body, the path's
+        // userId (the path and body userId are one parameter, docs/design.md §2).
+        legacyParams: (query) =>
+          arrayReplace(parseStr(query), parseStr(body), PhpArray.from([['userId', userId]])),
       };
-      const answer = await send(fetch, policy, request);
+      const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: JSON_API_MEDIA_TYPE };
+      const answer = await send(fetch, policy, preparer(request, headers));
       return readSessionDocument(answer.body) ?? unexpected(answer, 'a session document');
     },
 
@@ -117,26 +127,43 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         data: { type: 'OpenGame', attributes: session === undefined ? { player } : { session, player } },
       };
       const body = JSON.stringify(document);
-      // Signed over the document as the server (like PHP's json_decode) reads it; `client` is left out,
-      // which is the canonical form (docs/design.md §2).
-      const signed = phpJsonDecode(body) as PhpArray;
-      const request: PreparedRequest = {
+      const request: UnsignedRequest = {
         url: `${baseUrl}/apiweb/v3/open-game?client=${encodeURIComponent(options.clientId)}`,
-        headers: {
-          'content-type': JSON_API_MEDIA_TYPE,
-          accept: JSON_API_MEDIA_TYPE,
-          ...(await signatureHeader(signed)),
-          ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
-        },
         body,
-        signed,
-        unsigned: secretKey === undefined,
+        // The query, then the document as the server (like PHP's json_decode) reads it, without
+        // `client`: the canonical form (docs/design.md §2).
+        legacyParams: (query) => {
+          const params = arrayReplace(parseStr(query), phpJsonDecode(body) as PhpArray);
+          params.delete('client');
+          return params;
+        },
       };
-      const answer = await send(fetch, policy, request);
+      const headers: Record<string, string> = {
+        'content-type': JSON_API_MEDIA_TYPE,
+        accept: JSON_API_MEDIA_TYPE,
+        ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
+      };
+      const answer = await send(fetch, policy, preparer(request, headers));
       const location = answer.headers.get('location') ?? undefined;
       return readGameSessionDocument(answer.body, location) ?? unexpected(answer, 'a GameSession document');
     },
   };
+}
+
+/** The signature option, checked: a JavaScript caller gets no compiler to catch a misspelled scheme. */
+function signatureOptions(options: SignatureOptions = {}): SignatureOptions {
+  const scheme = options.scheme ?? 'legacy';
+  if (scheme !== 'legacy' && scheme !== 'hmac') {
+    throw new TypeError(
+      `createLaunchClient: signature.scheme must be 'legacy' or 'hmac', got ${JSON.stringify(scheme)}`,
+    );
+  }
+  if (scheme === 'hmac' && options.replayFields !== undefined) {
+    throw new TypeError(
+      'createLaunchClient: signature.replayFields belongs to the legacy scheme; the hmac scheme signs its time and nonce itself',
+    );
+  }
+  return options;
 }
 
 function defaultFetch(): FetchLike {

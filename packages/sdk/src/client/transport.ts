@@ -1,11 +1,12 @@
-import type { PhpArray } from '../php/php-array.js';
 import { canonicalString } from '../signature/canonical-string.js';
 import {
   BUSINESS_ERROR_CODES,
   LaunchApiError,
+  type LaunchApiErrorInit,
   type LaunchErrorCode,
   type LaunchErrorObject,
 } from './launch-api-error.js';
+import type { SignatureEvidence } from './request-signing.js';
 import { backoffDelay, type RetryPolicy, sleep } from './retry.js';
 
 /** The part of a fetch `Response` the client reads. */
@@ -21,15 +22,13 @@ export type FetchLike = (
   init: { method: 'POST'; headers: Record<string, string>; body: string },
 ) => Promise<FetchResponseLike>;
 
-/** One request, built and signed once: every retry sends these very bytes and this very sign. */
+/** One attempt of a request, signed. */
 export interface PreparedRequest {
   url: string;
   headers: Record<string, string>;
   body: string;
   /** What the signature covered, to explain a staging server's signature error. */
-  signed: PhpArray;
-  /** No secret key was configured, so no `sign` was sent. */
-  unsigned: boolean;
+  evidence: SignatureEvidence;
 }
 
 export interface Answer {
@@ -39,9 +38,18 @@ export interface Answer {
   attempts: number;
 }
 
-/** Sends the request, retrying server faults and network failures; resolves with a 2xx answer only. */
-export async function send(fetch: FetchLike, policy: RetryPolicy, request: PreparedRequest): Promise<Answer> {
+/**
+ * Sends the request, retrying server faults and network failures; resolves with a 2xx answer only.
+ * `prepare` signs each attempt: the same body every time, and the same sign unless the signature
+ * carries a time and a nonce (replay fields, hmac), which are fresh on each attempt.
+ */
+export async function send(
+  fetch: FetchLike,
+  policy: RetryPolicy,
+  prepare: () => Promise<PreparedRequest>,
+): Promise<Answer> {
   for (let attempt = 1; ; attempt++) {
+    const request = await prepare();
     let answer: Answer;
     try {
       const response = await fetch(request.url, {
@@ -88,17 +96,17 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
   const meta = isRecord(document.meta) ? document.meta : {};
   const requestId = typeof meta.requestId === 'string' ? meta.requestId : answer.headers.get('x-request-id');
   const signature = isRecord(meta.signature) ? meta.signature : {};
-  const serverCanonical = signature.canonical;
   const hints = Array.isArray(signature.hints)
     ? signature.hints.flatMap((hint) =>
         isRecord(hint) && typeof hint.detail === 'string' ? [hint.detail] : [],
       )
     : [];
   const refusedSignature = errors.some((error) => error.code === 'invalid_signature');
+  const unsigned = request.evidence.scheme === 'none';
   return new LaunchApiError({
-    unsigned: request.unsigned,
+    unsigned,
     notes: [
-      ...(refusedSignature && request.unsigned
+      ...(refusedSignature && unsigned
         ? ['the request was sent unsigned: no secretKey was configured, and this client needs one']
         : []),
       ...hints,
@@ -107,15 +115,26 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
     errors,
     requestId: requestId ?? undefined,
     attempts,
-    canonical:
-      typeof serverCanonical === 'string'
-        ? { server: serverCanonical, sdk: canonicalString(request.signed) }
-        : undefined,
+    ...sidesOfTheSignature(request.evidence, signature),
     fallback: {
       code: 'unexpected_response',
       detail: `HTTP ${answer.status} without a JSON:API errors document`,
     },
   });
+}
+
+/** The text the staging server signed, beside the SDK's own, for the scheme the request was signed with. */
+function sidesOfTheSignature(
+  evidence: SignatureEvidence,
+  signature: Record<string, unknown>,
+): Pick<LaunchApiErrorInit, 'canonical' | 'hmacSigningText'> {
+  if (evidence.scheme !== 'hmac' && typeof signature.canonical === 'string') {
+    return { canonical: { server: signature.canonical, sdk: canonicalString(evidence.params) } };
+  }
+  if (evidence.scheme === 'hmac' && typeof signature.hmacSigningText === 'string') {
+    return { hmacSigningText: { server: signature.hmacSigningText, sdk: evidence.signingText } };
+  }
+  return {};
 }
 
 /** One item of an errors document; items of other JSON:API servers may lack a code or an integer status. */

@@ -1,7 +1,6 @@
 import type { PhpArray } from '../php/php-array.js';
 import { canonicalString, type SignableParams } from './canonical-string.js';
-
-const encoder = new TextEncoder();
+import { sha256Hex } from './web-crypto.js';
 
 /**
  * The `sign` header for a request: SHA-256 of the canonical string followed by the secret key, as
@@ -27,25 +26,6 @@ export async function sign(params: SignableParams | PhpArray, secretKey: string)
  */
 export function signedText(params: SignableParams | PhpArray, secretKey: string): string {
   return canonicalString(params) + secretKey;
-}
-
-/**
- * Lowercase hex SHA-256 of the UTF-8 bytes of `text`.
- *
- * @throws Error naming the runtimes that work, where there is no global Web Crypto (Node.js 18 has none).
- */
-export async function sha256Hex(text: string): Promise<string> {
-  const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) {
-    throw new Error(
-      '@poker-launch/sdk needs the global Web Crypto (globalThis.crypto.subtle): Node.js 20 or later, ' +
-        'Deno, Bun, a worker or a browser',
-    );
-  }
-  const digest = await subtle.digest('SHA-256', encoder.encode(text));
-  let hex = '';
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
-  return hex;
 }
 
 /**

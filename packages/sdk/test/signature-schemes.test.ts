@@ -1,0 +1,275 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createLaunchClient,
+  type LaunchApiError,
+  type LaunchClientOptions,
+  parseHmacSignHeader,
+  unixSeconds,
+} from '@poker-launch/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeWithPhp, phpHmacSignatures, phpSignatures } from '../../../test/php/php-cli.js';
+import { DIALECTS, useLiveServer } from './support/live-server.js';
+import { recordingFetch } from './support/recording-fetch.js';
+
+/** A request as it arrived on the wire: the request line's method and target, the headers, the body's bytes. */
+interface WireRequest {
+  method: string;
+  target: string;
+  sign: string;
+  body: Buffer;
+}
+
+const SESSION = {
+  data: {
+    type: 'session',
+    id: 'a'.repeat(32),
+    attributes: {
+      'user-id': '12345',
+      'redirect-url': 'https://x.example/',
+      auth: 'b'.repeat(32),
+      'session-id': 's-1',
+    },
+  },
+};
+const GAME_SESSION = {
+  data: {
+    type: 'GameSession',
+    id: '/apiweb/v3/game-sessions/x',
+    attributes: { playerId: 'u-1', sessionId: 's-1', auth: 'b'.repeat(32), url: 'https://x.example/' },
+  },
+};
+
+/**
+ * A bare HTTP server that records what the SDK puts on the wire and answers from a script: 503 for each
+ * `failures` first, then the launch document. What is signed is checked against these bytes, not
+ * against what the SDK says it sent.
+ */
+async function wire(failures = 0): Promise<{ baseUrl: string; requests: WireRequest[]; server: Server }> {
+  const requests: WireRequest[] = [];
+  const server = createServer(async (request: IncomingMessage, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    requests.push({
+      method: request.method ?? '',
+      target: request.url ?? '',
+      sign: String(request.headers.sign ?? ''),
+      body: Buffer.concat(chunks),
+    });
+    const fail = requests.length <= failures;
+    response.writeHead(fail ? 503 : 201, { 'content-type': 'application/vnd.api+json' });
+    response.end(
+      JSON.stringify(
+        fail
+          ? {
+              errors: [
+                { status: 503, code: 'service_unavailable', title: 'Service Unavailable', detail: 'Busy' },
+              ],
+            }
+          : (request.url ?? '').startsWith('/apiweb/v3/')
+            ? GAME_SESSION
+            : SESSION,
+      ),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
+}
+
+let open: Server | undefined;
+async function closeWire(): Promise<void> {
+  const server = open;
+  open = undefined;
+  if (server === undefined) return;
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
+afterEach(closeWire);
+
+async function launchOnWire(signature: LaunchClientOptions['signature'], failures = 0) {
+  const target = await wire(failures);
+  open = target.server;
+  const launch = createLaunchClient({
+    baseUrl: target.baseUrl,
+    clientId: 'demo',
+    secretKey: 'test_secret',
+    retry: { baseDelayMs: 1, maxDelayMs: 2 },
+    ...(signature === undefined ? {} : { signature }),
+  });
+  return { launch, requests: target.requests };
+}
+
+/** The hmac PHP computes for a request as it arrived, with the t and n of its header. */
+function phpHmacOf(request: WireRequest, secret: string): { hmac: string; phpHmac: string; t: number } {
+  const reading = parseHmacSignHeader(request.sign);
+  if (!reading.ok) throw new Error(`not an hmac sign header: ${request.sign} (${reading.problem})`);
+  const [phpHmac = ''] = phpHmacSignatures([
+    {
+      method: request.method,
+      target: request.target,
+      t: reading.fields.timestamp,
+      n: reading.fields.nonce,
+      body: request.body,
+      secret,
+    },
+  ]);
+  return { hmac: reading.fields.hmac, phpHmac, t: reading.fields.timestamp };
+}
+
+/** The sign PHP's reference computes for a v2 request as it arrived: query, path userId, form body. */
+function phpLegacySignOfV2(request: WireRequest, userId: string): { sign: string; canonical: string } {
+  const query = request.target.slice(request.target.indexOf('?') + 1);
+  const [php] = phpSignatures([
+    {
+      parts: [
+        { type: 'query', text: query },
+        { type: 'pairs', values: { userId } },
+        { type: 'form', text: request.body.toString('utf8') },
+      ],
+      secret: 'test_secret',
+    },
+  ]);
+  return php ?? { sign: '', canonical: '' };
+}
+
+describeWithPhp(
+  'the client signs with the scheme it is given, as PHP computes it from the bytes on the wire',
+  () => {
+    it('hmac, v2: the request line’s method and target, the time, the nonce and the form body', async () => {
+      const { launch, requests } = await launchOnWire({ scheme: 'hmac' });
+      const before = unixSeconds();
+      await launch.createSession('ä 1', { nick: 'Player1', lang: 'en' });
+      const after = unixSeconds();
+      const [request] = requests;
+      if (!request) throw new Error('no request arrived');
+      expect(request.target).toBe('/api/web/v2/app/users/%C3%A4%201/session?clientId=demo');
+      const { hmac, phpHmac, t } = phpHmacOf(request, 'test_secret');
+      expect(hmac).toBe(phpHmac);
+      expect(t).toBeGreaterThanOrEqual(before);
+      expect(t).toBeLessThanOrEqual(after);
+    });
+
+    it('hmac, v3: the JSON body’s bytes, UTF-8 included', async () => {
+      const { launch, requests } = await launchOnWire({ scheme: 'hmac' });
+      await launch.openGame({ player: { id: 'u-1', nick: 'Zoë' }, session: { tableId: 7 } });
+      const [request] = requests;
+      if (!request) throw new Error('no request arrived');
+      expect(request.target).toBe('/apiweb/v3/open-game?client=demo');
+      expect(request.body.toString('utf8')).toContain('Zoë');
+      const { hmac, phpHmac } = phpHmacOf(request, 'test_secret');
+      expect(hmac).toBe(phpHmac);
+    });
+
+    it('legacy with replay fields: ts and nonce in the query, signed with every other parameter', async () => {
+      const { launch, requests } = await launchOnWire({ replayFields: true });
+      const before = unixSeconds();
+      await launch.createSession('12345', { nick: 'Player1', lang: 'en', authType: 'external' });
+      const [request] = requests;
+      if (!request) throw new Error('no request arrived');
+      const query = new URLSearchParams(request.target.split('?')[1]);
+      expect([...query.keys()]).toEqual(['clientId', 'ts', 'nonce']);
+      expect(Number(query.get('ts'))).toBeGreaterThanOrEqual(before);
+      expect(query.get('nonce')).toMatch(/^[0-9a-f]{32}$/);
+      const php = phpLegacySignOfV2(request, '12345');
+      expect(php.canonical).toBe(`externalenPlayer1${query.get('nonce')}${query.get('ts')}12345`);
+      expect(request.sign).toBe(php.sign);
+    });
+
+    it('legacy without replay fields (the default): the request is what it always was, worked vector 1', async () => {
+      const { launch, requests } = await launchOnWire(undefined);
+      await launch.createSession('12345', { nick: 'Player1', lang: 'en', authType: 'external' });
+      expect(requests[0]?.target).toBe('/api/web/v2/app/users/12345/session?clientId=demo');
+      expect(requests[0]?.sign).toBe('5659e1d6d9f9f54a432e978eacf6ec98cac7bcb8914dda49ddce81076ef1f84a');
+    });
+
+    it('signs each retry anew where the sign carries a time and nonce, so a retry is never a replay', async () => {
+      for (const signature of [{ scheme: 'hmac' as const }, { replayFields: true }]) {
+        const { launch, requests } = await launchOnWire(signature, 2);
+        await launch.createSession('12345', { nick: 'Player1' });
+        expect(requests).toHaveLength(3);
+        expect(new Set(requests.map((request) => request.body.toString()))).toHaveLength(1);
+        expect(new Set(requests.map((request) => request.sign))).toHaveLength(3);
+        for (const request of requests) {
+          if (signature.replayFields) expect(request.sign).toBe(phpLegacySignOfV2(request, '12345').sign);
+          else expect(phpHmacOf(request, 'test_secret').hmac).toBe(phpHmacOf(request, 'test_secret').phpHmac);
+        }
+        await new Promise((resolve) => open?.close(resolve));
+        open = undefined;
+      }
+    });
+  },
+);
+
+describe('a staging refusal of an hmac signature', () => {
+  it('puts the text the server signed under the SDK’s own, marking where they part', async () => {
+    let sent = '';
+    const launch = createLaunchClient({
+      baseUrl: 'https://poker.example.com/poker',
+      clientId: 'demo',
+      secretKey: 'test_secret',
+      signature: { scheme: 'hmac' },
+      retry: { tries: 1 },
+      // As a server behind a proxy that strips the /poker prefix would answer.
+      fetch: async (url, init) => {
+        const reading = parseHmacSignHeader(init.headers.sign);
+        if (!reading.ok) throw new Error(reading.problem);
+        const target = new URL(url).pathname + new URL(url).search;
+        sent = ['hmac-sha256', 'POST', target, reading.fields.timestamp, reading.fields.nonce].join('\n');
+        const server = sent.replace('/poker/', '/');
+        const body = JSON.stringify({
+          errors: [
+            {
+              status: 400,
+              code: 'invalid_signature',
+              title: 'Bad Request',
+              detail: 'Not valid request signature',
+            },
+          ],
+          meta: { signature: { hmacSigningText: `${server}\nx`, hints: [] } },
+        });
+        return { status: 400, headers: { get: () => null }, text: async () => body };
+      },
+    });
+    const error = (await launch.createSession('12345').catch((thrown: unknown) => thrown)) as LaunchApiError;
+    expect(error.hmacSigningText?.sdk.startsWith(`${sent}\n`)).toBe(true);
+    const lines = error.message.split('\n');
+    expect(lines[1]).toMatch(/^server signing text: hmac-sha256\\nPOST\\n\/api\/web/);
+    expect(lines[2]).toMatch(/^SDK signing text: {4}hmac-sha256\\nPOST\\n\/poker\/api\/web/);
+    expect(lines[3]).toBe(
+      `${' '.repeat(21 + 'hmac-sha256\\nPOST\\n/'.length)}^ first difference at character 21`,
+    );
+  });
+});
+
+describe('the signature option', () => {
+  it('refuses a scheme it does not know, and replay fields with hmac, which signs its own time and nonce', () => {
+    const options = { baseUrl: 'https://poker.example.com', clientId: 'demo', secretKey: 's' };
+    expect(() => createLaunchClient({ ...options, signature: { scheme: 'sha1' } as never })).toThrow(
+      "signature.scheme must be 'legacy' or 'hmac', got \"sha1\"",
+    );
+    expect(() =>
+      createLaunchClient({ ...options, signature: { scheme: 'hmac', replayFields: true } as never }),
+    ).toThrow('signature.replayFields belongs to the legacy scheme');
+  });
+});
+
+describe.each(DIALECTS)('replay fields against the real service on %s', (dialect) => {
+  const server = useLiveServer(dialect);
+
+  it('are ordinary signed parameters, so the service verifies the sign with them, v2 and v3', async () => {
+    await server().addClient({ id: 'demo', secretKey: 'test_secret' });
+    const recorder = recordingFetch();
+    const launch = createLaunchClient({
+      baseUrl: server().baseUrl,
+      clientId: 'demo',
+      secretKey: 'test_secret',
+      signature: { replayFields: true },
+      fetch: recorder.fetch,
+    });
+    const session = await launch.createSession('12345', { nick: 'Player1' });
+    const game = await launch.openGame({ player: { id: 'u-1' } });
+    expect(session.userId).toBe('12345');
+    expect(game.playerId).toBeTruthy();
+    for (const call of recorder.calls) expect(new URL(call.url).searchParams.has('nonce')).toBe(true);
+  });
+});
