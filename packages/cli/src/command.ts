@@ -2,11 +2,13 @@ import type { ParseArgsConfig } from 'node:util';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
-/** What a command may touch: its output streams and the environment (for DATABASE_URL and friends). */
+/** What a command may touch: its streams and the environment (for DATABASE_URL and friends). */
 export interface CommandContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   out(line: string): void;
   err(line: string): void;
+  /** All of standard input, as bytes (for `-` given in place of a file). */
+  readStdin(): Promise<Uint8Array>;
 }
 
 export interface ParsedArgs {

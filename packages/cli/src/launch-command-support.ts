@@ -1,4 +1,4 @@
-import { LaunchApiError } from '@poker-launch/sdk';
+import { LaunchApiError, type SignatureOptions } from '@poker-launch/sdk';
 import { type CommandContext, type OptionSpec, type ParsedArgs, UsageError } from './command.js';
 
 /** Options both integrator commands (session create, open-game) take. */
@@ -6,6 +6,8 @@ export const CONNECTION_OPTIONS: OptionSpec = {
   url: { type: 'string' },
   client: { type: 'string' },
   secret: { type: 'string' },
+  scheme: { type: 'string' },
+  'replay-fields': { type: 'boolean' },
   json: { type: 'boolean' },
 };
 
@@ -14,6 +16,9 @@ export const CONNECTION_HELP = [
   '  --client <id>    your client id',
   '  --secret <s>     your secret key; or set POKER_LAUNCH_SECRET, which keeps it out of the process list',
   '                   (leave both out for a client that has no secret)',
+  "  --scheme <s>     legacy (default): the spec's signature; hmac: sign t=…,n=…,hmac=… over the",
+  '                   method, path and query, time, nonce and body (the client must accept hmac)',
+  '  --replay-fields  legacy only: send ts (now) and nonce (random) in the query, signed with the rest',
   '  --json           print the whole response document instead of the launch URL',
 ];
 
@@ -21,6 +26,7 @@ export interface Connection {
   baseUrl: string;
   clientId: string;
   secretKey?: string;
+  signature?: SignatureOptions;
 }
 
 export function readConnection(values: ParsedArgs['values'], context: CommandContext): Connection {
@@ -40,7 +46,37 @@ export function readConnection(values: ParsedArgs['values'], context: CommandCon
         : '--secret is empty (an unset variable?): give your secret key, or leave --secret out for a client that has no secret',
     );
   }
-  return { baseUrl, clientId, ...(secretKey === undefined ? {} : { secretKey }) };
+  const signature = readSignature(values);
+  if (signature !== undefined && secretKey === undefined) {
+    throw new UsageError(
+      '--scheme and --replay-fields sign with a secret: give --secret or set POKER_LAUNCH_SECRET',
+    );
+  }
+  return {
+    baseUrl,
+    clientId,
+    ...(secretKey === undefined ? {} : { secretKey }),
+    ...(signature === undefined ? {} : { signature }),
+  };
+}
+
+/** --scheme and --replay-fields as the SDK's signature option; undefined when neither is given. */
+function readSignature(values: ParsedArgs['values']): SignatureOptions | undefined {
+  const scheme = stringOption(values, 'scheme');
+  const replayFields = values['replay-fields'];
+  if (scheme !== undefined && scheme !== 'legacy' && scheme !== 'hmac') {
+    throw new UsageError(`--scheme must be legacy or hmac, got "${scheme}"`);
+  }
+  if (scheme === 'hmac') {
+    if (replayFields !== undefined) {
+      throw new UsageError(
+        '--replay-fields belongs to the legacy scheme; hmac signs a time and nonce of its own',
+      );
+    }
+    return { scheme };
+  }
+  if (scheme === undefined && replayFields === undefined) return undefined;
+  return { scheme: 'legacy', replayFields: replayFields === true };
 }
 
 export function stringOption(values: ParsedArgs['values'], name: string): string | undefined {

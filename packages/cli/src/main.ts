@@ -13,6 +13,11 @@ const exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  },
 });
 // serve keeps the process alive on its own; every other command ends here.
 if (exitCode !== 0 || !serving) process.exitCode = exitCode;

@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   createLaunchClient,
   type LaunchApiError,
@@ -8,128 +6,72 @@ import {
   unixSeconds,
 } from '@poker-launch/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeWithPhp, phpHmacSignatures, phpSignatures } from '../../../test/php/php-cli.js';
+import { describeWithPhp } from '../../../test/php/php-cli.js';
+import { type FlakyProxy, type ScriptedAnswer, startFlakyProxy } from './support/flaky-proxy.js';
 import { DIALECTS, useLiveServer } from './support/live-server.js';
+import { phpHmacOf, phpLegacySignOfV2 } from './support/php-of-request.js';
 import { recordingFetch } from './support/recording-fetch.js';
 
-/** A request as it arrived on the wire: the request line's method and target, the headers, the body's bytes. */
-interface WireRequest {
-  method: string;
-  target: string;
-  sign: string;
-  body: Buffer;
-}
-
-const SESSION = {
-  data: {
-    type: 'session',
-    id: 'a'.repeat(32),
-    attributes: {
-      'user-id': '12345',
-      'redirect-url': 'https://x.example/',
-      auth: 'b'.repeat(32),
-      'session-id': 's-1',
+const JSON_API = { 'content-type': 'application/vnd.api+json' };
+const BUSY: ScriptedAnswer = {
+  status: 503,
+  headers: JSON_API,
+  body: JSON.stringify({
+    errors: [{ status: 503, code: 'service_unavailable', title: 'Service Unavailable', detail: 'Busy' }],
+  }),
+};
+const SESSION: ScriptedAnswer = {
+  status: 201,
+  headers: JSON_API,
+  body: JSON.stringify({
+    data: {
+      type: 'session',
+      id: 'a'.repeat(32),
+      attributes: {
+        'user-id': '12345',
+        'redirect-url': 'https://x.example/',
+        auth: 'b'.repeat(32),
+        'session-id': 's-1',
+      },
     },
-  },
+  }),
 };
-const GAME_SESSION = {
-  data: {
-    type: 'GameSession',
-    id: '/apiweb/v3/game-sessions/x',
-    attributes: { playerId: 'u-1', sessionId: 's-1', auth: 'b'.repeat(32), url: 'https://x.example/' },
-  },
+const GAME_SESSION: ScriptedAnswer = {
+  status: 201,
+  headers: JSON_API,
+  body: JSON.stringify({
+    data: {
+      type: 'GameSession',
+      id: '/apiweb/v3/game-sessions/x',
+      attributes: { playerId: 'u-1', sessionId: 's-1', auth: 'b'.repeat(32), url: 'https://x.example/' },
+    },
+  }),
 };
 
-/**
- * A bare HTTP server that records what the SDK puts on the wire and answers from a script: 503 for each
- * `failures` first, then the launch document. What is signed is checked against these bytes, not
- * against what the SDK says it sent.
- */
-async function wire(failures = 0): Promise<{ baseUrl: string; requests: WireRequest[]; server: Server }> {
-  const requests: WireRequest[] = [];
-  const server = createServer(async (request: IncomingMessage, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    requests.push({
-      method: request.method ?? '',
-      target: request.url ?? '',
-      sign: String(request.headers.sign ?? ''),
-      body: Buffer.concat(chunks),
-    });
-    const fail = requests.length <= failures;
-    response.writeHead(fail ? 503 : 201, { 'content-type': 'application/vnd.api+json' });
-    response.end(
-      JSON.stringify(
-        fail
-          ? {
-              errors: [
-                { status: 503, code: 'service_unavailable', title: 'Service Unavailable', detail: 'Busy' },
-              ],
-            }
-          : (request.url ?? '').startsWith('/apiweb/v3/')
-            ? GAME_SESSION
-            : SESSION,
-      ),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
-}
-
-let open: Server | undefined;
+let wire: FlakyProxy | undefined;
 async function closeWire(): Promise<void> {
-  const server = open;
-  open = undefined;
-  if (server === undefined) return;
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await wire?.close();
+  wire = undefined;
 }
 afterEach(closeWire);
 
-async function launchOnWire(signature: LaunchClientOptions['signature'], failures = 0) {
-  const target = await wire(failures);
-  open = target.server;
+/**
+ * A client of a loopback server that answers from the script and records what arrived on the wire:
+ * what is signed is checked against those bytes, not against what the SDK says it sent.
+ */
+async function launchOnWire(
+  signature: LaunchClientOptions['signature'],
+  script: ScriptedAnswer[] = [SESSION],
+) {
+  wire = await startFlakyProxy(undefined, script);
   const launch = createLaunchClient({
-    baseUrl: target.baseUrl,
+    baseUrl: wire.url,
     clientId: 'demo',
     secretKey: 'test_secret',
     retry: { baseDelayMs: 1, maxDelayMs: 2 },
     ...(signature === undefined ? {} : { signature }),
   });
-  return { launch, requests: target.requests };
-}
-
-/** The hmac PHP computes for a request as it arrived, with the t and n of its header. */
-function phpHmacOf(request: WireRequest, secret: string): { hmac: string; phpHmac: string; t: number } {
-  const reading = parseHmacSignHeader(request.sign);
-  if (!reading.ok) throw new Error(`not an hmac sign header: ${request.sign} (${reading.problem})`);
-  const [phpHmac = ''] = phpHmacSignatures([
-    {
-      method: request.method,
-      target: request.target,
-      t: reading.fields.timestamp,
-      n: reading.fields.nonce,
-      body: request.body,
-      secret,
-    },
-  ]);
-  return { hmac: reading.fields.hmac, phpHmac, t: reading.fields.timestamp };
-}
-
-/** The sign PHP's reference computes for a v2 request as it arrived: query, path userId, form body. */
-function phpLegacySignOfV2(request: WireRequest, userId: string): { sign: string; canonical: string } {
-  const query = request.target.slice(request.target.indexOf('?') + 1);
-  const [php] = phpSignatures([
-    {
-      parts: [
-        { type: 'query', text: query },
-        { type: 'pairs', values: { userId } },
-        { type: 'form', text: request.body.toString('utf8') },
-      ],
-      secret: 'test_secret',
-    },
-  ]);
-  return php ?? { sign: '', canonical: '' };
+  return { launch, requests: wire.requests };
 }
 
 describeWithPhp(
@@ -142,7 +84,7 @@ describeWithPhp(
       const after = unixSeconds();
       const [request] = requests;
       if (!request) throw new Error('no request arrived');
-      expect(request.target).toBe('/api/web/v2/app/users/%C3%A4%201/session?clientId=demo');
+      expect(request.url).toBe('/api/web/v2/app/users/%C3%A4%201/session?clientId=demo');
       const { hmac, phpHmac, t } = phpHmacOf(request, 'test_secret');
       expect(hmac).toBe(phpHmac);
       expect(t).toBeGreaterThanOrEqual(before);
@@ -150,12 +92,12 @@ describeWithPhp(
     });
 
     it('hmac, v3: the JSON body’s bytes, UTF-8 included', async () => {
-      const { launch, requests } = await launchOnWire({ scheme: 'hmac' });
+      const { launch, requests } = await launchOnWire({ scheme: 'hmac' }, [GAME_SESSION]);
       await launch.openGame({ player: { id: 'u-1', nick: 'Zoë' }, session: { tableId: 7 } });
       const [request] = requests;
       if (!request) throw new Error('no request arrived');
-      expect(request.target).toBe('/apiweb/v3/open-game?client=demo');
-      expect(request.body.toString('utf8')).toContain('Zoë');
+      expect(request.url).toBe('/apiweb/v3/open-game?client=demo');
+      expect(request.body).toContain('Zoë');
       const { hmac, phpHmac } = phpHmacOf(request, 'test_secret');
       expect(hmac).toBe(phpHmac);
     });
@@ -166,35 +108,40 @@ describeWithPhp(
       await launch.createSession('12345', { nick: 'Player1', lang: 'en', authType: 'external' });
       const [request] = requests;
       if (!request) throw new Error('no request arrived');
-      const query = new URLSearchParams(request.target.split('?')[1]);
+      const query = new URLSearchParams(request.url.split('?')[1]);
       expect([...query.keys()]).toEqual(['clientId', 'ts', 'nonce']);
       expect(Number(query.get('ts'))).toBeGreaterThanOrEqual(before);
       expect(query.get('nonce')).toMatch(/^[0-9a-f]{32}$/);
-      const php = phpLegacySignOfV2(request, '12345');
+      const php = phpLegacySignOfV2(request, '12345', 'test_secret');
       expect(php.canonical).toBe(`externalenPlayer1${query.get('nonce')}${query.get('ts')}12345`);
-      expect(request.sign).toBe(php.sign);
+      expect(request.headers.sign).toBe(php.sign);
     });
 
     it('legacy without replay fields (the default): the request is what it always was, worked vector 1', async () => {
       const { launch, requests } = await launchOnWire(undefined);
       await launch.createSession('12345', { nick: 'Player1', lang: 'en', authType: 'external' });
-      expect(requests[0]?.target).toBe('/api/web/v2/app/users/12345/session?clientId=demo');
-      expect(requests[0]?.sign).toBe('5659e1d6d9f9f54a432e978eacf6ec98cac7bcb8914dda49ddce81076ef1f84a');
+      expect(requests[0]?.url).toBe('/api/web/v2/app/users/12345/session?clientId=demo');
+      expect(requests[0]?.headers.sign).toBe(
+        '5659e1d6d9f9f54a432e978eacf6ec98cac7bcb8914dda49ddce81076ef1f84a',
+      );
     });
 
     it('signs each retry anew where the sign carries a time and nonce, so a retry is never a replay', async () => {
       for (const signature of [{ scheme: 'hmac' as const }, { replayFields: true }]) {
-        const { launch, requests } = await launchOnWire(signature, 2);
+        const { launch, requests } = await launchOnWire(signature, [BUSY, BUSY, SESSION]);
         await launch.createSession('12345', { nick: 'Player1' });
         expect(requests).toHaveLength(3);
-        expect(new Set(requests.map((request) => request.body.toString()))).toHaveLength(1);
-        expect(new Set(requests.map((request) => request.sign))).toHaveLength(3);
+        expect(new Set(requests.map((request) => request.body))).toHaveLength(1);
+        expect(new Set(requests.map((request) => request.headers.sign))).toHaveLength(3);
         for (const request of requests) {
-          if (signature.replayFields) expect(request.sign).toBe(phpLegacySignOfV2(request, '12345').sign);
-          else expect(phpHmacOf(request, 'test_secret').hmac).toBe(phpHmacOf(request, 'test_secret').phpHmac);
+          if (signature.replayFields)
+            expect(request.headers.sign).toBe(phpLegacySignOfV2(request, '12345', 'test_secret').sign);
+          else {
+            const { hmac, phpHmac } = phpHmacOf(request, 'test_secret');
+            expect(hmac).toBe(phpHmac);
+          }
         }
-        await new Promise((resolve) => open?.close(resolve));
-        open = undefined;
+        await closeWire();
       }
     });
   },

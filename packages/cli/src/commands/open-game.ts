@@ -17,7 +17,8 @@ const BOOLEAN_FIELDS = new Set(['session.longLifeLoginToken', 'player.active', '
 export const openGameCommand: Command = {
   name: 'open-game',
   summary: 'Open a game (v3) for a player as an integrator would, and print the launch URL.',
-  usage: '--url <base> --client <id> (--secret <s> | --api-key <k>) --player-id <id> [--json] [key=value…]',
+  usage:
+    '--url <base> --client <id> (--secret <s> | --api-key <k>) [--scheme legacy|hmac] [--replay-fields] --player-id <id> [--json] [key=value…]',
   help: [
     '',
     ...CONNECTION_HELP,

@@ -138,7 +138,11 @@ describe('poker-launch session create, wrong calls', () => {
     const result = await runPokerLaunch(['session', 'create', '--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      'usage: poker-launch session create --url <base> --client <id> --secret <s> [--json] <userId> [key=value…]',
+      'usage: poker-launch session create --url <base> --client <id> --secret <s> [--scheme legacy|hmac] ' +
+        '[--replay-fields] [--json] <userId> [key=value…]',
+    );
+    expect(result.stdout).toContain(
+      '--replay-fields  legacy only: send ts (now) and nonce (random) in the query',
     );
   });
 });
