@@ -26,6 +26,7 @@ const PRINTS: Record<string, RegExp[]> = {
     /^ {2}open http:\/\/127\.0\.0\.1:\d+\/play\/poker\/table\?auth=[0-9a-f]{32}&/m,
     /^v3 game session \/apiweb\/v3\/game-sessions\/[0-9a-f]{32}$/m,
     /^refused: 500 username_exists A Player with this username already exists in the system\.$/m,
+    /^v2 session with replay fields \S+$/m,
   ],
 };
 
