@@ -46,7 +46,11 @@ export function newNonce(): string {
   return hex(bytes);
 }
 
-/** Whole seconds since the Unix epoch of `at` (a Date, or milliseconds like `Date.now()`). */
+/**
+ * Whole seconds since the Unix epoch of `at` (a Date, or milliseconds like `Date.now()`).
+ *
+ * @example unixSeconds(new Date('2026-11-21T12:00:00.999Z')) // 1795262400
+ */
 export function unixSeconds(at: Date | number = Date.now()): number {
   return Math.floor((typeof at === 'number' ? at : at.getTime()) / 1000);
 }
