@@ -44,6 +44,11 @@ describe('the published entry', () => {
     expect(typeof sdk.LaunchApiError).toBe('function');
     expect(typeof sdk.sign).toBe('function');
     expect(typeof sdk.canonicalString).toBe('function');
+    expect(typeof sdk.hmacSignHeader).toBe('function');
+    expect(typeof sdk.hmacSigningText).toBe('function');
+    expect(typeof sdk.parseHmacSignHeader).toBe('function');
+    expect(typeof sdk.verifyHmacSign).toBe('function');
+    expect(typeof sdk.replayFields).toBe('function');
     expect([...sdk.BUSINESS_ERROR_CODES]).toEqual(['username_exists', 'username_too_long']);
   });
 });
