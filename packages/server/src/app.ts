@@ -41,8 +41,10 @@ import { metricsRoutes } from './ops/metrics.routes.js';
 import { type PurgeJobOptions, registerPurgeJob } from './ops/purge-job.js';
 import { registerRequestMetrics } from './ops/request-metrics.js';
 import { pageRoutes } from './pages/pages.routes.js';
+import { sessionControlRoutes } from './session-control/session-control.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
 import { signatureTesterRoutes } from './tools/signature-tester.routes.js';
+import { registerWebhookJobs, type WebhookJobOptions } from './webhooks/webhook-jobs.js';
 
 /** A connection with no traffic either way for this long is cut (a client that stopped reading). */
 const SOCKET_IDLE_TIMEOUT_MS = 60_000;
@@ -61,6 +63,8 @@ export interface AppOptions {
   metrics?: Metrics;
   /** The background purge's timing (tests shorten it). */
   purge?: PurgeJobOptions;
+  /** The webhook deliverer's and expiry scan's timing (tests shorten them). */
+  webhooks?: WebhookJobOptions;
 }
 
 /** Builds the HTTP app from its dependencies; never listens (see server.ts). */
@@ -139,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDraining(app, context.state);
   registerRequestMetrics(app, metrics);
   registerPurgeJob(app, context, options.purge);
+  registerWebhookJobs(app, context, options.webhooks);
 
   // After the hooks (its pages get them too), before any route (it documents those registered after it).
   await registerOpenApi(app, options.config);
@@ -147,6 +152,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     [
       ...v2Routes(context),
       ...v3Routes(context),
+      ...sessionControlRoutes(context),
       ...tokenRoutes(context),
       ...pageRoutes(context),
       ...signatureTesterRoutes(context),

@@ -26,6 +26,10 @@ export interface Config {
   readonly keepAliveTimeoutMs: number;
   /** Milliseconds a graceful shutdown may take before the connections still open are cut. */
   readonly shutdownTimeoutMs: number;
+  /** Webhooks may go to loopback, private and link-local addresses (and, outside production, to http:). */
+  readonly webhookAllowPrivateAddresses: boolean;
+  /** Seconds between a webhook delivery's attempts: one retry per entry, then it is marked failed. */
+  readonly webhookRetrySchedule: readonly number[];
 }
 
 export interface RedisConfig {
@@ -75,6 +79,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     requestTimeoutMs: parseSeconds('REQUEST_TIMEOUT', nonEmpty(env.REQUEST_TIMEOUT) ?? '10', 1, 300),
     keepAliveTimeoutMs: parseSeconds('KEEP_ALIVE_TIMEOUT', nonEmpty(env.KEEP_ALIVE_TIMEOUT) ?? '72', 1, 600),
     shutdownTimeoutMs: parseSeconds('SHUTDOWN_TIMEOUT', nonEmpty(env.SHUTDOWN_TIMEOUT) ?? '20', 1, 300),
+    webhookAllowPrivateAddresses: parseBoolean(
+      'WEBHOOK_ALLOW_PRIVATE_ADDRESSES',
+      nonEmpty(env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES) ?? 'false',
+    ),
+    webhookRetrySchedule: parseRetrySchedule(nonEmpty(env.WEBHOOK_RETRY_SCHEDULE)),
   });
 }
 
@@ -161,6 +170,25 @@ function parseSeconds(name: string, text: string, min: number, max: number): num
     throw new ConfigError(`${name} must be a whole number of seconds from ${min} to ${max}, got "${text}"`);
   }
   return seconds * 1000;
+}
+
+/**
+ * About three days of retries, closer together at first (a restart, a deploy) and twelve hours apart at
+ * the end: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, then 12 h five times (70.7 h in all).
+ */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [
+  5, 30, 120, 600, 1800, 3600, 10_800, 21_600, 43_200, 43_200, 43_200, 43_200, 43_200,
+] as const;
+
+function parseRetrySchedule(text: string | undefined): readonly number[] {
+  if (text === undefined) return DEFAULT_WEBHOOK_RETRY_SCHEDULE;
+  const delays = text.split(',').map((part) => part.trim());
+  if (delays.length > 30 || delays.some((delay) => !/^\d{1,6}$/.test(delay) || Number(delay) < 1)) {
+    throw new ConfigError(
+      `WEBHOOK_RETRY_SCHEDULE must be 1 to 30 comma-separated whole numbers of seconds (1 to 999999), got "${text}"`,
+    );
+  }
+  return Object.freeze(delays.map(Number));
 }
 
 function parseBoolean(name: string, text: string): boolean {

@@ -5,6 +5,7 @@ import { liveConfigAndSessionWriter } from './migrations/002-live-config-and-ses
 import { sessionPurgeIndexes } from './migrations/003-session-purge-indexes.js';
 import { previousSecret } from './migrations/004-previous-secret.js';
 import { cheaperWriteBatch } from './migrations/005-cheaper-write-batch.js';
+import { sessionControlAndWebhooks } from './migrations/009-session-control-and-webhooks.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -14,6 +15,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '003_session_purge_indexes': sessionPurgeIndexes,
     '004_previous_secret': previousSecret,
     '005_cheaper_write_batch': cheaperWriteBatch(dialect),
+    '009_session_control_and_webhooks': sessionControlAndWebhooks(dialect),
   };
 }
 

@@ -12,6 +12,10 @@ export interface DatabaseSchema {
   active_currencies: ActiveCurrencyTable;
   api_users: ApiUserTable;
   config_version: ConfigVersionTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_subscriptions: WebhookSubscriptionTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_expiry_scan: WebhookExpiryScanTable;
 }
 
 export interface ClientTable {
@@ -56,6 +60,11 @@ export interface PlayerTable {
   country: string | null;
   created_at: string;
   updated_at: string;
+  /** Set while the player is blocked (since then); launches are refused and its sessions were ended. */
+  blocked_at: string | null;
+  /** When the block ends by itself; null with blocked_at: until it is lifted. */
+  blocked_until: string | null;
+  block_reason: string | null;
 }
 
 export interface SessionTable {
@@ -78,6 +87,10 @@ export interface SessionTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** The first use of its token, recorded for clients that take session.opened webhooks. */
+  opened_at: string | null;
+  /** Why it was revoked (integrator, operator, block, client_disabled); null for the player's logout. */
+  revoke_reason: string | null;
 }
 
 export interface SettingTable {
@@ -103,6 +116,67 @@ export interface ApiUserTable {
 export interface ConfigVersionTable {
   id: number;
   version: number | string;
+}
+
+/** Where a client's webhooks go; the secret signs them (Standard Webhooks), so it is kept as given. */
+export interface WebhookEndpointTable {
+  id: string;
+  client_id: string;
+  url: string;
+  secret: string;
+  /** The secret a rotation replaced: deliveries carry both signatures until previous_secret_until. */
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  enabled: number;
+  /** Why it was disabled: `operator`, or `gone` (it answered 410). */
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookSubscriptionTable {
+  endpoint_id: string;
+  event_type: string;
+}
+
+/**
+ * The outbox: one row per event and endpoint, written in the transaction of the change it reports.
+ * The body sent is built from these columns, the same on every attempt.
+ */
+export interface WebhookDeliveryTable {
+  /** Also the `webhook-id` header. */
+  id: string;
+  endpoint_id: string;
+  client_id: string;
+  event_type: string;
+  occurred_at: string;
+  /** The player's id as the integrator knows it. */
+  player_id: string | null;
+  /** The integrator's session id (v2 session-id, v3 sessionId). */
+  session_id: string | null;
+  /** The session record's id (v2 data.id, the last segment of v3's GameSession IRI). */
+  game_session_id: string | null;
+  /** session.revoked: who or what ended it. */
+  reason: string | null;
+  /** player.blocked: when the block ends (null: until lifted). */
+  block_until: string | null;
+  /** pending, delivered or failed. */
+  state: string;
+  attempts: number;
+  next_attempt_at: string;
+  /** A deliverer holds the row until then (it claimed it); after, another may take it. */
+  lease_until: string | null;
+  claimed_by: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+/** One row: the expiry time up to which sessions have been looked at for session.expired. */
+export interface WebhookExpiryScanTable {
+  id: number;
+  scanned_until: string;
 }
 
 export type Db = Kysely<DatabaseSchema>;

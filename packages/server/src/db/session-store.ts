@@ -23,6 +23,7 @@ export type TokenSessionRow = Pick<
   | 'launch_options'
   | 'expires_at'
   | 'revoked_at'
+  | 'opened_at'
 > & { player_external_id: string; player_nick: string | null };
 
 /** The columns of TokenSessionRow, in the order both stores select them. */
@@ -39,9 +40,13 @@ export const TOKEN_SESSION_COLUMNS = [
   's.launch_options',
   's.expires_at',
   's.revoked_at',
+  's.opened_at',
   'p.external_id AS player_external_id',
   'p.nick AS player_nick',
 ].join(', ');
+
+/** A new session's columns but those the writer takes from the player, and those only a later change sets. */
+export type LaunchSessionRow = Omit<SessionRow, 'player_id' | 'currency' | 'opened_at' | 'revoke_reason'>;
 
 /** The columns a launch may write on a player: its profile, and the nick's uniqueness key with the nick. */
 export type ProfileRow = Partial<
@@ -64,7 +69,7 @@ export interface LaunchWrite {
     PlayerRow,
     'id' | 'client_id' | 'external_id' | 'active' | 'verified' | 'created_at' | 'updated_at'
   >;
-  session: Omit<SessionRow, 'player_id' | 'currency'>;
+  session: LaunchSessionRow;
   /** ISO time of the write: the player's updated_at when its profile changes. */
   now: string;
 }
@@ -86,14 +91,24 @@ export interface StatementWrite {
   parameters: readonly unknown[];
 }
 
-export type WriteOp = LaunchWrite | RevokeWrite | StatementWrite;
+/** Several statements that commit together or not at all (a block and the end of its player's sessions). */
+export interface StatementsWrite {
+  kind: 'statements';
+  statements: readonly { sql: string; parameters: readonly unknown[] }[];
+}
+
+export type WriteOp = LaunchWrite | RevokeWrite | StatementWrite | StatementsWrite;
 
 /** What a launch came to: the player's id and default currency as stored, or why nothing was written. */
 export type LaunchOutcome =
   | { ok: true; playerId: string; currency: string | null }
   | { ok: false; reason: 'username_exists' | 'player_not_found' };
 
-export type WriteOutcome = LaunchOutcome | { ok: true } | { ok: true; changed: number };
+export type WriteOutcome =
+  | LaunchOutcome
+  | { ok: true }
+  | { ok: true; changed: number }
+  | { ok: true; changes: number[] };
 
 /**
  * The hot path's storage: writes through group commit (many concurrent requests share one transaction
@@ -106,6 +121,8 @@ export interface SessionStore {
   revoke(write: RevokeWrite): Promise<void>;
   /** Runs one write statement (a compiled Kysely query) where the store writes; answers the rows it changed. */
   execute(query: { sql: string; parameters: readonly unknown[] }): Promise<number>;
+  /** Runs the statements in one transaction where the store writes; answers the rows each changed. */
+  executeAll(queries: readonly { sql: string; parameters: readonly unknown[] }[]): Promise<number[]>;
   /** The session of a token hash, with who its player is. */
   findByTokenHash(tokenHash: string): Promise<TokenSessionRow | undefined>;
   /** Finishes the writes already accepted, then closes. */

@@ -6,7 +6,7 @@ import type { RouteRequest, SchemaFields } from './route-request.js';
 
 /** One endpoint. All endpoints are listed where the app is built, so the surface is greppable. */
 export interface RouteDefinition<Url extends string = string, Schema extends FastifySchema = FastifySchema> {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: Url;
   /** Request/response schemas: documentation (OpenAPI); the exact validation is the handler's field rules. */
   schema?: Schema;

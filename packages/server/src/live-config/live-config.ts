@@ -7,6 +7,9 @@ import { loadSettings } from '../settings/setting.repository.js';
 import type { Settings } from '../settings/settings.js';
 import type { ApiUser } from '../users/api-user.js';
 import { listApiUsersByKeyHash } from '../users/api-user.repository.js';
+import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
+import { listWebhookEndpoints } from '../webhooks/webhook-endpoint.repository.js';
+import type { WebhookEventType } from '../webhooks/webhook-event.js';
 import { readConfigVersion } from './config-version.repository.js';
 
 /** How often an instance asks whether the configuration changed: a change applies within a second. */
@@ -18,11 +21,12 @@ interface Snapshot {
   readonly settings: Settings;
   readonly activeCurrencies: ReadonlySet<string>;
   readonly apiUsersByKeyHash: ReadonlyMap<string, ApiUser>;
+  readonly webhookEndpoints: readonly WebhookEndpoint[];
 }
 
 /**
- * What every request consults — clients, settings, active currencies, API users — held in memory, so
- * a launch reads nothing from the database before it writes. The tables are small and change rarely;
+ * What every request consults — clients, settings, active currencies, API users, webhook endpoints —
+ * held in memory, so a launch reads nothing from the database before it writes. The tables are small and change rarely;
  * a trigger bumps `config_version` on every change, whoever makes it (the CLI, another instance), and
  * each instance polls that one row, reloading everything when it moved. So a disabled client, a revoked
  * key or a new setting takes effect on every instance within REFRESH_INTERVAL_MS plus one reload.
@@ -77,6 +81,18 @@ export class LiveConfig {
     if (held) return held;
     await this.refreshAfterMiss();
     return this.apiUserByKeyHash(keyHash);
+  }
+
+  /** Every webhook endpoint, enabled or not. */
+  get webhookEndpoints(): readonly WebhookEndpoint[] {
+    return this.snapshot.webhookEndpoints;
+  }
+
+  /** Whether an enabled endpoint of the client takes events of this type (so one is worth writing). */
+  subscribes(clientId: string, type: WebhookEventType): boolean {
+    return this.snapshot.webhookEndpoints.some(
+      (endpoint) => endpoint.clientId === clientId && endpoint.enabled && endpoint.eventTypes.includes(type),
+    );
   }
 
   /** Reloads now if the configuration changed since the last load (tests call it after a change). */
@@ -134,11 +150,12 @@ export class LiveConfig {
 /** The version is read first: a change made while the tables load moves it again, and the next poll reloads. */
 async function loadSnapshot(db: Db): Promise<Snapshot> {
   const version = await readConfigVersion(db);
-  const [clients, settings, activeCurrencies, apiUsersByKeyHash] = await Promise.all([
+  const [clients, settings, activeCurrencies, apiUsersByKeyHash, webhookEndpoints] = await Promise.all([
     listClients(db),
     loadSettings(db),
     listActiveCurrencyCodes(db),
     listApiUsersByKeyHash(db),
+    listWebhookEndpoints(db),
   ]);
   return {
     version,
@@ -146,5 +163,6 @@ async function loadSnapshot(db: Db): Promise<Snapshot> {
     settings,
     activeCurrencies: new Set(activeCurrencies),
     apiUsersByKeyHash,
+    webhookEndpoints,
   };
 }

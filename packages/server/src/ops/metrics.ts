@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { LOG_BACKLOG_LIMIT_BYTES } from '../http/log-destination.js';
 
 /**
@@ -25,6 +25,10 @@ export interface Metrics {
   /** Log lines dropped because the log output took nothing while its backlog filled (log-destination.ts). */
   readonly logLinesDropped: Counter;
   readonly purgeBatchDuration: Histogram;
+  /** Webhook delivery attempts by what came of them (delivered, retrying, failed, gone, refused). */
+  readonly webhookDeliveries: Counter<'outcome'>;
+  /** Where the age of the oldest undelivered webhook event is read when scraped (the deliverer sets it). */
+  readonly webhookBacklog: { age?: () => Promise<number> };
 }
 
 export const METRIC_PREFIX = 'poker_launch_';
@@ -89,6 +93,14 @@ export function createMetrics(): Metrics {
       help: `Log lines dropped because stdout took nothing while ${LOG_BACKLOG_LIMIT_BYTES / 1024 ** 2} MiB of lines waited (a stalled log collector)`,
       registers,
     }),
+    webhookDeliveries: new Counter({
+      name: `${METRIC_PREFIX}webhook_deliveries_total`,
+      help:
+        'Webhook delivery attempts by outcome: delivered (2xx), retrying (failed, tried again later), failed ' +
+        '(no tries left), gone (410: endpoint disabled), refused (not a public address)',
+      labelNames: ['outcome'],
+      registers,
+    }),
     purgeBatchDuration: new Histogram({
       name: `${METRIC_PREFIX}purge_batch_duration_seconds`,
       help: 'Time one purge batch (one DELETE) took',
@@ -96,8 +108,17 @@ export function createMetrics(): Metrics {
       registers,
     }),
   };
+  const webhookBacklog: { age?: () => Promise<number> } = {};
+  new Gauge({
+    name: `${METRIC_PREFIX}webhook_oldest_pending_seconds`,
+    help: 'Age of the oldest webhook event not delivered yet (0: none waiting); one value for all instances',
+    registers,
+    async collect() {
+      this.set(webhookBacklog.age ? await webhookBacklog.age().catch(() => 0) : 0);
+    },
+  });
   // A merged registry holds the metrics its parts have when merging: merge once all exist.
-  return { ...metrics, registry: Registry.merge([processRegistry(), own]) };
+  return { ...metrics, webhookBacklog, registry: Registry.merge([processRegistry(), own]) };
 }
 
 let processMetrics: Registry | undefined;

@@ -63,8 +63,17 @@ export async function insertPlayerIfAbsent(db: Db, player: NewPlayer, now: Date)
   return stored;
 }
 
-/** Columns no profile field may be stored in: identity, the derived nick key and the timestamps. */
-type NotProfileColumn = 'id' | 'client_id' | 'external_id' | 'nick_key' | 'created_at' | 'updated_at';
+/** Columns no profile field may be stored in: identity, the derived nick key, the timestamps, the block. */
+type NotProfileColumn =
+  | 'id'
+  | 'client_id'
+  | 'external_id'
+  | 'nick_key'
+  | 'created_at'
+  | 'updated_at'
+  | 'blocked_at'
+  | 'blocked_until'
+  | 'block_reason';
 /** A value as a column holds it: SQLite has no boolean, so booleans are 0 or 1 on both databases. */
 type Stored<T> = T extends boolean ? number : T;
 /** The profile columns that can hold a value of type `V`. */

@@ -1,12 +1,10 @@
 import type { Db } from '../db/schema.js';
-import type { SessionRow } from '../db/session-store.js';
+import type { LaunchSessionRow, SessionRow } from '../db/session-store.js';
 import { type ApiVersion, type Session, storedLaunchOptions } from './session.js';
 import type { Target } from './target.js';
 
 /** A session's columns, but the player's id and currency: the session writer takes those from the player. */
-export function sessionColumns(
-  session: Omit<Session, 'playerId' | 'currency'>,
-): Omit<SessionRow, 'player_id' | 'currency'> {
+export function sessionColumns(session: Omit<Session, 'playerId' | 'currency'>): LaunchSessionRow {
   return {
     id: session.id,
     token_hash: session.tokenHash,
@@ -71,7 +69,7 @@ export function sessionFromRow(row: SessionRow): Session {
 export async function revokeClientSessions(db: Db, clientId: string, now: Date): Promise<number> {
   const result = await db
     .updateTable('sessions')
-    .set({ revoked_at: now.toISOString() })
+    .set({ revoked_at: now.toISOString(), revoke_reason: 'client_disabled' })
     .where('client_id', '=', clientId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now.toISOString())

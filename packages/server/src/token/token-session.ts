@@ -19,7 +19,7 @@ export interface TokenSession {
     | 'launchOptions'
     | 'expiresAt'
     | 'revokedAt'
-  >;
+  > & { openedAt: string | null };
   client: Client;
   player: Pick<Player, 'id' | 'externalId' | 'nick'>;
 }
@@ -51,6 +51,7 @@ export async function findTokenSession(
       launchOptions: storedLaunchOptions(row.launch_options),
       expiresAt: row.expires_at,
       revokedAt: row.revoked_at,
+      openedAt: row.opened_at,
     },
     client,
     player: { id: row.player_id, externalId: row.player_external_id, nick: row.player_nick },

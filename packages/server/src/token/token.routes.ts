@@ -5,6 +5,7 @@ import type { RouteDefinition } from '../http/routes.js';
 import { AUTH_TOKEN, ref, TOKEN_SESSION_DOCUMENT } from '../openapi/document-schemas.js';
 import { errorResponses } from '../openapi/error-responses.js';
 import { readBearerToken } from './bearer-token.js';
+import { recordFirstUse } from './first-use.js';
 import { toTokenSessionDocument } from './token.serializer.js';
 import { TOKEN_ERRORS } from './token-error-examples.js';
 import { authenticateToken } from './token-session.js';
@@ -39,6 +40,9 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         const now = context.clock();
         const found = await authenticateToken(context, readBearerToken(request), now);
         await context.rateLimiter.countCaller(`session:${found.session.id}`);
+        await recordFirstUse(context, found, now, (error) =>
+          request.log.warn({ err: error }, 'could not record the first use of a session'),
+        );
         return sendDocument(reply, 200, toTokenSessionDocument(found, now));
       },
     },
@@ -58,8 +62,12 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
       },
       async handler(request, reply) {
         const now = context.clock();
-        const { session } = await authenticateToken(context, readBearerToken(request), now);
+        const found = await authenticateToken(context, readBearerToken(request), now);
+        const { session } = found;
         await context.rateLimiter.countCaller(`session:${session.id}`);
+        await recordFirstUse(context, found, now, (error) =>
+          request.log.warn({ err: error }, 'could not record the first use of a session'),
+        );
         await context.sessions.revoke({ kind: 'revoke', id: session.id, at: now.toISOString() });
         return reply.code(204).header('cache-control', 'no-store').send();
       },

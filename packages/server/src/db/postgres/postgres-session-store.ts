@@ -63,6 +63,25 @@ export class PostgresSessionStore implements SessionStore {
     return result.rowCount ?? 0;
   }
 
+  /** One transaction on a connection of its own, outside the batches. */
+  async executeAll(queries: readonly { sql: string; parameters: readonly unknown[] }[]): Promise<number[]> {
+    const connection = await this.pool.connect();
+    try {
+      await connection.query('begin');
+      const changes: number[] = [];
+      for (const { sql, parameters } of queries) {
+        changes.push((await connection.query(sql, [...parameters])).rowCount ?? 0);
+      }
+      await connection.query('commit');
+      return changes;
+    } catch (error) {
+      await connection.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      connection.release();
+    }
+  }
+
   /**
    * Token checks that arrive in the same turn of the event loop share one query: under load, dozens of
    * them, and each pays a share of one round trip and one statement instead of its own.

@@ -62,10 +62,17 @@ export class SqliteBatchWriter {
         ? this.launch(operation)
         : operation.kind === 'revoke'
           ? this.revoke(operation)
-          : {
-              ok: true as const,
-              changed: this.shapedStatement(operation.sql).run(...operation.parameters).changes,
-            };
+          : operation.kind === 'statements'
+            ? this.inSavepoint(() => ({
+                ok: true as const,
+                changes: operation.statements.map(
+                  ({ sql, parameters }) => this.shapedStatement(sql).run(...parameters).changes,
+                ),
+              }))
+            : {
+                ok: true as const,
+                changed: this.shapedStatement(operation.sql).run(...operation.parameters).changes,
+              };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (code === 'SQLITE_CONSTRAINT_UNIQUE' && String(error).includes('players.nick_key')) {

@@ -53,6 +53,14 @@ export class SqliteSessionStore implements SessionStore {
     return 'changed' in outcome ? outcome.changed : 0;
   }
 
+  async executeAll(queries: readonly { sql: string; parameters: readonly unknown[] }[]): Promise<number[]> {
+    const outcome = await this.writes.submit({
+      kind: 'statements',
+      statements: queries.map(({ sql, parameters }) => ({ sql, parameters })),
+    });
+    return 'changes' in outcome ? outcome.changes : [];
+  }
+
   findByTokenHash(tokenHash: string): Promise<TokenSessionRow | undefined> {
     return this.reads.get(tokenHash);
   }

@@ -1,0 +1,89 @@
+import type { ErrorObject } from '@poker-launch/sdk';
+import { ApiError, errorObject } from '../http/api-error.js';
+import { accept, type FieldRule, refuse } from '../validation/field-rule.js';
+import { text } from '../validation/field-rules.js';
+import { isNotSent, isPlainObject, parseFields } from '../validation/parse-fields.js';
+import type { ControlledPlayer } from './player-block.js';
+import { isBlocked } from './player-block.js';
+
+export const PLAYER_BLOCK_TYPE = 'PlayerBlock';
+export const blockPointer = (field: string): string => `/data/attributes/${field}`;
+
+/** ISO 8601 with a time zone, e.g. 2026-12-01T00:00:00Z or 2026-12-01T01:00:00+01:00; stored in UTC. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+function dateTime(): FieldRule<string> {
+  return {
+    schema: { type: 'string', format: 'date-time', maxLength: 40 },
+    parse(raw, name) {
+      const detail = `${name} must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T00:00:00Z`;
+      if (typeof raw !== 'string' || raw.length > 40 || !DATE_TIME.test(raw))
+        return refuse('invalid_field', detail);
+      const time = Date.parse(raw);
+      return Number.isNaN(time) ? refuse('invalid_field', detail) : accept(new Date(time).toISOString());
+    },
+  };
+}
+
+/** `data.attributes` of a PlayerBlock document; both optional (no `until`: until the block is lifted). */
+export const PLAYER_BLOCK_FIELDS = {
+  until: dateTime(),
+  reason: text({ max: 200 }),
+};
+
+export interface BlockRequest {
+  until: string | null;
+  reason: string | null;
+}
+
+/**
+ * Reads a PUT document: not a JSON:API document of the right shape → 400, another `type` → 409, then
+ * every field problem at once (422), an `until` already past among them.
+ */
+export function readBlockDocument(body: unknown, now: Date): BlockRequest {
+  if (!isPlainObject(body) || !isPlainObject(body.data)) {
+    throw ApiError.of('bad_request', 'The request body must be a JSON:API document with a data object');
+  }
+  const { data } = body;
+  if (typeof data.type !== 'string') {
+    throw ApiError.of('bad_request', 'data.type must be a string', { pointer: '/data/type' });
+  }
+  if (data.type !== PLAYER_BLOCK_TYPE) {
+    throw ApiError.of(
+      'type_conflict',
+      `data.type must be ${PLAYER_BLOCK_TYPE}, not ${data.type.slice(0, 64)}`,
+      { pointer: '/data/type' },
+    );
+  }
+  const attributes = isNotSent(data.attributes) ? {} : data.attributes;
+  if (!isPlainObject(attributes)) {
+    throw ApiError.of('bad_request', 'data.attributes must be an object', { pointer: '/data/attributes' });
+  }
+  const { values, errors } = parseFields(attributes, PLAYER_BLOCK_FIELDS, blockPointer);
+  const problems: ErrorObject[] = [...errors];
+  if (values.until !== undefined && values.until <= now.toISOString()) {
+    problems.push(
+      errorObject('invalid_field', 'until must be in the future', { pointer: blockPointer('until') }),
+    );
+  }
+  if (problems.length > 0) throw new ApiError(problems);
+  return { until: values.until ?? null, reason: values.reason ?? null };
+}
+
+/** The PlayerBlock resource: whether the player is blocked now, since and until when, and why. */
+export function toPlayerBlockDocument(player: ControlledPlayer, now: Date, meta?: Record<string, unknown>) {
+  const block = isBlocked(player.block, now) ? player.block : undefined;
+  return {
+    data: {
+      type: PLAYER_BLOCK_TYPE,
+      id: player.integratorId,
+      attributes: {
+        blocked: block !== undefined,
+        since: block?.since ?? null,
+        until: block?.until ?? null,
+        reason: block?.reason ?? null,
+      },
+    },
+    ...(meta ? { meta } : {}),
+  };
+}

@@ -1,0 +1,120 @@
+import { arrayReplace, PhpArray } from '@poker-launch/sdk';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import type { Client } from '../clients/client.js';
+import { storeStatements } from '../db/write-statements.js';
+import { ApiError } from '../http/api-error.js';
+import { sendDocument } from '../http/json-api.js';
+import { phpReading } from '../http/php-reading.js';
+import type { RouteDefinition } from '../http/routes.js';
+import { GAME_SESSIONS_PATH, gameSessionIri } from '../launch/game-session.serializer.js';
+import { USER_ID } from '../launch/launch-fields.js';
+import { authorizeV3Caller } from '../launch/v3-access.js';
+import { findSessionById } from '../sessions/session.repository.js';
+import { isSessionId } from '../sessions/token.js';
+import { isPlainObject } from '../validation/parse-fields.js';
+import { blockPlayer, type ControlledPlayer, findControlledPlayer, unblockPlayer } from './player-block.js';
+import { readBlockDocument, toPlayerBlockDocument } from './player-block-document.js';
+import {
+  blockSchema,
+  endPlayerSessionsSchema,
+  endSessionSchema,
+  playerBlockSchema,
+  unblockSchema,
+} from './session-control.schema.js';
+import { endPlayerSessions, endSession } from './session-end.js';
+
+export const PLAYERS_PATH = '/apiweb/v3/players';
+
+/**
+ * Session control for integrators (docs/design.md §11): end one session, end all of a player's, block
+ * and unblock a player. Authorized like open-game, for the client named by `?client=`; the path
+ * parameters are signed (and the body, for a block).
+ */
+export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
+  const write = storeStatements(context.sessions);
+  /** The caller's client; the path's playerId is signed, and the body's document with it. */
+  const authorize = (request: FastifyRequest): Promise<Client> => {
+    const { playerId } = request.params as { playerId: string };
+    const signed = PhpArray.from([['playerId', playerId]]);
+    const params = isPlainObject(request.body) ? arrayReplace(signed, phpReading(request.body)) : signed;
+    return authorizeV3Caller(context, request, params);
+  };
+  const playerOf = async (request: FastifyRequest, client: Client) =>
+    controlledPlayerOrThrow(context, client, (request.params as { playerId: string }).playerId);
+  return [
+    {
+      method: 'DELETE',
+      url: `${GAME_SESSIONS_PATH}/:id`,
+      schema: endSessionSchema(),
+      async handler(request, reply) {
+        const { id } = request.params as { id: string };
+        const client = await authorizeV3Caller(context, request, PhpArray.from([['id', id]]));
+        // v2 sessions are found by their data.id too: one id space for both.
+        const session = isSessionId(id) ? await findSessionById(context.db, id) : undefined;
+        if (session?.clientId !== client.id) {
+          throw ApiError.of('not_found', `No GameSession ${gameSessionIri(id.slice(0, 64))}`);
+        }
+        await endSession(write, context.db, id, 'integrator', context.clock());
+        return reply.code(204).header('cache-control', 'no-store').send();
+      },
+    },
+    {
+      method: 'DELETE',
+      url: `${PLAYERS_PATH}/:playerId/sessions`,
+      schema: endPlayerSessionsSchema(),
+      async handler(request, reply) {
+        const player = await playerOf(request, await authorize(request));
+        const ended = await endPlayerSessions(write, context.db, player.id, 'integrator', context.clock());
+        return sendDocument(reply, 200, { meta: { revokedSessions: ended } });
+      },
+    },
+    {
+      method: 'PUT',
+      url: `${PLAYERS_PATH}/:playerId/block`,
+      schema: blockSchema(),
+      bodyTypes: ['json'],
+      async handler(request, reply) {
+        const client = await authorize(request);
+        const now = context.clock();
+        const block = readBlockDocument(request.body, now);
+        const player = await playerOf(request, client);
+        const ended = await blockPlayer(write, context.db, player.id, block, now);
+        const blocked = { ...player, block: { since: now.toISOString(), ...block } };
+        return sendDocument(reply, 200, toPlayerBlockDocument(blocked, now, { revokedSessions: ended }));
+      },
+    },
+    {
+      method: 'GET',
+      url: `${PLAYERS_PATH}/:playerId/block`,
+      schema: playerBlockSchema(),
+      async handler(request, reply) {
+        const player = await playerOf(request, await authorize(request));
+        return sendDocument(reply, 200, toPlayerBlockDocument(player, context.clock()));
+      },
+    },
+    {
+      method: 'DELETE',
+      url: `${PLAYERS_PATH}/:playerId/block`,
+      schema: unblockSchema(),
+      async handler(request, reply) {
+        const player = await playerOf(request, await authorize(request));
+        await unblockPlayer(write, context.db, player.id, context.clock());
+        return reply.code(204).header('cache-control', 'no-store').send();
+      },
+    },
+  ];
+}
+
+/** The client's player named by the path, checked like a launch's userId; else 422 or 404. */
+async function controlledPlayerOrThrow(
+  context: AppContext,
+  client: Client,
+  playerId: string,
+): Promise<ControlledPlayer> {
+  const checked = USER_ID.parse(playerId, 'playerId');
+  if (!checked.ok) throw ApiError.of(checked.issue.code, checked.issue.detail);
+  const player = await findControlledPlayer(context.db, client, checked.value);
+  if (!player) throw ApiError.of('player_not_found', 'Player not found');
+  return player;
+}

@@ -1,0 +1,52 @@
+import type { CompiledQuery } from 'kysely';
+import type { Db } from '../db/schema.js';
+import type { WriteStatements } from '../db/write-statements.js';
+
+/**
+ * Why a session was ended by someone else than its player (a logout has none). Written with the
+ * revocation, the outbox trigger reports it in session.revoked.
+ */
+export type SessionEndReason = 'integrator' | 'operator' | 'block' | 'client_disabled';
+
+/** Ends one session if it is live; answers whether it did (an ended one stays as it ended). */
+export async function endSession(
+  write: WriteStatements,
+  db: Db,
+  sessionId: string,
+  reason: SessionEndReason,
+  now: Date,
+): Promise<boolean> {
+  const [changed] = await write([liveSessions(db, reason, now).where('id', '=', sessionId).compile()]);
+  return changed === 1;
+}
+
+/** Ends every live session of the player (the service's player id); answers how many. */
+export async function endPlayerSessions(
+  write: WriteStatements,
+  db: Db,
+  playerId: string,
+  reason: SessionEndReason,
+  now: Date,
+): Promise<number> {
+  const [changed = 0] = await write([endPlayerSessionsStatement(db, playerId, reason, now)]);
+  return changed;
+}
+
+export function endPlayerSessionsStatement(
+  db: Db,
+  playerId: string,
+  reason: SessionEndReason,
+  now: Date,
+): CompiledQuery {
+  return liveSessions(db, reason, now).where('player_id', '=', playerId).compile();
+}
+
+/** The update that revokes the sessions still live at `now`, with the reason. */
+function liveSessions(db: Db, reason: SessionEndReason, now: Date) {
+  const at = now.toISOString();
+  return db
+    .updateTable('sessions')
+    .set({ revoked_at: at, revoke_reason: reason })
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', at);
+}

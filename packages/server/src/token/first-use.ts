@@ -1,0 +1,24 @@
+import type { AppContext } from '../app-context.js';
+import type { TokenSession } from './token-session.js';
+
+/**
+ * Records the first use of a session's token, which the outbox trigger reports as session.opened, once
+ * whichever instance sees it first. Only for a client with an endpoint that takes session.opened: for
+ * the others it would be a write per session for nobody. A failure is logged, never the request's:
+ * the next use tries again.
+ */
+export async function recordFirstUse(
+  context: Pick<AppContext, 'db' | 'sessions' | 'live'>,
+  { session }: TokenSession,
+  now: Date,
+  onError: (error: unknown) => void,
+): Promise<void> {
+  if (session.openedAt !== null || !context.live.subscribes(session.clientId, 'session.opened')) return;
+  const statement = context.db
+    .updateTable('sessions')
+    .set({ opened_at: now.toISOString() })
+    .where('id', '=', session.id)
+    .where('opened_at', 'is', null)
+    .compile();
+  await context.sessions.execute(statement).catch(onError);
+}

@@ -1,0 +1,155 @@
+import type { CompiledQuery } from 'kysely';
+import { forUpdateSkipLocked } from '../db/row-locks.js';
+import type { Db } from '../db/schema.js';
+import type { DeliveryRow } from './webhook-event.js';
+
+/** Which endpoints have deliveries due now that nobody holds. */
+export async function endpointsWithDueDeliveries(db: Db, now: Date): Promise<Set<string>> {
+  const at = now.toISOString();
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select('endpoint_id')
+    .distinct()
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', at)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
+    .execute();
+  return new Set(rows.map((row) => row.endpoint_id));
+}
+
+export interface Claim {
+  endpointId: string;
+  /** Marks the rows this claim holds (unique per claim). */
+  claimId: string;
+  now: Date;
+  leaseUntil: Date;
+  limit: number;
+}
+
+/**
+ * Takes up to `limit` due deliveries of one endpoint for this claim until the lease ends: on
+ * PostgreSQL, rows another instance is claiming are skipped (SKIP LOCKED); on SQLite the statement
+ * holds the one write lock. A claimed row is nobody else's until its lease ends (a crashed instance's
+ * rows come back then: the only way one event is sent twice).
+ */
+export function claimStatement(db: Db, claim: Claim): CompiledQuery {
+  const at = claim.now.toISOString();
+  const due = db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('endpoint_id', '=', claim.endpointId)
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', at)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
+    .orderBy('next_attempt_at')
+    .limit(claim.limit);
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ lease_until: claim.leaseUntil.toISOString(), claimed_by: claim.claimId })
+    .where('id', 'in', forUpdateSkipLocked(db, due))
+    .compile();
+}
+
+export async function claimedDeliveries(db: Db, endpointId: string, claimId: string): Promise<DeliveryRow[]> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .where('state', '=', 'pending')
+    .where('claimed_by', '=', claimId)
+    .execute();
+}
+
+/** What one attempt came to. */
+export type AttemptResult =
+  | { state: 'delivered'; status: number }
+  | { state: 'pending'; status: number | null; error: string; nextAttemptAt: Date }
+  | { state: 'failed'; status: number | null; error: string };
+
+/** Records an attempt of a delivery this claim holds, and lets the row go. */
+export function attemptStatement(
+  db: Db,
+  id: string,
+  claimId: string,
+  result: AttemptResult,
+  now: Date,
+): CompiledQuery {
+  const at = now.toISOString();
+  return db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      state: result.state,
+      attempts: eb('attempts', '+', 1),
+      last_status: result.status,
+      last_error: result.state === 'delivered' ? null : result.error,
+      delivered_at: result.state === 'delivered' ? at : null,
+      ...(result.state === 'pending' ? { next_attempt_at: result.nextAttemptAt.toISOString() } : {}),
+      lease_until: null,
+      claimed_by: null,
+    }))
+    .where('id', '=', id)
+    .where('claimed_by', '=', claimId)
+    .compile();
+}
+
+/** The age in seconds of the oldest event not delivered yet (0: none waiting). */
+export async function oldestPendingAgeSeconds(db: Db, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.min('created_at').as('oldest'))
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  const oldest = row?.oldest;
+  return typeof oldest === 'string' ? Math.max(0, (now.getTime() - Date.parse(oldest)) / 1000) : 0;
+}
+
+/** The endpoint's latest deliveries, newest first (`failed`: those that gave up only). */
+export async function listDeliveries(
+  db: Db,
+  endpointId: string,
+  options: { failed?: boolean; limit?: number } = {},
+): Promise<DeliveryRow[]> {
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('id', 'desc')
+    .limit(options.limit ?? 50);
+  if (options.failed) query = query.where('state', '=', 'failed');
+  return query.execute();
+}
+
+export async function findDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Sends a delivery that ended (failed or delivered) again, from now, with a fresh schedule. */
+export async function redeliver(db: Db, id: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: now.toISOString(),
+      lease_until: null,
+      claimed_by: null,
+    })
+    .where('id', '=', id)
+    .where('state', '<>', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Deliveries made before `before` that ended (delivered or failed) are deleted, at most `limit`. Found
+ * through the primary key: an id starts with its creation time.
+ */
+export function purgeDeliveriesStatement(db: Db, before: Date, limit: number): CompiledQuery {
+  const ended = db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('id', '<', `msg_${before.getTime().toString(16).padStart(12, '0')}`)
+    .where('state', '<>', 'pending')
+    .limit(limit);
+  return db.deleteFrom('webhook_deliveries').where('id', 'in', forUpdateSkipLocked(db, ended)).compile();
+}

@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/schema.js';
+import type { SessionStore } from '../db/session-store.js';
+import type { LiveConfig } from '../live-config/live-config.js';
+import type { Metrics } from '../ops/metrics.js';
+import {
+  type AttemptResult,
+  attemptStatement,
+  claimedDeliveries,
+  claimStatement,
+  endpointsWithDueDeliveries,
+} from './delivery.repository.js';
+import { nextAttemptAt } from './retry-schedule.js';
+import { endpointSecrets, type WebhookEndpoint } from './webhook-endpoint.js';
+import { updateWebhookEndpoint } from './webhook-endpoint.repository.js';
+import { type DeliveryRow, webhookBody } from './webhook-event.js';
+import { DELIVERY_TIMEOUT_MS, type SendOutcome, WebhookSender } from './webhook-sender.js';
+import { signedHeaders } from './webhook-signature.js';
+import { webhookUrlProblem } from './webhook-url.js';
+
+/** How often an instance looks for deliveries due: an event goes out within about this long. */
+export const DELIVERY_POLL_MS = 250;
+/** Deliveries of one endpoint sent at once by one instance. */
+export const ENDPOINT_CONCURRENCY = 16;
+
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'gone' | 'refused';
+
+export interface DelivererOptions {
+  db: Db;
+  /** Where claims and attempts are written: the session store's writer. */
+  sessions: Pick<SessionStore, 'execute' | 'executeAll'>;
+  live: Pick<LiveConfig, 'webhookEndpoints'>;
+  config: Pick<Config, 'deployment' | 'webhookAllowPrivateAddresses' | 'webhookRetrySchedule'>;
+  clock: Clock;
+  metrics: Pick<Metrics, 'webhookDeliveries'>;
+  log: FastifyBaseLogger;
+  pollMs?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * Sends the outbox. Every instance runs one; they share the work through claims (delivery.repository).
+ * Each endpoint is worked on by a run of its own, so a slow or dead endpoint holds up only itself; and
+ * none of this runs on a request's path, so the launches never wait for it.
+ */
+export class WebhookDeliverer {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly running = new Map<string, Promise<void>>();
+  private ticking = false;
+  private stopped = false;
+  private readonly sender: WebhookSender;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: DelivererOptions) {
+    this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    this.sender = new WebhookSender({
+      allowPrivate: options.config.webhookAllowPrivateAddresses,
+      timeoutMs: this.timeoutMs,
+    });
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.tick(), this.options.pollMs ?? DELIVERY_POLL_MS);
+    this.timer.unref();
+  }
+
+  /** Stops looking for work and waits for the attempts in flight (at most the delivery timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await Promise.all(this.running.values());
+    this.sender.close();
+  }
+
+  /** Starts a run for each enabled endpoint with deliveries due that has none running. */
+  async tick(): Promise<void> {
+    if (this.ticking || this.stopped) return;
+    this.ticking = true;
+    try {
+      const due = await endpointsWithDueDeliveries(this.options.db, this.options.clock());
+      for (const endpoint of this.options.live.webhookEndpoints) {
+        if (!endpoint.enabled || !due.has(endpoint.id) || this.running.has(endpoint.id)) continue;
+        const run = this.run(endpoint)
+          .catch((error: unknown) =>
+            this.options.log.warn({ err: error, endpoint: endpoint.id }, 'webhook deliveries failed to run'),
+          )
+          .finally(() => this.running.delete(endpoint.id));
+        this.running.set(endpoint.id, run);
+      }
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'could not look for webhook deliveries; trying again');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Claims and sends the endpoint's due deliveries, batch after batch, until none is left. */
+  private async run(endpoint: WebhookEndpoint): Promise<void> {
+    const { db, sessions, clock } = this.options;
+    while (!this.stopped) {
+      const now = clock();
+      const claimId = randomUUID();
+      // The lease outlasts an attempt: no other instance takes the row while this one may still send it.
+      const leaseUntil = new Date(now.getTime() + this.timeoutMs + 5000);
+      const claim = { endpointId: endpoint.id, claimId, now, leaseUntil, limit: ENDPOINT_CONCURRENCY };
+      if ((await sessions.execute(claimStatement(db, claim))) === 0) return;
+      const rows = await claimedDeliveries(db, endpoint.id, claimId);
+      const results = await Promise.all(rows.map((row) => this.attempt(endpoint, row)));
+      const at = clock();
+      await sessions.executeAll(
+        results.map(({ row, result }) => attemptStatement(db, row.id, claimId, result, at)),
+      );
+      if (results.some(({ gone }) => gone)) {
+        await updateWebhookEndpoint(db, endpoint.id, { enabled: false }, at, 'gone');
+        this.options.log.warn({ endpoint: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
+        return;
+      }
+    }
+  }
+
+  private async attempt(
+    endpoint: WebhookEndpoint,
+    row: DeliveryRow,
+  ): Promise<{ row: DeliveryRow; result: AttemptResult; gone: boolean }> {
+    const now = this.options.clock();
+    const problem = webhookUrlProblem(endpoint.url, this.options.config);
+    const body = webhookBody(row);
+    const headers = signedHeaders(
+      row.id,
+      Math.floor(Date.now() / 1000),
+      body,
+      endpointSecrets(endpoint, now),
+    );
+    const outcome: SendOutcome =
+      problem === undefined
+        ? await this.sender.send(endpoint.url, headers, body)
+        : { kind: 'failed', error: problem, refused: true };
+    if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) {
+      this.count('delivered');
+      return { row, result: { state: 'delivered', status: outcome.status }, gone: false };
+    }
+    const status = outcome.kind === 'answered' ? outcome.status : null;
+    const error =
+      outcome.kind === 'answered'
+        ? `HTTP ${outcome.status}${outcome.body === '' ? '' : `: ${outcome.body.slice(0, 200)}`}`
+        : outcome.error;
+    if (status === 410) {
+      this.count('gone');
+      return { row, result: { state: 'failed', status, error }, gone: true };
+    }
+    const retryAfter = outcome.kind === 'answered' ? outcome.retryAfter : undefined;
+    const next = nextAttemptAt(this.options.config.webhookRetrySchedule, row.attempts + 1, now, retryAfter);
+    this.count(
+      next === undefined ? 'failed' : outcome.kind === 'failed' && outcome.refused ? 'refused' : 'retrying',
+    );
+    return {
+      row,
+      result:
+        next === undefined
+          ? { state: 'failed', status, error }
+          : { state: 'pending', status, error, nextAttemptAt: next },
+      gone: false,
+    };
+  }
+
+  private count(outcome: DeliveryOutcome): void {
+    this.options.metrics.webhookDeliveries.inc({ outcome });
+  }
+}

@@ -1,0 +1,140 @@
+import type { Selectable } from 'kysely';
+import type { Db, WebhookEndpointTable } from '../db/schema.js';
+import type { WebhookEndpoint } from './webhook-endpoint.js';
+import { isWebhookEventType, type WebhookEventType } from './webhook-event.js';
+
+/** Every endpoint with what it takes, oldest first (`clientId`: that client's only). */
+export async function listWebhookEndpoints(db: Db, clientId?: string): Promise<WebhookEndpoint[]> {
+  let query = db.selectFrom('webhook_endpoints').selectAll().orderBy('created_at').orderBy('id');
+  if (clientId !== undefined) query = query.where('client_id', '=', clientId);
+  const [rows, subscriptions] = await Promise.all([
+    query.execute(),
+    db.selectFrom('webhook_subscriptions').selectAll().orderBy('event_type').execute(),
+  ]);
+  const types = new Map<string, WebhookEventType[]>();
+  for (const { endpoint_id, event_type } of subscriptions) {
+    if (!isWebhookEventType(event_type)) continue;
+    types.set(endpoint_id, [...(types.get(endpoint_id) ?? []), event_type]);
+  }
+  return rows.map((row) => toEndpoint(row, types.get(row.id) ?? []));
+}
+
+export async function findWebhookEndpoint(db: Db, id: string): Promise<WebhookEndpoint | undefined> {
+  const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const subscriptions = await db
+    .selectFrom('webhook_subscriptions')
+    .select('event_type')
+    .where('endpoint_id', '=', id)
+    .orderBy('event_type')
+    .execute();
+  return toEndpoint(row, subscriptions.map((s) => s.event_type).filter(isWebhookEventType));
+}
+
+export async function insertWebhookEndpoint(db: Db, endpoint: WebhookEndpoint): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_endpoints')
+      .values({
+        id: endpoint.id,
+        client_id: endpoint.clientId,
+        url: endpoint.url,
+        secret: endpoint.secret,
+        enabled: endpoint.enabled ? 1 : 0,
+        created_at: endpoint.createdAt,
+        updated_at: endpoint.createdAt,
+      })
+      .execute();
+    await insertSubscriptions(trx, endpoint.id, endpoint.eventTypes);
+  });
+}
+
+export interface EndpointUpdate {
+  url?: string;
+  eventTypes?: readonly WebhookEventType[];
+  enabled?: boolean;
+  /** A new secret; the one it replaces signs too until `keepPreviousUntil`. */
+  secret?: { secret: string; keepPreviousUntil: string };
+}
+
+/**
+ * Writes the fields named; disabling fails the endpoint's pending deliveries in the same transaction
+ * (they can be redelivered), so a disabled endpoint keeps no backlog that ages.
+ */
+export async function updateWebhookEndpoint(
+  db: Db,
+  id: string,
+  update: EndpointUpdate,
+  now: Date,
+  disabledReason: 'operator' | 'gone' = 'operator',
+): Promise<void> {
+  const at = now.toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({
+        ...(update.url === undefined ? {} : { url: update.url }),
+        ...(update.enabled === undefined
+          ? {}
+          : { enabled: update.enabled ? 1 : 0, disabled_reason: update.enabled ? null : disabledReason }),
+        ...(update.secret === undefined
+          ? {}
+          : {
+              secret: update.secret.secret,
+              previous_secret: eb.ref('secret'),
+              previous_secret_until: update.secret.keepPreviousUntil,
+            }),
+        updated_at: at,
+      }))
+      .where('id', '=', id)
+      .execute();
+    if (update.eventTypes !== undefined) {
+      await trx.deleteFrom('webhook_subscriptions').where('endpoint_id', '=', id).execute();
+      await insertSubscriptions(trx, id, update.eventTypes);
+    }
+    if (update.enabled === false) {
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ state: 'failed', last_error: `endpoint disabled (${disabledReason})`, lease_until: null })
+        .where('endpoint_id', '=', id)
+        .where('state', '=', 'pending')
+        .execute();
+    }
+  });
+}
+
+/** Removes the endpoint with its subscriptions and deliveries; answers whether it existed. */
+export async function deleteWebhookEndpoint(db: Db, id: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+    await trx.deleteFrom('webhook_subscriptions').where('endpoint_id', '=', id).execute();
+    const result = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  });
+}
+
+async function insertSubscriptions(db: Db, id: string, types: readonly WebhookEventType[]): Promise<void> {
+  if (types.length === 0) return;
+  await db
+    .insertInto('webhook_subscriptions')
+    .values([...new Set(types)].map((event_type) => ({ endpoint_id: id, event_type })))
+    .execute();
+}
+
+function toEndpoint(row: Selectable<WebhookEndpointTable>, eventTypes: WebhookEventType[]): WebhookEndpoint {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    url: row.url,
+    secret: row.secret,
+    previousSecret:
+      row.previous_secret === null || row.previous_secret_until === null
+        ? undefined
+        : { secret: row.previous_secret, until: row.previous_secret_until },
+    eventTypes,
+    enabled: row.enabled === 1,
+    disabledReason:
+      row.disabled_reason === 'gone' ? 'gone' : row.disabled_reason === null ? null : 'operator',
+    createdAt: row.created_at,
+  };
+}

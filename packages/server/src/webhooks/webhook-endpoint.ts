@@ -1,0 +1,28 @@
+import type { WebhookEventType } from './webhook-event.js';
+
+/** Where one client's webhooks go, and what it takes. */
+export interface WebhookEndpoint {
+  id: string;
+  clientId: string;
+  url: string;
+  /** Signs every delivery; shown once when made or rotated, never listed. */
+  secret: string;
+  /** The secret a rotation replaced: deliveries carry its signature too until `until`. */
+  previousSecret: { secret: string; until: string } | undefined;
+  eventTypes: WebhookEventType[];
+  enabled: boolean;
+  /** Why it is disabled: by the operator, or because it answered 410 Gone. */
+  disabledReason: 'operator' | 'gone' | null;
+  createdAt: string;
+}
+
+/** The secrets that sign a delivery made at `now`. */
+export function endpointSecrets(
+  endpoint: Pick<WebhookEndpoint, 'secret' | 'previousSecret'>,
+  now: Date,
+): string[] {
+  const previous = endpoint.previousSecret;
+  return previous !== undefined && now.toISOString() < previous.until
+    ? [endpoint.secret, previous.secret]
+    : [endpoint.secret];
+}

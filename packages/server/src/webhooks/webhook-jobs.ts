@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { oldestPendingAgeSeconds, purgeDeliveriesStatement } from './delivery.repository.js';
+import { EXPIRY_SCAN_INTERVAL_MS, expiryScanStatements } from './expiry-scan.js';
+import { WebhookDeliverer } from './webhook-deliverer.js';
+
+/** How long delivered and failed deliveries stay listed (and redeliverable) before they are purged. */
+export const DELIVERY_RETENTION_MS = 7 * 24 * 3600 * 1000;
+const DELIVERY_PURGE_BATCH = 500;
+
+export interface WebhookJobOptions {
+  readonly pollMs?: number;
+  readonly expiryScanIntervalMs?: number;
+}
+
+/**
+ * The webhook deliverer and the expiry scan of every listening instance: they start when the server
+ * listens (an app that only answers `inject`, as in tests, runs none) and stop when it starts closing.
+ */
+export function registerWebhookJobs(
+  app: FastifyInstance,
+  context: AppContext,
+  options: WebhookJobOptions = {},
+): void {
+  context.metrics.webhookBacklog.age = () => oldestPendingAgeSeconds(context.db, context.clock());
+  let deliverer: WebhookDeliverer | undefined;
+  let scan: NodeJS.Timeout | undefined;
+  let scanning: Promise<void> = Promise.resolve();
+  app.addHook('onListen', async () => {
+    deliverer = new WebhookDeliverer({
+      ...context,
+      log: app.log,
+      ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+    });
+    deliverer.start();
+    scan = setInterval(() => {
+      scanning = context.sessions.executeAll(expiryScanStatements(context.db, context.clock())).then(
+        () => undefined,
+        (error: unknown) => app.log.warn({ err: error }, 'expiry scan failed; retrying at the next interval'),
+      );
+    }, options.expiryScanIntervalMs ?? EXPIRY_SCAN_INTERVAL_MS);
+    scan.unref();
+  });
+  app.addHook('preClose', async () => {
+    clearInterval(scan);
+    await scanning;
+    await deliverer?.stop();
+  });
+}
