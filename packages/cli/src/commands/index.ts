@@ -11,9 +11,13 @@ import { currencyListCommand } from './currency-list.js';
 import { migrateCommand } from './migrate.js';
 import { openGameCommand } from './open-game.js';
 import { playerAddCommand } from './player-add.js';
+import { playerBlockCommand } from './player-block.js';
+import { playerRevokeSessionsCommand } from './player-revoke-sessions.js';
+import { playerUnblockCommand } from './player-unblock.js';
 import { serveCommand } from './serve.js';
 import { sessionCreateCommand } from './session-create.js';
 import { sessionPurgeCommand } from './session-purge.js';
+import { sessionRevokeCommand } from './session-revoke.js';
 import { settingGetCommand } from './setting-get.js';
 import { settingListCommand } from './setting-list.js';
 import { settingSetCommand } from './setting-set.js';
@@ -21,6 +25,12 @@ import { signCommand } from './sign.js';
 import { userAddCommand } from './user-add.js';
 import { userListCommand } from './user-list.js';
 import { userRevokeCommand } from './user-revoke.js';
+import { webhookAddCommand } from './webhook-add.js';
+import { webhookDeliveriesCommand } from './webhook-deliveries.js';
+import { webhookListCommand } from './webhook-list.js';
+import { webhookRedeliverCommand } from './webhook-redeliver.js';
+import { webhookRemoveCommand } from './webhook-remove.js';
+import { webhookUpdateCommand } from './webhook-update.js';
 
 /** Every command, in the order `poker-launch --help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -28,6 +38,7 @@ export const COMMANDS: readonly Command[] = [
   migrateCommand,
   backupCommand,
   sessionPurgeCommand,
+  sessionRevokeCommand,
   clientAddCommand,
   clientUpdateCommand,
   clientListCommand,
@@ -40,9 +51,18 @@ export const COMMANDS: readonly Command[] = [
   settingSetCommand,
   settingListCommand,
   playerAddCommand,
+  playerRevokeSessionsCommand,
+  playerBlockCommand,
+  playerUnblockCommand,
   userAddCommand,
   userListCommand,
   userRevokeCommand,
+  webhookAddCommand,
+  webhookListCommand,
+  webhookUpdateCommand,
+  webhookRemoveCommand,
+  webhookDeliveriesCommand,
+  webhookRedeliverCommand,
   signCommand,
   sessionCreateCommand,
   openGameCommand,

@@ -24,6 +24,7 @@ export {
 } from '../users/api-user.js';
 export { findApiUserByName, listApiUsers, revokeApiUser } from '../users/api-user.repository.js';
 export { type CreateApiUserResult, createApiUser, type NewApiUser } from '../users/create-api-user.js';
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-event.js';
 export type { AdminResult } from './admin-result.js';
 export { type ClientJson, toClientJson } from './client.serializer.js';
 export {
@@ -49,4 +50,23 @@ export {
 } from './currency-admin.js';
 export { type PlayerRegistration, registerPlayer } from './player-admin.js';
 export { type PurgeReport, purgeEndedSessions } from './session-admin.js';
+export {
+  blockPlayerAsOperator,
+  type OperatorBlock,
+  revokePlayerSessions,
+  revokeSession,
+  unblockPlayerAsOperator,
+} from './session-control-admin.js';
 export { changeSetting, getSetting, listSettings, type SettingListing } from './setting-admin.js';
+export {
+  addWebhookEndpoint,
+  changeWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhooks,
+  parseEventTypes,
+  redeliverWebhook,
+  removeWebhookEndpoint,
+  type WebhookChanges,
+  type WebhookDeliveryJson,
+  type WebhookEndpointJson,
+} from './webhook-admin.js';

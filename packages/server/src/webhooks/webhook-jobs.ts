@@ -34,9 +34,8 @@ export function registerWebhookJobs(
     });
     deliverer.start();
     scan = setInterval(() => {
-      scanning = context.sessions.executeAll(expiryScanStatements(context.db, context.clock())).then(
-        () => undefined,
-        (error: unknown) => app.log.warn({ err: error }, 'expiry scan failed; retrying at the next interval'),
+      scanning = scanAndPurge(context).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'webhook expiry scan failed; retrying at the next interval'),
       );
     }, options.expiryScanIntervalMs ?? EXPIRY_SCAN_INTERVAL_MS);
     scan.unref();
@@ -46,4 +45,12 @@ export function registerWebhookJobs(
     await scanning;
     await deliverer?.stop();
   });
+}
+
+/** Reports the sessions that reached their expiry, then purges one batch of old ended deliveries. */
+async function scanAndPurge(context: AppContext): Promise<void> {
+  const now = context.clock();
+  await context.sessions.executeAll(expiryScanStatements(context.db, now));
+  const before = new Date(now.getTime() - DELIVERY_RETENTION_MS);
+  await context.sessions.execute(purgeDeliveriesStatement(context.db, before, DELIVERY_PURGE_BATCH));
 }

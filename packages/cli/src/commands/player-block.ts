@@ -1,0 +1,31 @@
+import { blockPlayerAsOperator } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+import { requiredClient } from './player-shared.js';
+
+export const playerBlockCommand: Command = {
+  name: 'player block',
+  summary: "Block a client's player: its live sessions end and its launches are refused (403).",
+  usage: '<userId> --client <id> [--until <ISO>] [--reason <text>]',
+  help: [
+    '',
+    '--until is an ISO 8601 time with a time zone (2026-12-31T00:00:00Z); without it the block lasts',
+    'until "player unblock". A block set before is replaced. --reason: at most 200 characters.',
+    '',
+    'example: poker-launch player block user-42 --client casino-1 --until 2026-12-31T00:00:00Z --reason self-exclusion',
+  ],
+  options: { client: { type: 'string' }, until: { type: 'string' }, reason: { type: 'string' } },
+  positionals: [1, 1],
+  async run({ values, positionals: [userId = ''] }, context) {
+    const clientId = requiredClient(values);
+    const block = { until: values.until as string | undefined, reason: values.reason as string | undefined };
+    const { revokedSessions, until } = await withDatabase(context, async (db) =>
+      valueOrFail(await blockPlayerAsOperator(db, clientId, userId, block, new Date())),
+    );
+    context.out(
+      `player ${userId} blocked ${until === null ? 'until unblocked' : `until ${until}`}; ${revokedSessions} live session(s) ended`,
+    );
+    return 0;
+  },
+};

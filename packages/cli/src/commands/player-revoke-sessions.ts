@@ -1,0 +1,22 @@
+import { revokePlayerSessions } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+import { requiredClient } from './player-shared.js';
+
+export const playerRevokeSessionsCommand: Command = {
+  name: 'player revoke-sessions',
+  summary: "End every live session of a client's player.",
+  usage: '<userId> --client <id>',
+  help: ['', 'example: poker-launch player revoke-sessions user-42 --client casino-1'],
+  options: { client: { type: 'string' } },
+  positionals: [1, 1],
+  async run({ values, positionals: [userId = ''] }, context) {
+    const clientId = requiredClient(values);
+    const ended = await withDatabase(context, async (db) =>
+      valueOrFail(await revokePlayerSessions(db, clientId, userId, new Date())),
+    );
+    context.out(`${ended} live session(s) of player ${userId} ended`);
+    return 0;
+  },
+};

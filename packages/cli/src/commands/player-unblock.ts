@@ -1,0 +1,22 @@
+import { unblockPlayerAsOperator } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+import { requiredClient } from './player-shared.js';
+
+export const playerUnblockCommand: Command = {
+  name: 'player unblock',
+  summary: "Lift a player's block: its launches are accepted again.",
+  usage: '<userId> --client <id>',
+  help: ['', 'example: poker-launch player unblock user-42 --client casino-1'],
+  options: { client: { type: 'string' } },
+  positionals: [1, 1],
+  async run({ values, positionals: [userId = ''] }, context) {
+    const clientId = requiredClient(values);
+    const lifted = await withDatabase(context, async (db) =>
+      valueOrFail(await unblockPlayerAsOperator(db, clientId, userId, new Date())),
+    );
+    context.out(lifted ? `player ${userId} unblocked` : `player ${userId} was not blocked`);
+    return 0;
+  },
+};

@@ -1,0 +1,25 @@
+import { revokeSession } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+
+export const sessionRevokeCommand: Command = {
+  name: 'session revoke',
+  summary: 'End one session now: its token stops working on every instance within a second.',
+  usage: '<sessionId>',
+  help: [
+    '',
+    "The session id is v2's data.id or the last part of v3's GameSession IRI. The integrator's",
+    'webhooks report it as session.revoked with reason "operator".',
+    '',
+    'example: poker-launch session revoke 0193a1b2c3d4e5f60718293a4b5c6d7e',
+  ],
+  positionals: [1, 1],
+  async run({ positionals: [id = ''] }, context) {
+    const { ended } = await withDatabase(context, async (db) =>
+      valueOrFail(await revokeSession(db, id, new Date())),
+    );
+    context.out(ended ? `session ${id} ended` : `session ${id} had ended already`);
+    return 0;
+  },
+};

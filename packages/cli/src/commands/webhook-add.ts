@@ -1,0 +1,33 @@
+import { addWebhookEndpoint, loadConfig, WEBHOOK_EVENT_TYPES } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+
+export const webhookAddCommand: Command = {
+  name: 'webhook add',
+  summary: 'Add a webhook endpoint to a client; prints its id and secret (the secret only this once).',
+  usage: '<clientId> <url> [--events a,b,…]',
+  help: [
+    '',
+    'stdout: the endpoint id on the first line, the secret (whsec_…) on the second. Without --events the',
+    `endpoint takes every event: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
+    'The URL must be https: (http: only outside production with WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true).',
+    '',
+    'example: poker-launch webhook add casino-1 https://casino.example/hooks --events session.revoked,player.blocked',
+  ],
+  options: { events: { type: 'string' } },
+  positionals: [2, 2],
+  async run({ values, positionals: [clientId = '', url = ''] }, context) {
+    const rules = loadConfig(context.env);
+    const input = { clientId, url, events: values.events as string | undefined };
+    const { endpoint, secret } = await withDatabase(context, async (db) =>
+      valueOrFail(await addWebhookEndpoint(db, rules, input, new Date())),
+    );
+    context.out(endpoint.id);
+    context.out(secret);
+    context.err(
+      `added endpoint ${endpoint.id} for ${endpoint.events.length} event type(s); the secret above is shown only this once`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,33 @@
+import { listWebhooks } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { JSON_OPTION, printJson, printTable } from '../output.js';
+
+export const webhookListCommand: Command = {
+  name: 'webhook list',
+  summary: 'List the webhook endpoints (never their secrets).',
+  usage: '[--client <id>] [--json]',
+  help: ['', 'example: poker-launch webhook list --client casino-1 --json'],
+  options: { ...JSON_OPTION, client: { type: 'string' } },
+  async run({ values }, context) {
+    const clientId = typeof values.client === 'string' ? values.client : undefined;
+    const endpoints = await withDatabase(context, (db) => listWebhooks(db, clientId, new Date()));
+    if (values.json) printJson(context, endpoints);
+    else if (endpoints.length === 0)
+      context.out('no webhook endpoints; add one with: poker-launch webhook add <clientId> <url>');
+    else {
+      printTable(
+        context,
+        ['id', 'client', 'enabled', 'events', 'url'],
+        endpoints.map((endpoint) => [
+          endpoint.id,
+          endpoint.clientId,
+          endpoint.enabled ? 'yes' : `no (${endpoint.disabledReason ?? 'operator'})`,
+          String(endpoint.events.length),
+          endpoint.url,
+        ]),
+      );
+    }
+    return 0;
+  },
+};

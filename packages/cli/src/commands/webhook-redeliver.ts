@@ -1,0 +1,17 @@
+import { redeliverWebhook } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+
+export const webhookRedeliverCommand: Command = {
+  name: 'webhook redeliver',
+  summary: 'Send a failed (or delivered) delivery again, with the same webhook-id and a fresh schedule.',
+  usage: '<deliveryId>',
+  help: ['', 'example: poker-launch webhook redeliver msg_0193a1b2c3d4e5f60718293a'],
+  positionals: [1, 1],
+  async run({ positionals: [id = ''] }, context) {
+    await withDatabase(context, async (db) => valueOrFail(await redeliverWebhook(db, id, new Date())));
+    context.out(`delivery ${id} will be sent again`);
+    return 0;
+  },
+};

@@ -1,0 +1,17 @@
+import { removeWebhookEndpoint } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+
+export const webhookRemoveCommand: Command = {
+  name: 'webhook remove',
+  summary: 'Remove a webhook endpoint with its deliveries, pending ones included.',
+  usage: '<endpointId>',
+  help: ['', 'example: poker-launch webhook remove ep_3f2a…'],
+  positionals: [1, 1],
+  async run({ positionals: [id = ''] }, context) {
+    await withDatabase(context, async (db) => valueOrFail(await removeWebhookEndpoint(db, id)));
+    context.out(`removed endpoint ${id}`);
+    return 0;
+  },
+};

@@ -1,0 +1,47 @@
+import { changeWebhookEndpoint, loadConfig } from '@poker-launch/server/admin';
+import { type Command, UsageError } from '../command.js';
+import { withDatabase } from '../database.js';
+import { valueOrFail } from '../output.js';
+
+export const webhookUpdateCommand: Command = {
+  name: 'webhook update',
+  summary: 'Change a webhook endpoint: its URL, its events, enable or disable it, or rotate its secret.',
+  usage: '<endpointId> [--url …] [--events …] [--enable|--disable] [--rotate-secret]',
+  help: [
+    '',
+    '--events replaces the list. --disable fails its pending deliveries (see "webhook redeliver").',
+    '--rotate-secret prints the new secret, once; for 24 hours every delivery carries the signatures of',
+    'the new and the old secret, so the receiver can switch without losing one.',
+    '',
+    'example: poker-launch webhook update ep_3f2a… --rotate-secret',
+  ],
+  options: {
+    url: { type: 'string' },
+    events: { type: 'string' },
+    enable: { type: 'boolean' },
+    disable: { type: 'boolean' },
+    'rotate-secret': { type: 'boolean' },
+  },
+  positionals: [1, 1],
+  async run({ values, positionals: [id = ''] }, context) {
+    if (values.enable && values.disable) throw new UsageError('give --enable or --disable, not both');
+    const rules = loadConfig(context.env);
+    const changes = {
+      url: values.url as string | undefined,
+      events: values.events as string | undefined,
+      enabled: values.enable ? true : values.disable ? false : undefined,
+      rotateSecret: values['rotate-secret'] === true,
+    };
+    const { endpoint, secret } = await withDatabase(context, async (db) =>
+      valueOrFail(await changeWebhookEndpoint(db, rules, id, changes, new Date())),
+    );
+    if (secret !== undefined) {
+      context.out(secret);
+      context.err(
+        `the secret above is shown only this once; the old one signs too until ${endpoint.previousSecretUntil}`,
+      );
+    }
+    context.err(`updated endpoint ${endpoint.id}`);
+    return 0;
+  },
+};

@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import { findClient } from '../clients/client.repository.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/schema.js';
+import { findDelivery, listDeliveries, redeliver } from '../webhooks/delivery.repository.js';
+import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
+import {
+  deleteWebhookEndpoint,
+  findWebhookEndpoint,
+  insertWebhookEndpoint,
+  listWebhookEndpoints,
+  updateWebhookEndpoint,
+} from '../webhooks/webhook-endpoint.repository.js';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-event.js';
+import { generateWebhookSecret } from '../webhooks/webhook-signature.js';
+import { webhookUrlProblem } from '../webhooks/webhook-url.js';
+import { type AdminResult, fail, succeed } from './admin-result.js';
+
+/** How long a rotated-out secret still signs (beside the new one): time to deploy the new one. */
+export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3600 * 1000;
+
+type UrlRules = Pick<Config, 'deployment' | 'webhookAllowPrivateAddresses'>;
+
+/** An endpoint as operators see it: never its secret. */
+export interface WebhookEndpointJson {
+  id: string;
+  clientId: string;
+  url: string;
+  events: WebhookEventType[];
+  enabled: boolean;
+  disabledReason: 'operator' | 'gone' | null;
+  /** Until when the secret a rotation replaced still signs; null: it does not. */
+  previousSecretUntil: string | null;
+  createdAt: string;
+}
+
+export function toWebhookEndpointJson(endpoint: WebhookEndpoint, now: Date): WebhookEndpointJson {
+  const previous = endpoint.previousSecret;
+  return {
+    id: endpoint.id,
+    clientId: endpoint.clientId,
+    url: endpoint.url,
+    events: endpoint.eventTypes,
+    enabled: endpoint.enabled,
+    disabledReason: endpoint.disabledReason,
+    previousSecretUntil: previous !== undefined && previous.until > now.toISOString() ? previous.until : null,
+    createdAt: endpoint.createdAt,
+  };
+}
+
+/** Event types from a comma list (`a,b`); all of them when undefined. */
+export function parseEventTypes(list: string | undefined): AdminResult<WebhookEventType[]> {
+  if (list === undefined) return succeed([...WEBHOOK_EVENT_TYPES]);
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = names.filter((name) => !isWebhookEventType(name));
+  if (unknown.length > 0 || names.length === 0) {
+    return fail(
+      `events must be a comma list of: ${WEBHOOK_EVENT_TYPES.join(', ')}${unknown.length > 0 ? ` (not: ${unknown.join(', ')})` : ''}`,
+    );
+  }
+  return succeed(names.filter(isWebhookEventType));
+}
+
+/** A new endpoint of a client; answers it with its secret, shown this once. */
+export async function addWebhookEndpoint(
+  db: Db,
+  rules: UrlRules,
+  input: { clientId: string; url: string; events?: string | undefined },
+  now: Date,
+): Promise<AdminResult<{ endpoint: WebhookEndpointJson; secret: string }>> {
+  const types = parseEventTypes(input.events);
+  const problems = [webhookUrlProblem(input.url, rules), types.ok ? undefined : types.reason].filter(
+    (problem): problem is string => problem !== undefined,
+  );
+  if (problems.length > 0) return fail(problems.join('; '));
+  if (!(await findClient(db, input.clientId)))
+    return fail(`no client "${input.clientId}"; see "client list"`);
+  const endpoint: WebhookEndpoint = {
+    id: `ep_${randomBytes(12).toString('hex')}`,
+    clientId: input.clientId,
+    url: input.url,
+    secret: generateWebhookSecret(),
+    previousSecret: undefined,
+    eventTypes: types.ok ? types.value : [],
+    enabled: true,
+    disabledReason: null,
+    createdAt: now.toISOString(),
+  };
+  await insertWebhookEndpoint(db, endpoint);
+  return succeed({ endpoint: toWebhookEndpointJson(endpoint, now), secret: endpoint.secret });
+}
+
+export async function listWebhooks(
+  db: Db,
+  clientId: string | undefined,
+  now: Date,
+): Promise<WebhookEndpointJson[]> {
+  return (await listWebhookEndpoints(db, clientId)).map((endpoint) => toWebhookEndpointJson(endpoint, now));
+}
+
+export interface WebhookChanges {
+  url?: string | undefined;
+  events?: string | undefined;
+  enabled?: boolean | undefined;
+  rotateSecret?: boolean | undefined;
+}
+
+/** Changes an endpoint; a rotation answers the new secret (shown once), the old one signing too for a day. */
+export async function changeWebhookEndpoint(
+  db: Db,
+  rules: UrlRules,
+  id: string,
+  changes: WebhookChanges,
+  now: Date,
+): Promise<AdminResult<{ endpoint: WebhookEndpointJson; secret: string | undefined }>> {
+  const types = changes.events === undefined ? undefined : parseEventTypes(changes.events);
+  const problems = [
+    changes.url === undefined ? undefined : webhookUrlProblem(changes.url, rules),
+    types === undefined || types.ok ? undefined : types.reason,
+  ].filter((problem): problem is string => problem !== undefined);
+  if (problems.length > 0) return fail(problems.join('; '));
+  if (!(await findWebhookEndpoint(db, id))) return fail(`no webhook endpoint "${id}"; see "webhook list"`);
+  const secret = changes.rotateSecret ? generateWebhookSecret() : undefined;
+  await updateWebhookEndpoint(
+    db,
+    id,
+    {
+      ...(changes.url === undefined ? {} : { url: changes.url }),
+      ...(types?.ok ? { eventTypes: types.value } : {}),
+      ...(changes.enabled === undefined ? {} : { enabled: changes.enabled }),
+      ...(secret === undefined
+        ? {}
+        : {
+            secret: {
+              secret,
+              keepPreviousUntil: new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_MS).toISOString(),
+            },
+          }),
+    },
+    now,
+  );
+  const stored = await findWebhookEndpoint(db, id);
+  if (!stored) return fail(`no webhook endpoint "${id}"; see "webhook list"`);
+  return succeed({ endpoint: toWebhookEndpointJson(stored, now), secret });
+}
+
+export async function removeWebhookEndpoint(db: Db, id: string): Promise<AdminResult<true>> {
+  return (await deleteWebhookEndpoint(db, id))
+    ? succeed(true)
+    : fail(`no webhook endpoint "${id}"; see "webhook list"`);
+}
+
+/** A delivery as operators see it. */
+export interface WebhookDeliveryJson {
+  id: string;
+  event: string;
+  state: string;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
+export async function listWebhookDeliveries(
+  db: Db,
+  endpointId: string,
+  failedOnly: boolean,
+): Promise<AdminResult<WebhookDeliveryJson[]>> {
+  if (!(await findWebhookEndpoint(db, endpointId)))
+    return fail(`no webhook endpoint "${endpointId}"; see "webhook list"`);
+  const rows = await listDeliveries(db, endpointId, { failed: failedOnly });
+  return succeed(
+    rows.map((row) => ({
+      id: row.id,
+      event: row.event_type,
+      state: row.state,
+      attempts: row.attempts,
+      lastStatus: row.last_status,
+      lastError: row.last_error,
+      nextAttemptAt: row.state === 'pending' ? row.next_attempt_at : null,
+      deliveredAt: row.delivered_at,
+      createdAt: row.created_at,
+    })),
+  );
+}
+
+/** Sends a failed (or delivered) delivery again from now, with the same webhook-id. */
+export async function redeliverWebhook(db: Db, id: string, now: Date): Promise<AdminResult<true>> {
+  const delivery = await findDelivery(db, id);
+  if (!delivery) return fail(`no delivery "${id}"; see "webhook deliveries <endpointId>"`);
+  if (!(await redeliver(db, id, now))) return fail(`delivery "${id}" is pending already`);
+  return succeed(true);
+}
