@@ -176,7 +176,8 @@ export interface WebhookDeliveryTable {
 /** One row: the expiry time up to which sessions have been looked at for session.expired. */
 export interface WebhookExpiryScanTable {
   id: number;
-  scanned_until: string;
+  /** Null before the first scan. */
+  scanned_until: string | null;
 }
 
 export type Db = Kysely<DatabaseSchema>;

@@ -25,6 +25,8 @@ export interface Harness {
   sessions: SessionStore;
   clock: TestClock;
   config: Config;
+  /** The configuration the app holds in memory. */
+  live: LiveConfig;
   /** Every log line the app wrote. */
   logs(): string;
   /**
@@ -95,6 +97,7 @@ async function createHarness(database: Database, env: Record<string, string>): P
     sessions,
     clock,
     config,
+    live,
     logs: () => lines.join(''),
     refresh: () => live.refresh(),
     async addClient(overrides = {}) {

@@ -39,11 +39,21 @@ for (const [network, prefix] of [
 
 /** Whether a webhook may not connect to this address (an IPv4-mapped IPv6 address counts as IPv4). */
 export function isForbiddenAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  const mapped = mappedIpv4(address);
   if (mapped !== undefined) return FORBIDDEN.check(mapped, 'ipv4');
   const family = isIP(address);
   if (family === 0) return true;
   return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** The IPv4 address inside an IPv4-mapped IPv6 one, in either spelling (::ffff:127.0.0.1, ::ffff:7f00:1). */
+function mappedIpv4(address: string): string | undefined {
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (dotted !== undefined) return dotted;
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return undefined;
+  const [high, low] = [Number.parseInt(hex[1] ?? '', 16), Number.parseInt(hex[2] ?? '', 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
 /** A refused address, named in the delivery's last error. */

@@ -34,13 +34,13 @@ export function expiryScanStatements(db: Db, now: Date): CompiledQuery[] {
         join webhook_subscriptions sub on sub.endpoint_id = e.id and sub.event_type = 'session.expired'
         join clients c on c.id = s.client_id
         join players p on p.id = s.player_id
-        where s.expires_at > (select scanned_until from webhook_expiry_scan where id = 1)
+        where s.expires_at > (select coalesce(scanned_until, ${upTo}) from webhook_expiry_scan where id = 1)
           and s.expires_at <= ${upTo}
           and s.revoked_at is null`.compile(db),
     db
       .updateTable('webhook_expiry_scan')
       .set({ scanned_until: upTo })
-      .where('scanned_until', '<', upTo)
+      .where((eb) => eb.or([eb('scanned_until', 'is', null), eb('scanned_until', '<', upTo)]))
       .compile(),
   ];
 }

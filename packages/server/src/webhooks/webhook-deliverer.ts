@@ -75,6 +75,11 @@ export class WebhookDeliverer {
     this.sender.close();
   }
 
+  /** Resolves once the runs started so far have ended (tests step the deliverer with tick and idle). */
+  async idle(): Promise<void> {
+    await Promise.all(this.running.values());
+  }
+
   /** Starts a run for each enabled endpoint with deliveries due that has none running. */
   async tick(): Promise<void> {
     if (this.ticking || this.stopped) return;

@@ -83,11 +83,11 @@ export function sessionControlAndWebhooks(dialect: Dialect): Migration {
       await db.schema
         .createTable('webhook_expiry_scan')
         .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
-        .addColumn('scanned_until', 'text', (c) => c.notNull())
+        // Null until the first scan, which only sets it: sessions that expired before there were
+        // webhooks are never reported.
+        .addColumn('scanned_until', 'text')
         .execute();
-      await sql`insert into webhook_expiry_scan (id, scanned_until) values (1, ${new Date().toISOString()})`.execute(
-        db,
-      );
+      await sql`insert into webhook_expiry_scan (id, scanned_until) values (1, null)`.execute(db);
       if (dialect === 'sqlite') await sqliteTriggers(db);
       else await postgresTriggers(db);
     },

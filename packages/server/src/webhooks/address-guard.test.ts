@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../config.js';
+import { isForbiddenAddress } from './address-guard.js';
+import { nextAttemptAt, retryAfterSeconds } from './retry-schedule.js';
+import { webhookUrlProblem } from './webhook-url.js';
+
+describe('the address guard', () => {
+  it('refuses loopback, private, link-local, metadata and other non-public addresses, in every spelling', () => {
+    const refused = [
+      '127.0.0.1',
+      '127.8.9.10',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00:ec2::254',
+      'fc00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:a9fe:a9fe',
+      'not an address',
+    ];
+    expect(refused.filter((address) => !isForbiddenAddress(address))).toEqual([]);
+  });
+
+  it('lets public addresses through', () => {
+    const allowed = [
+      '93.184.216.34',
+      '8.8.8.8',
+      '172.32.0.1',
+      '2606:2800:220:1:248:1893:25c8:1946',
+      '::ffff:8.8.8.8',
+    ];
+    expect(allowed.filter((address) => isForbiddenAddress(address))).toEqual([]);
+  });
+});
+
+describe('the URL of an endpoint', () => {
+  const staging = { deployment: 'staging' as const, webhookAllowPrivateAddresses: false };
+  const production = { deployment: 'production' as const, webhookAllowPrivateAddresses: false };
+  const local = { deployment: 'staging' as const, webhookAllowPrivateAddresses: true };
+
+  it('must be https, and http only outside production with private addresses allowed', () => {
+    expect(webhookUrlProblem('https://hooks.example.com/x', production)).toBeUndefined();
+    expect(webhookUrlProblem('http://hooks.example.com/x', production)).toBe(
+      'a webhook URL must be https: in production',
+    );
+    expect(webhookUrlProblem('http://hooks.example.com/x', staging)).toContain(
+      'http: only with WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true',
+    );
+    expect(webhookUrlProblem('http://127.0.0.1:9000/x', local)).toBeUndefined();
+    expect(
+      webhookUrlProblem('http://hooks.example.com/x', { ...production, webhookAllowPrivateAddresses: true }),
+    ).toBe('a webhook URL must be https: in production');
+  });
+
+  it('carries no credentials or fragment, fits 2048 characters, and is no literal private address', () => {
+    expect(webhookUrlProblem('https://u:p@hooks.example.com/', staging)).toContain('no user name');
+    expect(webhookUrlProblem('https://hooks.example.com/#x', staging)).toContain('no fragment');
+    expect(webhookUrlProblem(`https://hooks.example.com/${'x'.repeat(2048)}`, staging)).toContain(
+      'at most 2048',
+    );
+    expect(webhookUrlProblem('nope', staging)).toContain('is not an absolute URL');
+    expect(webhookUrlProblem('https://[fd00:ec2::254]/', staging)).toContain('not a public address');
+    expect(webhookUrlProblem('https://169.254.169.254/latest', staging)).toContain('not a public address');
+  });
+});
+
+describe('the retry schedule', () => {
+  const now = new Date('2026-11-21T12:00:00.000Z');
+
+  it('spreads about three days of retries, each delay within 20 % of its step', () => {
+    const total = DEFAULT_WEBHOOK_RETRY_SCHEDULE.reduce((sum, delay) => sum + delay, 0);
+    expect(total / 86_400).toBeGreaterThan(2.5);
+    expect(total / 86_400).toBeLessThan(3.5);
+    expect(nextAttemptAt([10], 1, now, undefined, () => 0)?.getTime()).toBe(now.getTime() + 8000);
+    expect(nextAttemptAt([10], 1, now, undefined, () => 1)?.getTime()).toBe(now.getTime() + 12_000);
+    expect(nextAttemptAt([10], 2, now, undefined)).toBeUndefined();
+  });
+
+  it('waits as long as Retry-After asks when that is longer, up to 12 hours', () => {
+    expect(nextAttemptAt([1], 1, now, '300', () => 0.5)?.getTime()).toBe(now.getTime() + 300_000);
+    expect(nextAttemptAt([600], 1, now, '1', () => 0.5)?.getTime()).toBe(now.getTime() + 600_000);
+    expect(nextAttemptAt([1], 1, now, '999999', () => 0.5)?.getTime()).toBe(now.getTime() + 12 * 3600_000);
+    expect(retryAfterSeconds('Sat, 21 Nov 2026 12:01:00 GMT', now)).toBe(60);
+    expect(retryAfterSeconds('soon', now)).toBeUndefined();
+  });
+});

@@ -1,0 +1,50 @@
+import { addWebhookEndpoint } from '../../admin/webhook-admin.js';
+import { createMetrics } from '../../ops/metrics.js';
+import type { Harness } from '../../test-support/harness.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../test-support/webhook-receiver.js';
+import { WebhookDeliverer } from '../webhook-deliverer.js';
+
+/** Settings under which webhooks may go to a receiver on 127.0.0.1, retried a second apart. */
+export const LOCAL_WEBHOOKS = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1' };
+
+/** A receiver, an endpoint of client `demo` pointing at it, and a deliverer stepped by the test. */
+export async function webhookWorld(h: Harness, events?: string) {
+  if (!h.live.client('demo')) await h.addClient();
+  const receiver = await startWebhookReceiver();
+  const added = await addWebhookEndpoint(
+    h.db,
+    h.config,
+    { clientId: 'demo', url: receiver.url, events },
+    h.clock.now(),
+  );
+  if (!added.ok) throw new Error(added.reason);
+  receiver.secrets.push(added.value.secret);
+  await h.refresh();
+  const metrics = createMetrics();
+  const deliverer = new WebhookDeliverer({
+    ...h,
+    log: h.app.log,
+    clock: h.clock.now,
+    metrics,
+    timeoutMs: 2000,
+  });
+  return {
+    receiver,
+    endpoint: added.value.endpoint,
+    secret: added.value.secret,
+    metrics,
+    deliverer,
+    /** Sends what is due now, and waits until those attempts are recorded. */
+    async deliver(): Promise<void> {
+      await deliverer.tick();
+      await deliverer.idle();
+    },
+    async close(): Promise<void> {
+      await deliverer.stop();
+      await receiver.stop();
+    },
+  };
+}
+
+export type WebhookWorld = Awaited<ReturnType<typeof webhookWorld>>;
+export type { WebhookReceiver };

@@ -1,0 +1,280 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { disableClient } from '../admin/client-admin.js';
+import { revokeSession } from '../admin/session-control-admin.js';
+import { changeWebhookEndpoint, redeliverWebhook } from '../admin/webhook-admin.js';
+import {
+  blockDocument,
+  blockRequest,
+  endSessionRequest,
+} from '../session-control/test-support/control-requests.js';
+import { useHarness } from '../test-support/harness.js';
+import { DIALECTS } from '../test-support/test-database.js';
+import { TOKEN_API_URL } from '../token/token.routes.js';
+import { expiryScanStatements } from './expiry-scan.js';
+import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from './test-support/webhook-world.js';
+
+describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
+  const h = useHarness(dialect, LOCAL_WEBHOOKS);
+  let world: WebhookWorld | undefined;
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
+
+  const launch = async (userId: string) => {
+    const response = await h().createSession(userId, { sessionId: `ext-${userId}` });
+    expect(response.statusCode, response.body).toBe(200);
+    const { data } = response.json();
+    return { id: data.id as string, auth: data.attributes.auth as string };
+  };
+  const token = (method: 'GET' | 'DELETE', auth: string) =>
+    h().app.inject({ method, url: TOKEN_API_URL, headers: { authorization: `Bearer ${auth}` } });
+  const rows = () => h().db.selectFrom('webhook_deliveries').selectAll().orderBy('id').execute();
+
+  it('reports every session end, first use, expiry and block, each verified by standardwebhooks, ids only', async () => {
+    world = await webhookWorld(h());
+    const opened = await launch('u-1');
+    expect((await token('GET', opened.auth)).statusCode).toBe(200);
+    expect((await token('GET', opened.auth)).statusCode).toBe(200);
+    await token('DELETE', opened.auth);
+    const revoked = await launch('u-2');
+    expect((await endSessionRequest(h(), revoked.id)).statusCode).toBe(204);
+    const blockedSession = await launch('u-3');
+    await blockRequest(h(), 'PUT', 'u-3', {
+      body: blockDocument({ until: '2026-12-01T00:00:00Z', reason: 'fraud' }),
+    });
+    await blockRequest(h(), 'DELETE', 'u-3');
+    const byOperator = await launch('u-4');
+    await revokeSession(h().db, byOperator.id, h().clock.now());
+    const expiring = await launch('u-5');
+    const scan = () => h().sessions.executeAll(expiryScanStatements(h().db, h().clock.now()));
+    await scan();
+    h().clock.advance(600 + 5);
+    await scan();
+    await scan();
+    const withClient = await launch('u-6');
+    await disableClient(h().db, 'demo', h().clock.now());
+
+    await world.deliver();
+    const received = world.receiver.received;
+    expect(received.every((webhook) => webhook.verifiedWith.length === 1)).toBe(true);
+    const summary = received.map(({ payload }) => [
+      payload.type,
+      payload.data.playerId,
+      payload.data.reason ?? payload.data.until,
+    ]);
+    expect(summary.sort()).toEqual(
+      [
+        ['player.blocked', 'u-3', '2026-12-01T00:00:00.000Z'],
+        ['player.unblocked', 'u-3', undefined],
+        ['session.expired', 'u-5', undefined],
+        ['session.logged_out', 'u-1', undefined],
+        ['session.opened', 'u-1', undefined],
+        ['session.revoked', 'u-2', 'integrator'],
+        ['session.revoked', 'u-3', 'block'],
+        ['session.revoked', 'u-4', 'operator'],
+        ['session.revoked', 'u-6', 'client_disabled'],
+      ].sort(),
+    );
+    const expired = received.find(({ payload }) => payload.type === 'session.expired');
+    expect(JSON.parse(expired?.body ?? '')).toEqual({
+      type: 'session.expired',
+      timestamp: '2026-11-21T12:10:00.000Z',
+      data: { clientId: 'demo', playerId: 'u-5', sessionId: 'ext-u-5', gameSessionId: expiring.id },
+    });
+    const everything = received.map((webhook) => webhook.body).join('\n');
+    for (const session of [opened, revoked, blockedSession, byOperator, expiring, withClient]) {
+      expect(everything).not.toContain(session.auth);
+    }
+    expect((await rows()).map((row) => [row.state, row.attempts])).toEqual(
+      received.map(() => ['delivered', 1]),
+    );
+    // Each event once: another pass sends nothing more.
+    await world.deliver();
+    expect(world.receiver.received).toHaveLength(9);
+  });
+
+  it('writes nothing for a client without an endpoint taking the event', async () => {
+    world = await webhookWorld(h(), 'player.blocked');
+    const session = await launch('u-1');
+    await token('GET', session.auth);
+    await endSessionRequest(h(), session.id);
+    expect(await rows()).toEqual([]);
+    expect(
+      (await h().db.selectFrom('sessions').select('opened_at').execute()).map((row) => row.opened_at),
+    ).toEqual([null]);
+  });
+
+  it('retries with the same webhook-id, honours Retry-After, then marks it failed; redelivery sends it again', async () => {
+    world = await webhookWorld(h(), 'session.revoked');
+    const answers = [503, 500, 500, 500];
+    world.receiver.answer = () => ({ status: answers.shift() ?? 204, headers: { 'retry-after': '120' } });
+    await endSessionRequest(h(), (await launch('u-1')).id);
+    await world.deliver();
+    const [first] = await rows();
+    expect(first).toMatchObject({ state: 'pending', attempts: 1, last_status: 503 });
+    // Retry-After asked for 120 s, more than the schedule's 1 s.
+    const wait = Date.parse(first?.next_attempt_at ?? '') - h().clock.now().getTime();
+    expect(wait).toBe(120_000);
+    for (let attempt = 2; attempt <= 4; attempt++) {
+      await world.deliver();
+      expect((await rows())[0]?.attempts).toBe(attempt - 1);
+      h().clock.advance(121);
+      await world.deliver();
+    }
+    expect(await rows()).toMatchObject([{ state: 'failed', attempts: 4, last_status: 500 }]);
+    const ids = new Set(world.receiver.received.map((webhook) => webhook.id));
+    expect([...ids]).toEqual([first?.id]);
+    const metrics = await world.metrics.registry.metrics();
+    expect(metrics).toContain('poker_launch_webhook_deliveries_total{outcome="retrying"} 3');
+    expect(metrics).toContain('poker_launch_webhook_deliveries_total{outcome="failed"} 1');
+
+    const redelivered = await redeliverWebhook(h().db, first?.id ?? '', h().clock.now());
+    expect(redelivered).toEqual({ ok: true, value: true });
+    await world.deliver();
+    expect(await rows()).toMatchObject([{ state: 'delivered', attempts: 1, last_status: 204 }]);
+    expect(world.receiver.received.at(-1)?.id).toBe(first?.id);
+  });
+
+  it('disables an endpoint that answers 410 Gone, failing what it still had pending', async () => {
+    world = await webhookWorld(h(), 'session.revoked');
+    world.receiver.answer = () => ({ status: 410 });
+    await endSessionRequest(h(), (await launch('u-1')).id);
+    await world.deliver();
+    await endSessionRequest(h(), (await launch('u-2')).id);
+    const endpoint = await h()
+      .db.selectFrom('webhook_endpoints')
+      .select(['enabled', 'disabled_reason'])
+      .executeTakeFirst();
+    expect(endpoint).toEqual({ enabled: 0, disabled_reason: 'gone' });
+    // The second end came after: no enabled endpoint took it.
+    expect((await rows()).map((row) => row.state)).toEqual(['failed']);
+    await h().refresh();
+    await world.deliver();
+    expect(world.receiver.received).toHaveLength(1);
+  });
+
+  it('signs with both secrets while a rotated-out one still holds', async () => {
+    world = await webhookWorld(h(), 'session.revoked');
+    const rotated = await changeWebhookEndpoint(
+      h().db,
+      h().config,
+      world.endpoint.id,
+      { rotateSecret: true },
+      h().clock.now(),
+    );
+    if (!rotated.ok || rotated.value.secret === undefined) throw new Error('no rotation');
+    world.receiver.secrets.push(rotated.value.secret);
+    await h().refresh();
+    await endSessionRequest(h(), (await launch('u-1')).id);
+    await world.deliver();
+    const [webhook] = world.receiver.received;
+    expect(webhook?.verifiedWith.sort()).toEqual([world.secret, rotated.value.secret].sort());
+    expect(String(webhook?.headers['webhook-signature']).split(' ')).toHaveLength(2);
+  });
+
+  it('keeps a slow endpoint from holding up another', async () => {
+    world = await webhookWorld(h(), 'session.revoked');
+    world.receiver.answer = () => 'hang';
+    const other = await webhookWorld(h(), 'session.revoked');
+    try {
+      await endSessionRequest(h(), (await launch('u-1')).id);
+      // One pass: the hanging endpoint's attempt is in flight while the other's is delivered.
+      await world.deliverer.tick();
+      await other.receiver.waitForDelivered(1);
+      expect(world.receiver.received.map((webhook) => webhook.status)).toEqual([0]);
+      const pending = await h()
+        .db.selectFrom('webhook_deliveries')
+        .select('state')
+        .where('endpoint_id', '=', world.endpoint.id)
+        .execute();
+      expect(pending).toEqual([{ state: 'pending' }]);
+      await world.deliverer.idle();
+      expect((await rows()).find((row) => row.endpoint_id === world?.endpoint.id)?.last_error).toContain(
+        'no answer within 2 s',
+      );
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe.each(DIALECTS)('webhooks to private addresses on %s', (dialect) => {
+  const h = useHarness(dialect);
+
+  it('refuses them when the endpoint is added, and at delivery after DNS when they slip in', async () => {
+    const { addWebhookEndpoint } = await import('../admin/webhook-admin.js');
+    await h().addClient();
+    for (const url of [
+      'https://127.0.0.1/hooks',
+      'https://localhost/hooks',
+      'https://[::ffff:10.0.0.1]/hooks',
+      'http://example.com/hooks',
+    ]) {
+      const added = await addWebhookEndpoint(h().db, h().config, { clientId: 'demo', url }, h().clock.now());
+      expect(added.ok, url).toBe(false);
+    }
+    // Written past the checks (as by hand): a host name that resolves to loopback, and a mapped address.
+    const { startWebhookReceiver } = await import('../test-support/webhook-receiver.js');
+    const receiver = await startWebhookReceiver();
+    const { createMetrics } = await import('../ops/metrics.js');
+    const { WebhookDeliverer } = await import('./webhook-deliverer.js');
+    const metrics = createMetrics();
+    try {
+      const now = h().clock.now().toISOString();
+      for (const [id, host] of [
+        ['ep_dns', 'vm'],
+        ['ep_mapped', '[::ffff:127.0.0.1]'],
+      ] as const) {
+        await h()
+          .db.insertInto('webhook_endpoints')
+          .values({
+            id,
+            client_id: 'demo',
+            url: `https://${host}:${receiver.port}/hooks`,
+            secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+            enabled: 1,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        await h()
+          .db.insertInto('webhook_subscriptions')
+          .values({ endpoint_id: id, event_type: 'session.revoked' })
+          .execute();
+      }
+      await h().refresh();
+      const launched = await h().createSession('u-1', {});
+      await endSessionRequest(h(), launched.json().data.id);
+      const deliverer = new WebhookDeliverer({ ...h(), log: h().app.log, clock: h().clock.now, metrics });
+      await deliverer.tick();
+      await deliverer.idle();
+      await deliverer.stop();
+      expect(receiver.received).toEqual([]);
+      const stored = await h()
+        .db.selectFrom('webhook_deliveries')
+        .select(['endpoint_id', 'state', 'last_error'])
+        .orderBy('endpoint_id')
+        .execute();
+      expect(stored).toEqual([
+        {
+          endpoint_id: 'ep_dns',
+          state: 'pending',
+          last_error:
+            '127.0.0.1 is not a public address (set WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true to allow it)',
+        },
+        {
+          endpoint_id: 'ep_mapped',
+          state: 'pending',
+          last_error:
+            '::ffff:7f00:1 is not a public address (set WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true to allow it)',
+        },
+      ]);
+      expect(await metrics.registry.metrics()).toContain(
+        'poker_launch_webhook_deliveries_total{outcome="refused"} 2',
+      );
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
