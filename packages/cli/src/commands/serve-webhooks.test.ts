@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../../server/src/test-support/webhook-receiver.js';
+import { createSession, printedCredentials } from '../test-support/create-session.js';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { runServe, type ServeProcess } from '../test-support/run-serve.js';
+import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+
+/** Webhooks to the receiver on 127.0.0.1, retried every second (the default waits minutes). */
+const WEBHOOK_ENV = {
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+  WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 30 }, () => '1').join(','),
+};
+
+describe.each(DATABASE_KINDS)('webhooks from running instances on %s', (kind) => {
+  const database = useTempDatabase(kind);
+  let instances: ServeProcess[] = [];
+  let receiver: WebhookReceiver | undefined;
+  afterEach(async () => {
+    await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));
+    instances = [];
+    await receiver?.stop();
+  });
+
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url, ...WEBHOOK_ENV });
+  /** Launches on `instance` and logs out at once: one session.logged_out event each. */
+  const launchAndLogOut = async (
+    instance: ServeProcess,
+    credentials: { clientId: string; secret: string },
+    userId: string,
+  ) => {
+    const created = await createSession(instance.address, credentials.clientId, credentials.secret, userId);
+    expect(created.status).toBe(200);
+    const logout = await fetch(`${instance.address}/api/web/v2/app/session`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${created.body.data.attributes.auth}` },
+    });
+    expect(logout.status).toBe(204);
+  };
+  const addEndpoint = async () => {
+    receiver = await startWebhookReceiver();
+    const added = await cli('webhook', 'add', 'demo', receiver.url, '--events', 'session.logged_out');
+    expect(added.code, added.stderr).toBe(0);
+    const [id, secret] = added.stdout.trim().split('\n');
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    receiver.secrets.push(secret ?? '');
+    return { receiver, id: id ?? '' };
+  };
+  const storedStates = async () => {
+    const stored = await database().open();
+    try {
+      return (await stored.db.selectFrom('webhook_deliveries').select('state').execute()).map(
+        (row) => row.state,
+      );
+    } finally {
+      await stored.close();
+    }
+  };
+
+  it('delivers every event after the receiver was down and the instance was killed (SIGKILL) with deliveries pending', async () => {
+    const first = await runServe(database().url, WEBHOOK_ENV);
+    instances = [first];
+    const credentials = printedCredentials(first.stdout());
+    const { receiver } = await addEndpoint();
+    await receiver.stop();
+    for (let index = 0; index < 40; index++) await launchAndLogOut(first, credentials, `player-${index}`);
+    // The receiver is down: every delivery fails and waits for its next attempt.
+    const stored = await storedStates();
+    expect(stored.filter((state) => state === 'pending')).toHaveLength(40);
+    await first.stop('SIGKILL');
+
+    await receiver.restart();
+    instances = [await runServe(database().url, WEBHOOK_ENV)];
+    // Rows the killed instance held stay its own until their lease ends (15 s): a generous deadline.
+    const delivered = await receiver.waitForDelivered(40, 90_000);
+    expect(new Set(delivered.map((webhook) => webhook.id)).size).toBe(40);
+    expect(delivered.every((webhook) => webhook.verifiedWith.length === 1)).toBe(true);
+    expect(new Set(delivered.map((webhook) => webhook.payload.data.playerId)).size).toBe(40);
+    expect(await storedStates()).toEqual(Array.from({ length: 40 }, () => 'delivered'));
+  }, 150_000);
+
+  it('share the work between two instances on one database: each event delivered once', async () => {
+    const first = await runServe(database().url, WEBHOOK_ENV);
+    instances = [first, await runServe(database().url, WEBHOOK_ENV)];
+    const credentials = printedCredentials(first.stdout());
+    const { receiver } = await addEndpoint();
+    await Promise.all(
+      [0, 1].map(async (worker) => {
+        for (let index = worker; index < 60; index += 2) {
+          await launchAndLogOut(instances[index % 2] as ServeProcess, credentials, `player-${index}`);
+        }
+      }),
+    );
+    const delivered = await receiver.waitForDelivered(60, 60_000);
+    // Let a second instance's duplicate, if there were one, arrive before counting.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const ids = receiver.received.map((webhook) => webhook.id);
+    expect(ids).toHaveLength(60);
+    expect(new Set(ids).size).toBe(60);
+    expect(delivered.every((webhook) => webhook.verifiedWith.length === 1)).toBe(true);
+    expect(await storedStates()).toEqual(Array.from({ length: 60 }, () => 'delivered'));
+  }, 120_000);
+});

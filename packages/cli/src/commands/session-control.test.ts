@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+
+describe.each(DATABASE_KINDS)('poker-launch session and player control on %s', (kind) => {
+  const database = useTempDatabase(kind);
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
+  const sessions = async () => {
+    const stored = await database().open();
+    try {
+      return await stored.db.selectFrom('sessions').select(['id', 'revoke_reason']).orderBy('id').execute();
+    } finally {
+      await stored.close();
+    }
+  };
+  let launched = 0;
+  /** A live session of the player (registered with player add on its first), written as a launch would. */
+  const launch = async (userId: string) => {
+    const stored = await database().open();
+    try {
+      const player = await stored.db
+        .selectFrom('players')
+        .select('id')
+        .where('external_id', '=', userId)
+        .executeTakeFirst();
+      const playerId =
+        player?.id ?? (await cli('player', 'add', userId, '--client', 'casino-1')).stdout.trim();
+      const id = String(++launched).padStart(32, '0');
+      const now = new Date();
+      await stored.db
+        .insertInto('sessions')
+        .values({
+          id,
+          token_hash: id,
+          client_id: 'casino-1',
+          player_id: playerId,
+          external_session_id: `ext-${id}`,
+          api_version: 'v2',
+          game_code: 'poker',
+          table_id: null,
+          game_id: null,
+          auth_type: 'external',
+          lang: 'en',
+          currency: null,
+          launch_options: null,
+          long_life: 0,
+          user_ip: null,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + 600_000).toISOString(),
+          revoked_at: null,
+          opened_at: null,
+          revoke_reason: null,
+        })
+        .execute();
+      return id;
+    } finally {
+      await stored.close();
+    }
+  };
+
+  it('ends one session, then all of a player, as the operator', async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret');
+    const first = await launch('u-1');
+    const second = await launch('u-1');
+    const third = await launch('u-1');
+    const revoked = await cli('session', 'revoke', first);
+    expect(revoked).toMatchObject({ code: 0, stdout: `session ${first} ended\n` });
+    expect((await cli('session', 'revoke', first)).stdout).toBe(`session ${first} had ended already\n`);
+    const all = await cli('player', 'revoke-sessions', 'u-1', '--client', 'casino-1');
+    expect(all).toMatchObject({ code: 0, stdout: '2 live session(s) of player u-1 ended\n' });
+    expect(await sessions()).toEqual(
+      [first, second, third].sort().map((id) => ({ id, revoke_reason: 'operator' })),
+    );
+  });
+
+  it('blocks and unblocks a player, with the API rules for until and reason', async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret');
+    await launch('u-1');
+    const blocked = await cli(
+      'player',
+      'block',
+      'u-1',
+      '--client',
+      'casino-1',
+      '--until',
+      '2099-01-01T00:00:00Z',
+      '--reason',
+      'self-exclusion',
+    );
+    expect(blocked).toMatchObject({
+      code: 0,
+      stdout: 'player u-1 blocked until 2099-01-01T00:00:00.000Z; 1 live session(s) ended\n',
+    });
+    expect((await sessions()).map((row) => row.revoke_reason)).toEqual(['block']);
+    const bad = await cli(
+      'player',
+      'block',
+      'u-1',
+      '--client',
+      'casino-1',
+      '--until',
+      '2001-01-01T00:00:00Z',
+      '--reason',
+      'x'.repeat(201),
+    );
+    expect(bad).toMatchObject({
+      code: 1,
+      stderr:
+        'poker-launch player block: reason must be at most 200 characters long; until must be in the future\n',
+    });
+    expect((await cli('player', 'unblock', 'u-1', '--client', 'casino-1')).stdout).toBe(
+      'player u-1 unblocked\n',
+    );
+    expect((await cli('player', 'unblock', 'u-1', '--client', 'casino-1')).stdout).toBe(
+      'player u-1 was not blocked\n',
+    );
+    expect((await cli('player', 'block', 'u-1', '--client', 'casino-1')).stdout).toBe(
+      'player u-1 blocked until unblocked; 0 live session(s) ended\n',
+    );
+  });
+
+  it('refuses an unknown session, client or player, and a call without --client', async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret');
+    expect((await cli('session', 'revoke', '0'.repeat(32))).stderr).toContain(
+      `no session "${'0'.repeat(32)}"`,
+    );
+    expect((await cli('player', 'block', 'u-1', '--client', 'nobody')).stderr).toContain(
+      'no client "nobody"',
+    );
+    expect((await cli('player', 'unblock', 'u-9', '--client', 'casino-1')).stderr).toContain(
+      'client "casino-1" has no player "u-9"',
+    );
+    expect((await cli('player', 'revoke-sessions', 'u-1')).code).toBe(2);
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+
+describe.each(DATABASE_KINDS)('poker-launch webhook on %s', (kind) => {
+  const database = useTempDatabase(kind);
+  const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
+
+  it('adds an endpoint, printing its id and secret once; lists, updates, rotates and removes it', async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret');
+    const added = await cli(
+      'webhook',
+      'add',
+      'casino-1',
+      'https://hooks.example.com/poker',
+      '--events',
+      'session.revoked,player.blocked',
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const [id = '', secret = ''] = added.stdout.trim().split('\n');
+    expect(id).toMatch(/^ep_[0-9a-f]{24}$/);
+    // whsec_ and the base64 of 32 random bytes.
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    const listed = JSON.parse((await cli('webhook', 'list', '--json')).stdout);
+    expect(listed).toEqual([
+      {
+        id,
+        clientId: 'casino-1',
+        url: 'https://hooks.example.com/poker',
+        events: ['player.blocked', 'session.revoked'],
+        enabled: true,
+        disabledReason: null,
+        previousSecretUntil: null,
+        createdAt: expect.any(String),
+      },
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(secret.slice(6));
+    expect((await cli('webhook', 'list')).stdout).toContain(`${id}  casino-1  yes`);
+
+    const rotated = await cli(
+      'webhook',
+      'update',
+      id,
+      '--rotate-secret',
+      '--disable',
+      '--events',
+      'session.expired',
+    );
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const newSecret = rotated.stdout.trim();
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(secret);
+    const [updated] = JSON.parse((await cli('webhook', 'list', '--client', 'casino-1', '--json')).stdout);
+    expect(updated).toMatchObject({
+      enabled: false,
+      disabledReason: 'operator',
+      events: ['session.expired'],
+    });
+    expect(Date.parse(updated.previousSecretUntil) - Date.now()).toBeGreaterThan(23 * 3600_000);
+    expect((await cli('webhook', 'update', id, '--enable')).code).toBe(0);
+    expect((await cli('webhook', 'deliveries', id)).stdout).toBe('no deliveries\n');
+    expect((await cli('webhook', 'remove', id)).stdout).toBe(`removed endpoint ${id}\n`);
+    expect((await cli('webhook', 'list', '--json')).stdout.trim()).toBe('[]');
+  });
+
+  it('refuses a bad URL, an unknown event type or client, and unknown ids', async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret');
+    const http = await cli('webhook', 'add', 'casino-1', 'http://hooks.example.com/x');
+    expect(http).toMatchObject({ code: 1 });
+    expect(http.stderr).toContain('a webhook URL must be https:');
+    const local = await cli('webhook', 'add', 'casino-1', 'https://10.0.0.7/x', '--events', 'session.nope');
+    expect(local.stderr).toContain('10.0.0.7 is not a public address');
+    expect(local.stderr).toContain('(not: session.nope)');
+    expect((await cli('webhook', 'add', 'nobody', 'https://hooks.example.com/x')).stderr).toContain(
+      'no client "nobody"',
+    );
+    expect((await cli('webhook', 'update', 'ep_nope', '--enable')).stderr).toContain(
+      'no webhook endpoint "ep_nope"',
+    );
+    expect((await cli('webhook', 'update', 'ep_nope', '--enable', '--disable')).code).toBe(2);
+    expect((await cli('webhook', 'deliveries', 'ep_nope')).code).toBe(1);
+    expect((await cli('webhook', 'redeliver', 'msg_nope')).stderr).toContain('no delivery "msg_nope"');
+    expect((await cli('webhook', 'remove', 'ep_nope')).code).toBe(1);
+  });
+
+  it('takes http: and private addresses with WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true outside production only', async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret');
+    const env = { DATABASE_URL: database().url, WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' };
+    expect((await runPokerLaunch(['webhook', 'add', 'casino-1', 'http://127.0.0.1:9/x'], env)).code).toBe(0);
+    const production = await runPokerLaunch(['webhook', 'add', 'casino-1', 'http://127.0.0.1:9/x'], {
+      ...env,
+      POKER_LAUNCH_ENV: 'production',
+    });
+    expect(production.stderr).toContain('a webhook URL must be https: in production');
+  });
+});
