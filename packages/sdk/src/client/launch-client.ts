@@ -14,6 +14,15 @@ import {
   readSessionDocument,
 } from './results.js';
 import { type RetryOptions, retryPolicy } from './retry.js';
+import {
+  type BlockPlayerOptions,
+  blockAttributes,
+  endSessionRequest,
+  type PlayerBlockResult,
+  playerRequest,
+  type RequestBuilder,
+  readPlayerBlock,
+} from './session-control.js';
 import { type Answer, type FetchLike, type PreparedRequest, send } from './transport.js';
 
 /**
@@ -51,7 +60,7 @@ export interface OpenGameParams {
   player: OpenGamePlayer;
 }
 
-/** The two operations of the API, bound to one client id and its credentials. */
+/** The operations of the API, bound to one client id and its credentials. */
 export interface LaunchClient {
   /**
    * v2 create session: registers or updates the player and answers the URL that opens the target.
@@ -67,6 +76,37 @@ export interface LaunchClient {
    * const { url } = await client.openGame({ player: { id: 'u-1', nick: 'Bob' }, session: { tableId: 7 } });
    */
   openGame(params: OpenGameParams): Promise<OpenGameResult>;
+  /**
+   * Ends one session now: its token stops working, and an open game page leaves the game. Takes v2's
+   * `id` (data.id) or v3's `id` (the GameSession IRI). A session that had ended already is fine.
+   *
+   * @example
+   * const { id } = await client.openGame({ player: { id: 'u-1' } });
+   * await client.revokeSession(id);
+   */
+  revokeSession(sessionId: string): Promise<void>;
+  /**
+   * Ends every live session of the player.
+   *
+   * @example
+   * const { revokedSessions } = await client.revokePlayerSessions('u-1');
+   */
+  revokePlayerSessions(playerId: string): Promise<{ revokedSessions: number }>;
+  /**
+   * Blocks the player: its live sessions end, and launches for it are refused (403) until `until`, or
+   * until `unblockPlayer`. A block set before is replaced.
+   *
+   * @example
+   * await client.blockPlayer('u-1', { until: new Date(Date.now() + 30 * 86_400_000), reason: 'self-exclusion' });
+   */
+  blockPlayer(playerId: string, options?: BlockPlayerOptions): Promise<PlayerBlockResult>;
+  /**
+   * Lifts the player's block (nothing happens if there is none).
+   *
+   * @example
+   * await client.unblockPlayer('u-1');
+   */
+  unblockPlayer(playerId: string): Promise<void>;
 }
 
 /**
@@ -103,7 +143,45 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
       };
     };
 
+  /** A v3 session-control request: `client` in the query, signed, and the API key if there is one. */
+  const build: RequestBuilder = async (method, path, signed, body) => ({
+    method,
+    url: `${baseUrl}${path}?client=${encodeURIComponent(options.clientId)}`,
+    headers: {
+      accept: JSON_API_MEDIA_TYPE,
+      ...(body === undefined ? {} : { 'content-type': JSON_API_MEDIA_TYPE }),
+      ...(await signatureHeader(signed)),
+      ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
+    },
+    ...(body === undefined ? {} : { body }),
+    signed,
+    unsigned: secretKey === undefined,
+  });
+
   return {
+    async revokeSession(sessionId) {
+      await send(fetch, policy, await endSessionRequest(build, sessionId));
+    },
+
+    async revokePlayerSessions(playerId) {
+      const answer = await send(fetch, policy, await playerRequest(build, 'DELETE', playerId, 'sessions'));
+      const count = (answer.body as { meta?: { revokedSessions?: unknown } } | undefined)?.meta
+        ?.revokedSessions;
+      return typeof count === 'number'
+        ? { revokedSessions: count }
+        : unexpected(answer, 'meta.revokedSessions');
+    },
+
+    async blockPlayer(playerId, blockOptions = {}) {
+      const request = await playerRequest(build, 'PUT', playerId, 'block', blockAttributes(blockOptions));
+      const answer = await send(fetch, policy, request);
+      return readPlayerBlock(answer.body) ?? unexpected(answer, 'a PlayerBlock document');
+    },
+
+    async unblockPlayer(playerId) {
+      await send(fetch, policy, await playerRequest(build, 'DELETE', playerId, 'block'));
+    },
+
     async createSession(userId, params = {}) {
       if (typeof userId !== 'string' || userId === '')
         throw new TypeError('createSession: userId must be a non-empty string');

@@ -16,17 +16,23 @@ export interface FetchResponseLike {
   text(): Promise<string>;
 }
 
-/** The part of `fetch` the client uses; pass your own to add a proxy, tracing or a test double. */
+/**
+ * The part of `fetch` the client uses; pass your own to add a proxy, tracing or a test double. Launches
+ * POST; session control also sends PUT, and DELETE without a body.
+ */
 export type FetchLike = (
   url: string,
-  init: { method: 'POST'; headers: Record<string, string>; body: string },
+  init: { method: 'POST' | 'PUT' | 'DELETE'; headers: Record<string, string>; body?: string },
 ) => Promise<FetchResponseLike>;
 
 /** One attempt of a request, signed. */
 export interface PreparedRequest {
+  /** Default POST. */
+  method?: 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers: Record<string, string>;
-  body: string;
+  /** None for a DELETE. */
+  body?: string;
   /** What the signature covered, to explain a staging server's signature error. */
   evidence: SignatureEvidence;
 }
@@ -53,9 +59,9 @@ export async function send(
     let answer: Answer;
     try {
       const response = await fetch(request.url, {
-        method: 'POST',
+        method: request.method ?? 'POST',
         headers: request.headers,
-        body: request.body,
+        ...(request.body === undefined ? {} : { body: request.body }),
       });
       answer = {
         status: response.status,

@@ -18,9 +18,12 @@ export function recordingFetch(rewrite: (body: string) => string = (body) => bod
 } {
   const calls: RecordedCall[] = [];
   const fetch: FetchLike = async (url, init) => {
-    const call: RecordedCall = { url, headers: { ...init.headers }, body: init.body };
+    const call: RecordedCall = { url, headers: { ...init.headers }, body: init.body ?? '' };
     calls.push(call);
-    const response = await globalThis.fetch(url, { ...init, body: rewrite(init.body) });
+    const response = await globalThis.fetch(
+      url,
+      init.body === undefined ? init : { ...init, body: rewrite(init.body) },
+    );
     call.status = response.status;
     call.requestId = response.headers.get('x-request-id');
     return response;

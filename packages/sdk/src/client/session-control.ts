@@ -1,0 +1,84 @@
+import { phpJsonDecode } from '../php/json-decode.js';
+import { arrayReplace, PhpArray } from '../php/php-array.js';
+import type { PlayerBlockAttributes, PlayerBlockDocument } from '../wire/session-control.js';
+import type { PreparedRequest } from './transport.js';
+
+/** What `blockPlayer` answers: the block as stored, and how many live sessions it ended. */
+export interface PlayerBlockResult {
+  playerId: string;
+  blocked: boolean;
+  since: string | null;
+  until: string | null;
+  reason: string | null;
+  revokedSessions: number;
+  document: PlayerBlockDocument;
+}
+
+/** Options of `blockPlayer`. */
+export interface BlockPlayerOptions {
+  /** When the block ends by itself (a Date, or ISO 8601 with a time zone); omitted: until lifted. */
+  until?: Date | string;
+  /** Why, at most 200 characters. */
+  reason?: string;
+}
+
+/** Builds one session-control request; `sign` adds the credentials (sign header, API key). */
+export type RequestBuilder = (
+  method: 'PUT' | 'DELETE',
+  path: string,
+  signed: PhpArray,
+  body?: string,
+) => Promise<PreparedRequest>;
+
+/** The 32-hex id of a session: v2's data.id, or the last segment of v3's GameSession IRI. */
+export function sessionIdOf(idOrIri: string): string {
+  const id = idOrIri.split('/').pop() ?? '';
+  if (!/^[0-9a-f]{32}$/.test(id)) {
+    throw new TypeError(
+      'revokeSession: give the data.id of a v2 session or the IRI (data.id) of a v3 GameSession',
+    );
+  }
+  return id;
+}
+
+export function endSessionRequest(build: RequestBuilder, idOrIri: string): Promise<PreparedRequest> {
+  const id = sessionIdOf(idOrIri);
+  return build('DELETE', `/apiweb/v3/game-sessions/${id}`, PhpArray.from([['id', id]]));
+}
+
+export function playerRequest(
+  build: RequestBuilder,
+  method: 'PUT' | 'DELETE',
+  playerId: string,
+  resource: 'sessions' | 'block',
+  attributes?: PlayerBlockAttributes,
+): Promise<PreparedRequest> {
+  if (typeof playerId !== 'string' || playerId === '')
+    throw new TypeError('playerId must be a non-empty string');
+  const path = `/apiweb/v3/players/${encodeURIComponent(playerId)}/${resource}`;
+  const signed = PhpArray.from([['playerId', playerId]]);
+  if (attributes === undefined) return build(method, path, signed);
+  const body = JSON.stringify({ data: { type: 'PlayerBlock', attributes } });
+  // Signed over the path's playerId and the document as the service (like PHP's json_decode) reads it.
+  return build(method, path, arrayReplace(signed, phpJsonDecode(body) as PhpArray), body);
+}
+
+export function blockAttributes(options: BlockPlayerOptions): PlayerBlockAttributes {
+  const until = options.until instanceof Date ? options.until.toISOString() : options.until;
+  return {
+    ...(until === undefined ? {} : { until }),
+    ...(options.reason === undefined ? {} : { reason: options.reason }),
+  };
+}
+
+export function readPlayerBlock(body: unknown): PlayerBlockResult | undefined {
+  const document = body as PlayerBlockDocument | undefined;
+  const data = document?.data;
+  if (data?.type !== 'PlayerBlock' || typeof data.attributes?.blocked !== 'boolean') return undefined;
+  return {
+    playerId: data.id,
+    ...data.attributes,
+    revokedSessions: document?.meta?.revokedSessions ?? 0,
+    document: document as PlayerBlockDocument,
+  };
+}
