@@ -2,8 +2,12 @@
 // API says is written with textContent, never parsed as markup; the page's CSP forbids inline script.
 
 const TOKEN_KEY = 'poker-launch.auth';
-/** A session can end elsewhere (logout, a disabled client); the page asks again now and then. */
-const RECHECK_MS = 60_000;
+/**
+ * A session can end elsewhere (the integrator or the operator ends it, a block, a logout in another tab,
+ * a disabled client): while the page is in view it asks every few seconds, and leaves the game when
+ * told so. A page out of view asks when it comes back into view.
+ */
+const RECHECK_MS = 5_000;
 const RETRY_MS = 5_000;
 
 const MESSAGES = {
@@ -129,7 +133,11 @@ function render(session, meta) {
   status.classList.remove('is-ended');
   byId('session').hidden = false;
   root.setAttribute('aria-busy', 'false');
-  if (!state.recheck) state.recheck = setInterval(loadSession, RECHECK_MS);
+  if (!state.recheck) state.recheck = setInterval(recheckInView, RECHECK_MS);
+}
+
+function recheckInView() {
+  if (document.visibilityState === 'visible') loadSession();
 }
 
 function tick() {

@@ -1,0 +1,44 @@
+import { sign } from '@poker-launch/sdk';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Client } from '../../src/clients/client.js';
+import { describeInChromium, launchChromium } from './support/chromium.js';
+import { readShownSession } from './support/game-page.js';
+import { type RunningService, startRunningService } from './support/running-service.js';
+
+describeInChromium('a session ended by the integrator, in Chromium', () => {
+  let browser: Browser;
+  let service: RunningService;
+  let client: Client;
+  let page: Page;
+
+  beforeAll(async () => {
+    [browser, service] = await Promise.all([launchChromium(), startRunningService()]);
+    client = await service.addClient();
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  it('leaves the game within seconds once its session is ended through the API', async () => {
+    const { url, auth } = await service.createV2Session(client, 'u-revoked', { nick: 'Ended' });
+    await page.goto(url);
+    expect((await readShownSession(page)).status).toBe('Your session is active.');
+    const read = await fetch(`${service.origin}/api/web/v2/app/session`, {
+      headers: { authorization: `Bearer ${auth}` },
+    });
+    const { id } = ((await read.json()) as { data: { id: string } }).data;
+
+    const ended = await fetch(`${service.origin}/apiweb/v3/game-sessions/${id}?client=${client.id}`, {
+      method: 'DELETE',
+      headers: { sign: await sign({ id }, client.secretKey ?? '') },
+    });
+    expect(ended.status).toBe(204);
+    // The page asks every 5 s while in view; a generous deadline for a loaded machine.
+    await page.locator('#status', { hasText: 'Your session has ended.' }).waitFor({ timeout: 30_000 });
+    expect(await page.locator('#session').isHidden()).toBe(true);
+    expect(await page.evaluate("sessionStorage.getItem('poker-launch.auth')")).toBeNull();
+  });
+});
