@@ -27,6 +27,8 @@ const PRINTS: Record<string, RegExp[]> = {
     /^v3 game session \/apiweb\/v3\/game-sessions\/[0-9a-f]{32}$/m,
     /^refused: 500 username_exists A Player with this username already exists in the system\.$/m,
     /^v2 session with replay fields \S+$/m,
+    /^blocked until \d{4}-\d\d-\d\dT\S+ ending 1 session\(s\)$/m,
+    /^ended 0 more$/m,
   ],
 };
 
