@@ -9,6 +9,7 @@ const MIGRATIONS = [
   '003_session_purge_indexes',
   '004_previous_secret',
   '005_cheaper_write_batch',
+  '009_session_control_and_webhooks',
 ];
 
 describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {

@@ -25,6 +25,7 @@ describe.runIf(postgresUrl)('three poker-launch instances on one PostgreSQL data
         '003_session_purge_indexes',
         '004_previous_secret',
         '005_cheaper_write_batch',
+        '009_session_control_and_webhooks',
       ]);
       // A first start creates the demo client once, whichever instance wins.
       const printed = instances.filter((instance) => instance.stdout().includes('client id: demo'));
