@@ -3,18 +3,22 @@ import { forUpdateSkipLocked } from '../db/row-locks.js';
 import type { Db } from '../db/schema.js';
 import type { DeliveryRow } from './webhook-event.js';
 
-/** Which endpoints have deliveries due now that nobody holds. */
-export async function endpointsWithDueDeliveries(db: Db, now: Date): Promise<Set<string>> {
+/**
+ * Whether the endpoint has a delivery due now that nobody holds: one short walk of the due index,
+ * however long the backlog.
+ */
+export async function hasDueDelivery(db: Db, endpointId: string, now: Date): Promise<boolean> {
   const at = now.toISOString();
-  const rows = await db
+  const row = await db
     .selectFrom('webhook_deliveries')
-    .select('endpoint_id')
-    .distinct()
+    .select('id')
+    .where('endpoint_id', '=', endpointId)
     .where('state', '=', 'pending')
     .where('next_attempt_at', '<=', at)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
-    .execute();
-  return new Set(rows.map((row) => row.endpoint_id));
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export interface Claim {
@@ -50,14 +54,8 @@ export function claimStatement(db: Db, claim: Claim): CompiledQuery {
     .compile();
 }
 
-export async function claimedDeliveries(db: Db, endpointId: string, claimId: string): Promise<DeliveryRow[]> {
-  return db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('endpoint_id', '=', endpointId)
-    .where('state', '=', 'pending')
-    .where('claimed_by', '=', claimId)
-    .execute();
+export async function claimedDeliveries(db: Db, claimId: string): Promise<DeliveryRow[]> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('claimed_by', '=', claimId).execute();
 }
 
 /** What one attempt came to. */

@@ -11,7 +11,7 @@ import {
   attemptStatement,
   claimedDeliveries,
   claimStatement,
-  endpointsWithDueDeliveries,
+  hasDueDelivery,
 } from './delivery.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { endpointSecrets, type WebhookEndpoint } from './webhook-endpoint.js';
@@ -85,9 +85,10 @@ export class WebhookDeliverer {
     if (this.ticking || this.stopped) return;
     this.ticking = true;
     try {
-      const due = await endpointsWithDueDeliveries(this.options.db, this.options.clock());
+      const now = this.options.clock();
       for (const endpoint of this.options.live.webhookEndpoints) {
-        if (!endpoint.enabled || !due.has(endpoint.id) || this.running.has(endpoint.id)) continue;
+        if (!endpoint.enabled || this.running.has(endpoint.id)) continue;
+        if (!(await hasDueDelivery(this.options.db, endpoint.id, now))) continue;
         const run = this.run(endpoint)
           .catch((error: unknown) =>
             this.options.log.warn({ err: error, endpoint: endpoint.id }, 'webhook deliveries failed to run'),
@@ -112,7 +113,7 @@ export class WebhookDeliverer {
       const leaseUntil = new Date(now.getTime() + this.timeoutMs + 5000);
       const claim = { endpointId: endpoint.id, claimId, now, leaseUntil, limit: ENDPOINT_CONCURRENCY };
       if ((await sessions.execute(claimStatement(db, claim))) === 0) return;
-      const rows = await claimedDeliveries(db, endpoint.id, claimId);
+      const rows = await claimedDeliveries(db, claimId);
       const results = await Promise.all(rows.map((row) => this.attempt(endpoint, row)));
       const at = clock();
       await sessions.executeAll(

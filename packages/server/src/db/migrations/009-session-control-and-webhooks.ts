@@ -75,6 +75,13 @@ export function sessionControlAndWebhooks(dialect: Dialect): Migration {
         .columns(['endpoint_id', 'next_attempt_at'])
         .where(sql.ref('state'), '=', 'pending')
         .execute();
+      // The rows a claim took, read back by the claim's id: only claimed rows are in it.
+      await db.schema
+        .createIndex('webhook_deliveries_claim_idx')
+        .on('webhook_deliveries')
+        .column('claimed_by')
+        .where(sql.ref('claimed_by'), 'is not', null)
+        .execute();
       await db.schema
         .createIndex('webhook_deliveries_endpoint_idx')
         .on('webhook_deliveries')
