@@ -116,6 +116,13 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     // Retry-After asked for 120 s, more than the schedule's 1 s.
     const wait = Date.parse(first?.next_attempt_at ?? '') - h().clock.now().getTime();
     expect(wait).toBe(120_000);
+    const backlog = async () =>
+      /^poker_launch_webhook_oldest_pending_seconds (\S+)$/m.exec(
+        (await h().app.inject({ method: 'GET', url: '/metrics' })).body,
+      )?.[1];
+    h().clock.advance(30);
+    expect(await backlog()).toBe('30');
+    h().clock.advance(-30);
     for (let attempt = 2; attempt <= 4; attempt++) {
       await world.deliver();
       expect((await rows())[0]?.attempts).toBe(attempt - 1);
@@ -134,6 +141,7 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     await world.deliver();
     expect(await rows()).toMatchObject([{ state: 'delivered', attempts: 1, last_status: 204 }]);
     expect(world.receiver.received.at(-1)?.id).toBe(first?.id);
+    expect(await backlog()).toBe('0');
   });
 
   it('disables an endpoint that answers 410 Gone, failing what it still had pending', async () => {
