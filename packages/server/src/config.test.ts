@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_WEBHOOK_RETRY_SCHEDULE, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('defaults to SQLite in ./data, 127.0.0.1:8080 and staging', () => {
@@ -18,7 +18,23 @@ describe('loadConfig', () => {
       requestTimeoutMs: 10_000,
       keepAliveTimeoutMs: 72_000,
       shutdownTimeoutMs: 20_000,
+      webhookAllowPrivateAddresses: false,
+      webhookRetrySchedule: DEFAULT_WEBHOOK_RETRY_SCHEDULE,
     });
+  });
+
+  it('reads the webhook settings, and refuses a schedule that is not a list of whole seconds', () => {
+    expect(
+      loadConfig({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_RETRY_SCHEDULE: '1, 2,60' }),
+    ).toMatchObject({ webhookAllowPrivateAddresses: true, webhookRetrySchedule: [1, 2, 60] });
+    for (const schedule of ['1,,2', '0', '1.5', 'soon', Array.from({ length: 31 }, () => '1').join(',')]) {
+      expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: schedule }), schedule).toThrow(
+        'WEBHOOK_RETRY_SCHEDULE must be 1 to 30 comma-separated whole numbers of seconds',
+      );
+    }
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'yes' })).toThrow(
+      'WEBHOOK_ALLOW_PRIVATE_ADDRESSES must be true or false',
+    );
   });
 
   it('reads the operations settings: metrics token, migration at start and the timeouts in seconds', () => {
