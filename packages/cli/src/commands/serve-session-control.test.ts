@@ -2,9 +2,9 @@ import { sign } from '@poker-launch/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, printedCredentials } from '../test-support/create-session.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
-describe.each(DATABASE_KINDS)('session control across two running instances on %s', (kind) => {
+describe.each(DIALECTS)('session control across two running instances on %s', (kind) => {
   const database = useTempDatabase(kind);
   let instances: ServeProcess[] = [];
   afterEach(async () => {

@@ -6,7 +6,7 @@ import {
 import { createSession, printedCredentials } from '../test-support/create-session.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
 /** Webhooks to the receiver on 127.0.0.1, retried every second (the default waits minutes). */
 const WEBHOOK_ENV = {
@@ -14,7 +14,7 @@ const WEBHOOK_ENV = {
   WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 30 }, () => '1').join(','),
 };
 
-describe.each(DATABASE_KINDS)('webhooks from running instances on %s', (kind) => {
+describe.each(DIALECTS)('webhooks from running instances on %s', (kind) => {
   const database = useTempDatabase(kind);
   let instances: ServeProcess[] = [];
   let receiver: WebhookReceiver | undefined;

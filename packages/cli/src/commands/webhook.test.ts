@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
-describe.each(DATABASE_KINDS)('poker-launch webhook on %s', (kind) => {
+describe.each(DIALECTS)('poker-launch webhook on %s', (kind) => {
   const database = useTempDatabase(kind);
   const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
 

@@ -17,10 +17,10 @@ import { type RetryOptions, retryPolicy } from './retry.js';
 import {
   type BlockPlayerOptions,
   blockAttributes,
+  controlRequest,
   endSessionRequest,
   type PlayerBlockResult,
   playerRequest,
-  type RequestBuilder,
   readPlayerBlock,
 } from './session-control.js';
 import { type Answer, type FetchLike, type PreparedRequest, send } from './transport.js';
@@ -136,35 +136,34 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
     (request: UnsignedRequest, headers: Record<string, string>) => async (): Promise<PreparedRequest> => {
       const signed = await signRequest(secretKey, signature, request);
       return {
+        ...(request.method === undefined ? {} : { method: request.method }),
         url: signed.url,
         headers: { ...headers, ...signed.headers },
-        body: request.body,
+        ...(request.method === 'DELETE' ? {} : { body: request.body }),
         evidence: signed.evidence,
       };
     };
 
-  /** A v3 session-control request: `client` in the query, signed, and the API key if there is one. */
-  const build: RequestBuilder = async (method, path, signed, body) => ({
-    method,
-    url: `${baseUrl}${path}?client=${encodeURIComponent(options.clientId)}`,
-    headers: {
-      accept: JSON_API_MEDIA_TYPE,
-      ...(body === undefined ? {} : { 'content-type': JSON_API_MEDIA_TYPE }),
-      ...(await signatureHeader(signed)),
-      ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
-    },
-    ...(body === undefined ? {} : { body }),
-    signed,
-    unsigned: secretKey === undefined,
-  });
+  /** A v3 session-control request: `client` in the query, the API key if there is one. */
+  const sendControl = (request: UnsignedRequest) =>
+    send(
+      fetch,
+      policy,
+      preparer(request, {
+        accept: JSON_API_MEDIA_TYPE,
+        ...(request.body === '' ? {} : { 'content-type': JSON_API_MEDIA_TYPE }),
+        ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
+      }),
+    );
+  const build = controlRequest(`${baseUrl}`, options.clientId);
 
   return {
     async revokeSession(sessionId) {
-      await send(fetch, policy, await endSessionRequest(build, sessionId));
+      await sendControl(endSessionRequest(build, sessionId));
     },
 
     async revokePlayerSessions(playerId) {
-      const answer = await send(fetch, policy, await playerRequest(build, 'DELETE', playerId, 'sessions'));
+      const answer = await sendControl(playerRequest(build, 'DELETE', playerId, 'sessions'));
       const count = (answer.body as { meta?: { revokedSessions?: unknown } } | undefined)?.meta
         ?.revokedSessions;
       return typeof count === 'number'
@@ -173,13 +172,14 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
     },
 
     async blockPlayer(playerId, blockOptions = {}) {
-      const request = await playerRequest(build, 'PUT', playerId, 'block', blockAttributes(blockOptions));
-      const answer = await send(fetch, policy, request);
+      const answer = await sendControl(
+        playerRequest(build, 'PUT', playerId, 'block', blockAttributes(blockOptions)),
+      );
       return readPlayerBlock(answer.body) ?? unexpected(answer, 'a PlayerBlock document');
     },
 
     async unblockPlayer(playerId) {
-      await send(fetch, policy, await playerRequest(build, 'DELETE', playerId, 'block'));
+      await sendControl(playerRequest(build, 'DELETE', playerId, 'block'));
     },
 
     async createSession(userId, params = {}) {

@@ -19,6 +19,8 @@ export type SignatureOptions =
 
 /** A request ready to sign: its address and body, and how the spec's signature reads its parameters. */
 export interface UnsignedRequest {
+  /** Default POST; a DELETE is sent without a body (its `body` is empty). */
+  method?: 'POST' | 'PUT' | 'DELETE';
   /** The address, its query string included (`…?clientId=demo`). */
   url: string;
   body: string;
@@ -61,7 +63,7 @@ export async function signRequest(
     const nonce = newNonce();
     const target = url.pathname + url.search;
     const { hmac, signingText } = await signHmac(secretKey, {
-      method: 'POST',
+      method: request.method ?? 'POST',
       target,
       body: request.body,
       timestamp,

@@ -1,7 +1,8 @@
 import { phpJsonDecode } from '../php/json-decode.js';
+import { parseStr } from '../php/parse-str.js';
 import { arrayReplace, PhpArray } from '../php/php-array.js';
 import type { PlayerBlockAttributes, PlayerBlockDocument } from '../wire/session-control.js';
-import type { PreparedRequest } from './transport.js';
+import type { UnsignedRequest } from './request-signing.js';
 
 /** What `blockPlayer` answers: the block as stored, and how many live sessions it ended. */
 export interface PlayerBlockResult {
@@ -22,13 +23,30 @@ export interface BlockPlayerOptions {
   reason?: string;
 }
 
-/** Builds one session-control request; `sign` adds the credentials (sign header, API key). */
+/** Builds one session-control request, to be signed (each attempt) and sent. */
 export type RequestBuilder = (
   method: 'PUT' | 'DELETE',
   path: string,
   signed: PhpArray,
   body?: string,
-) => Promise<PreparedRequest>;
+) => UnsignedRequest;
+
+/**
+ * Requests of one client: `client` in the query; the spec's signature covers the query without
+ * `client` (replay fields included), then the path's parameters and the body's document.
+ */
+export function controlRequest(baseUrl: string, clientId: string): RequestBuilder {
+  return (method, path, signed, body) => ({
+    method,
+    url: `${baseUrl}${path}?client=${encodeURIComponent(clientId)}`,
+    body: body ?? '',
+    legacyParams: (query) => {
+      const params = arrayReplace(parseStr(query), signed);
+      params.delete('client');
+      return params;
+    },
+  });
+}
 
 /** The 32-hex id of a session: v2's data.id, or the last segment of v3's GameSession IRI. */
 export function sessionIdOf(idOrIri: string): string {
@@ -41,7 +59,7 @@ export function sessionIdOf(idOrIri: string): string {
   return id;
 }
 
-export function endSessionRequest(build: RequestBuilder, idOrIri: string): Promise<PreparedRequest> {
+export function endSessionRequest(build: RequestBuilder, idOrIri: string): UnsignedRequest {
   const id = sessionIdOf(idOrIri);
   return build('DELETE', `/apiweb/v3/game-sessions/${id}`, PhpArray.from([['id', id]]));
 }
@@ -52,7 +70,7 @@ export function playerRequest(
   playerId: string,
   resource: 'sessions' | 'block',
   attributes?: PlayerBlockAttributes,
-): Promise<PreparedRequest> {
+): UnsignedRequest {
   if (typeof playerId !== 'string' || playerId === '')
     throw new TypeError('playerId must be a non-empty string');
   const path = `/apiweb/v3/players/${encodeURIComponent(playerId)}/${resource}`;

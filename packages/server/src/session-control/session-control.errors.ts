@@ -1,5 +1,5 @@
+import { V3_OPEN_GAME_ERRORS } from '../launch/v3/v3-error-examples.js';
 import { COMMON_ERRORS, type ErrorExample, errorExample } from '../openapi/error-responses.js';
-import { V3_OPEN_GAME_ERRORS } from '../openapi/operation-errors.js';
 import { blockPointer, PLAYER_BLOCK_FIELDS } from './player-block-document.js';
 
 const { notAcceptable, payloadTooLarge, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;

@@ -1,15 +1,15 @@
 import { type SignableParams, sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
+import { insertPlayerIfAbsent } from '../players/player.repository.js';
+import { useHarness } from '../test-support/harness.js';
+import { DIALECTS } from '../test-support/test-database.js';
 import {
   apiKeyFor,
   getGameSession,
   keyWithoutRights,
   openGame,
   openGameDocument,
-} from '../launch/test-support/v3-requests.js';
-import { insertPlayerIfAbsent } from '../players/player.repository.js';
-import { useHarness } from '../test-support/harness.js';
-import { DIALECTS } from '../test-support/test-database.js';
+} from '../test-support/v3-requests.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
 import { ROLE_ADMIN } from '../users/api-user.js';
 import {

@@ -1,15 +1,15 @@
 import { arrayReplace, PhpArray } from '@poker-launch/sdk';
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { storeStatements } from '../db/write-statements.js';
 import { ApiError } from '../http/api-error.js';
+import { phpReading } from '../http/body/php-reading.js';
 import { sendDocument } from '../http/json-api.js';
-import { phpReading } from '../http/php-reading.js';
-import type { RouteDefinition } from '../http/routes.js';
-import { GAME_SESSIONS_PATH, gameSessionIri } from '../launch/game-session.serializer.js';
+import type { RouteRequest } from '../http/route-request.js';
+import { type RouteDefinition, route } from '../http/routes.js';
 import { USER_ID } from '../launch/launch-fields.js';
-import { authorizeV3Caller } from '../launch/v3-access.js';
+import { GAME_SESSIONS_PATH, gameSessionIri } from '../launch/v3/game-session.serializer.js';
+import { authorizeV3Caller } from '../launch/v3/v3-access.js';
 import { findSessionById } from '../sessions/session.repository.js';
 import { isSessionId } from '../sessions/token.js';
 import { isPlainObject } from '../validation/parse-fields.js';
@@ -34,21 +34,20 @@ export const PLAYERS_PATH = '/apiweb/v3/players';
 export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
   const write = storeStatements(context.sessions);
   /** The caller's client; the path's playerId is signed, and the body's document with it. */
-  const authorize = (request: FastifyRequest): Promise<Client> => {
-    const { playerId } = request.params as { playerId: string };
+  const authorize = (request: RouteRequest, playerId: string): Promise<Client> => {
     const signed = PhpArray.from([['playerId', playerId]]);
     const params = isPlainObject(request.body) ? arrayReplace(signed, phpReading(request.body)) : signed;
     return authorizeV3Caller(context, request, params);
   };
-  const playerOf = async (request: FastifyRequest, client: Client) =>
-    controlledPlayerOrThrow(context, client, (request.params as { playerId: string }).playerId);
+  const playerFor = async (request: RouteRequest, playerId: string) =>
+    controlledPlayerOrThrow(context, await authorize(request, playerId), playerId);
   return [
-    {
+    route({
       method: 'DELETE',
       url: `${GAME_SESSIONS_PATH}/:id`,
       schema: endSessionSchema(),
       async handler(request, reply) {
-        const { id } = request.params as { id: string };
+        const { id } = request.params;
         const client = await authorizeV3Caller(context, request, PhpArray.from([['id', id]]));
         // v2 sessions are found by their data.id too: one id space for both.
         const session = isSessionId(id) ? await findSessionById(context.db, id) : undefined;
@@ -58,51 +57,52 @@ export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
         await endSession(write, context.db, id, 'integrator', context.clock());
         return reply.code(204).header('cache-control', 'no-store').send();
       },
-    },
-    {
+    }),
+    route({
       method: 'DELETE',
       url: `${PLAYERS_PATH}/:playerId/sessions`,
       schema: endPlayerSessionsSchema(),
       async handler(request, reply) {
-        const player = await playerOf(request, await authorize(request));
+        const player = await playerFor(request, request.params.playerId);
         const ended = await endPlayerSessions(write, context.db, player.id, 'integrator', context.clock());
         return sendDocument(reply, 200, { meta: { revokedSessions: ended } });
       },
-    },
-    {
+    }),
+    route({
       method: 'PUT',
       url: `${PLAYERS_PATH}/:playerId/block`,
       schema: blockSchema(),
       bodyTypes: ['json'],
       async handler(request, reply) {
-        const client = await authorize(request);
+        const { playerId } = request.params;
+        const client = await authorize(request, playerId);
         const now = context.clock();
         const block = readBlockDocument(request.body, now);
-        const player = await playerOf(request, client);
+        const player = await controlledPlayerOrThrow(context, client, playerId);
         const ended = await blockPlayer(write, context.db, player.id, block, now);
         const blocked = { ...player, block: { since: now.toISOString(), ...block } };
         return sendDocument(reply, 200, toPlayerBlockDocument(blocked, now, { revokedSessions: ended }));
       },
-    },
-    {
+    }),
+    route({
       method: 'GET',
       url: `${PLAYERS_PATH}/:playerId/block`,
       schema: playerBlockSchema(),
       async handler(request, reply) {
-        const player = await playerOf(request, await authorize(request));
+        const player = await playerFor(request, request.params.playerId);
         return sendDocument(reply, 200, toPlayerBlockDocument(player, context.clock()));
       },
-    },
-    {
+    }),
+    route({
       method: 'DELETE',
       url: `${PLAYERS_PATH}/:playerId/block`,
       schema: unblockSchema(),
       async handler(request, reply) {
-        const player = await playerOf(request, await authorize(request));
+        const player = await playerFor(request, request.params.playerId);
         await unblockPlayer(write, context.db, player.id, context.clock());
         return reply.code(204).header('cache-control', 'no-store').send();
       },
-    },
+    }),
   ];
 }
 
