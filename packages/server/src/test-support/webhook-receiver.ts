@@ -26,6 +26,12 @@ export interface WebhookReceiver {
   ) => { status: number; headers?: Record<string, string> } | 'hang';
   /** Resolves once `count` deliveries that it answered 2xx have come in; rejects after `ms`. */
   waitForDelivered(count: number, ms?: number): Promise<ReceivedWebhook[]>;
+  /**
+   * Drops every connection as it comes (a dead endpoint), keeping the port: released, another process
+   * of a busy test run could take it and answer. `up` ends it.
+   */
+  down(): void;
+  up(): void;
   /** Stops listening (connections dropped): deliveries meet a refused connection. */
   stop(): Promise<void>;
   /** Listens again on the same port. */
@@ -38,6 +44,7 @@ export interface WebhookReceiver {
  */
 export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
   let server: Server | undefined;
+  let refusing = false;
   const sockets = new Set<import('node:net').Socket>();
   const receiver: WebhookReceiver = {
     url: '',
@@ -57,6 +64,13 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+    },
+    down() {
+      refusing = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    up() {
+      refusing = false;
     },
     async stop() {
       for (const socket of sockets) socket.destroy();
@@ -102,6 +116,10 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       });
     });
     created.on('connection', (socket) => {
+      if (refusing) {
+        socket.destroy();
+        return;
+      }
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
     });
