@@ -9,6 +9,11 @@ export interface CommandContext {
   err(line: string): void;
   /** All of standard input, as bytes (for `-` given in place of a file). */
   readStdin(): Promise<Uint8Array>;
+  /**
+   * A password: asked twice at a terminal, without echo; else the first line of standard input
+   * (`undefined` when there is none).
+   */
+  readPassword(): Promise<string | undefined>;
 }
 
 export interface ParsedArgs {

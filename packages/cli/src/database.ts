@@ -1,4 +1,8 @@
+import { hostname, userInfo } from 'node:os';
 import {
+  type Actor,
+  type Admin,
+  adminAs,
   type Database,
   type Db,
   loadConfig,
@@ -21,6 +25,31 @@ export async function withDatabase<T>(context: CommandContext, work: (db: Db) =>
     if (pending.length > 0) throw new CommandError(schemaBehindMessage(pending));
     return work(database.db);
   });
+}
+
+/**
+ * `withDatabase` for a command that changes something: the change runs as the operating-system user
+ * at this host, and the audit log says so.
+ */
+export function withAdmin<T>(context: CommandContext, work: (admin: Admin) => Promise<T>): Promise<T> {
+  return withDatabase(context, (db) => work(adminAs(db, cliActor(context.env))));
+}
+
+/** Who runs the command: the account's name (and who became it through sudo), at this host. */
+export function cliActor(env: CommandContext['env']): Actor {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    // A container's uid without a passwd entry.
+    user = env.USER ?? env.LOGNAME ?? `uid ${process.getuid?.() ?? '?'}`;
+  }
+  const sudo = env.SUDO_USER;
+  return {
+    via: 'cli',
+    name: sudo !== undefined && sudo !== user ? `${user} (sudo by ${sudo})` : user,
+    address: hostname(),
+  };
 }
 
 /** The database as it is, whatever its schema, created if need be (for `migrate`). */

@@ -1,3 +1,4 @@
+import { readPassword } from './password-input.js';
 import { runCli } from './run-cli.js';
 
 const serving = process.argv[2] === 'serve';
@@ -18,6 +19,7 @@ const exitCode = await runCli(process.argv.slice(2), {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
   },
+  readPassword: () => readPassword(process.stdin, process.stderr),
 });
 // serve keeps the process alive on its own; every other command ends here.
 if (exitCode !== 0 || !serving) process.exitCode = exitCode;

@@ -6,7 +6,7 @@ import {
   readClientChanges,
 } from '../client-options.js';
 import type { Command } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const clientAddCommand: Command = {
@@ -26,8 +26,8 @@ export const clientAddCommand: Command = {
     const changes = readClientChanges(values);
     const generated = changes.secretKey === undefined ? generateClientSecret() : undefined;
     if (generated !== undefined) changes.secretKey = generated;
-    const client = await withDatabase(context, async (db) =>
-      valueOrFail(await addClient(db, id, changes, new Date())),
+    const client = await withAdmin(context, async (admin) =>
+      valueOrFail(await addClient(admin, { id, changes })),
     );
     context.out(`client ${client.id} added`);
     if (generated !== undefined) context.out(`secret: ${generated}   (shown this once; store it now)`);

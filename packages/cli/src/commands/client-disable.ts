@@ -1,6 +1,6 @@
 import { disableClient } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const clientDisableCommand: Command = {
@@ -15,8 +15,8 @@ export const clientDisableCommand: Command = {
   ],
   positionals: [1, 1],
   async run({ positionals: [id = ''] }, context) {
-    const { revokedSessions } = await withDatabase(context, async (db) =>
-      valueOrFail(await disableClient(db, id, new Date())),
+    const { revokedSessions } = await withAdmin(context, async (admin) =>
+      valueOrFail(await disableClient(admin, { id })),
     );
     context.out(`client ${id} disabled; ${revokedSessions} live session(s) revoked`);
     return 0;

@@ -1,4 +1,4 @@
-import { changeClient } from '@poker-launch/server/admin';
+import { rotateClientSecret, updateClient } from '@poker-launch/server/admin';
 import {
   CLIENT_OPTIONS_HELP,
   CLIENT_OPTIONS_USAGE,
@@ -7,7 +7,7 @@ import {
   readClientChanges,
 } from '../client-options.js';
 import { type Command, UsageError } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const clientUpdateCommand: Command = {
@@ -40,8 +40,10 @@ export const clientUpdateCommand: Command = {
         throw new UsageError('--keep-previous-for needs --secret <new>');
       changes.keepPreviousSecretUntil = new Date(now.getTime() + parseOverlap(overlap)).toISOString();
     }
-    const client = await withDatabase(context, async (db) =>
-      valueOrFail(await changeClient(db, id, changes, now)),
+    // A new secret is recorded as a rotation, apart from other updates.
+    const operation = typeof changes.secretKey === 'string' ? rotateClientSecret : updateClient;
+    const client = await withAdmin(context, async (admin) =>
+      valueOrFail(await operation({ ...admin, clock: () => now }, { id, changes })),
     );
     if (changes.keepPreviousSecretUntil === undefined) context.out(`client ${id} updated`);
     else if (client.previousSecret === undefined)

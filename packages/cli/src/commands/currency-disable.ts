@@ -1,6 +1,6 @@
 import { disableCurrencies } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const currencyDisableCommand: Command = {
@@ -10,8 +10,8 @@ export const currencyDisableCommand: Command = {
   help: ['', 'example: poker-launch currency disable USD'],
   positionals: [1, Number.POSITIVE_INFINITY],
   async run({ positionals }, context) {
-    const codes = await withDatabase(context, async (db) =>
-      valueOrFail(await disableCurrencies(db, positionals)),
+    const codes = await withAdmin(context, async (admin) =>
+      valueOrFail(await disableCurrencies(admin, { codes: positionals })),
     );
     context.out(`inactive: ${codes.join(' ')}`);
     return 0;

@@ -10,6 +10,10 @@ import { currencyEnableCommand } from './currency-enable.js';
 import { currencyListCommand } from './currency-list.js';
 import { migrateCommand } from './migrate.js';
 import { openGameCommand } from './open-game.js';
+import { operatorAddCommand } from './operator-add.js';
+import { operatorDisableCommand } from './operator-disable.js';
+import { operatorListCommand } from './operator-list.js';
+import { operatorPasswordCommand } from './operator-password.js';
 import { playerAddCommand } from './player-add.js';
 import { playerBlockCommand } from './player-block.js';
 import { playerRevokeSessionsCommand } from './player-revoke-sessions.js';
@@ -63,6 +67,10 @@ export const COMMANDS: readonly Command[] = [
   webhookRemoveCommand,
   webhookDeliveriesCommand,
   webhookRedeliverCommand,
+  operatorAddCommand,
+  operatorListCommand,
+  operatorDisableCommand,
+  operatorPasswordCommand,
   signCommand,
   sessionCreateCommand,
   openGameCommand,

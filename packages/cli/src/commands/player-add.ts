@@ -1,6 +1,6 @@
-import { registerPlayer } from '@poker-launch/server/admin';
+import { addPlayer } from '@poker-launch/server/admin';
 import { type Command, UsageError } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const playerAddCommand: Command = {
@@ -19,8 +19,8 @@ export const playerAddCommand: Command = {
   async run({ values, positionals: [userId = ''] }, context) {
     if (typeof values.client !== 'string') throw new UsageError('--client <id> is required');
     const registration = { clientId: values.client, userId, nick: values.nick as string | undefined };
-    const player = await withDatabase(context, async (db) =>
-      valueOrFail(await registerPlayer(db, registration, new Date())),
+    const player = await withAdmin(context, async (admin) =>
+      valueOrFail(await addPlayer(admin, registration)),
     );
     context.out(player.id);
     return 0;

@@ -1,6 +1,6 @@
-import { purgeEndedSessions } from '@poker-launch/server/admin';
+import { purgeEndedSessions, recordDone } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 
 export const sessionPurgeCommand: Command = {
   name: 'session purge',
@@ -15,7 +15,14 @@ export const sessionPurgeCommand: Command = {
     'example: poker-launch session purge',
   ],
   async run(_args, context) {
-    const report = await withDatabase(context, (db) => purgeEndedSessions(db, new Date()));
+    const report = await withAdmin(context, async (admin) => {
+      const done = await purgeEndedSessions(admin.db, admin.clock());
+      await recordDone(admin, 'session.purge', {
+        target: null,
+        details: { removed: done.removed, endedBefore: done.endedBefore.toISOString() },
+      });
+      return done;
+    });
     const noun = report.removed === 1 ? 'session' : 'sessions';
     context.out(
       `removed ${report.removed} ${noun} that ended before ${report.endedBefore.toISOString()} (ExpiredSessionRetention ${report.retentionSeconds} s)`,

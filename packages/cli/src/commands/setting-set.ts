@@ -1,6 +1,6 @@
-import { changeSetting } from '@poker-launch/server/admin';
+import { changeSettings } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const settingSetCommand: Command = {
@@ -10,9 +10,10 @@ export const settingSetCommand: Command = {
   help: ['', 'example: poker-launch setting set AuthorizationTicketLifetime 300'],
   positionals: [2, 2],
   async run({ positionals: [name = '', text = ''] }, context) {
-    const setting = await withDatabase(context, async (db) =>
-      valueOrFail(await changeSetting(db, name, text)),
+    const [setting] = await withAdmin(context, async (admin) =>
+      valueOrFail(await changeSettings(admin, { values: { [name]: text } })),
     );
+    if (setting === undefined) return 1;
     context.out(`${setting.name} = ${setting.value} (default ${setting.defaultValue})`);
     return 0;
   },

@@ -3,12 +3,12 @@ import {
   API_ROLES,
   type ApiPermission,
   type ApiRole,
-  createApiUser,
+  addApiUser,
   isApiPermission,
   isApiRole,
 } from '@poker-launch/server/admin';
 import { type Command, CommandError, UsageError } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { describeAccess } from './user-shared.js';
 
 export const userAddCommand: Command = {
@@ -32,13 +32,11 @@ export const userAddCommand: Command = {
     if (role === null && permissions.length === 0) {
       throw new UsageError('give --role ROLE_ADMIN or --permission CREATE:OpenGame');
     }
-    const result = await withDatabase(context, (db) =>
-      createApiUser(db, { name, role, permissions }, new Date()),
-    );
+    const result = await withAdmin(context, (admin) => addApiUser(admin, { name, role, permissions }));
     if (!result.ok) throw new CommandError(result.reason);
-    context.out(result.key);
+    context.out(result.value.key);
     context.err(
-      `created API user ${name} (${describeAccess(result.user)}); the key above is shown only this once`,
+      `created API user ${name} (${describeAccess(result.value.user)}); the key above is shown only this once`,
     );
     return 0;
   },

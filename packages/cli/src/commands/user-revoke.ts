@@ -1,6 +1,7 @@
-import { findApiUserByName, revokeApiUser } from '@poker-launch/server/admin';
-import { type Command, CommandError } from '../command.js';
-import { withDatabase } from '../database.js';
+import { revokeApiUser } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withAdmin } from '../database.js';
+import { valueOrFail } from '../output.js';
 
 export const userRevokeCommand: Command = {
   name: 'user revoke',
@@ -15,16 +16,13 @@ export const userRevokeCommand: Command = {
   positionals: [1, 1],
   async run({ positionals }, context) {
     const [name = ''] = positionals;
-    const user = await withDatabase(context, async (db) => {
-      const found = await findApiUserByName(db, name);
-      if (found && found.revokedAt === null) await revokeApiUser(db, name, new Date());
-      return found;
-    });
-    if (!user) throw new CommandError(`no API user named "${name}"`);
+    const { revokedBefore } = await withAdmin(context, async (admin) =>
+      valueOrFail(await revokeApiUser(admin, { name })),
+    );
     context.out(
-      user.revokedAt === null
+      revokedBefore === null
         ? `revoked API user ${name}`
-        : `API user ${name} was revoked already, at ${user.revokedAt}`,
+        : `API user ${name} was revoked already, at ${revokedBefore}`,
     );
     return 0;
   },

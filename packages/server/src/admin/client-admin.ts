@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '../clients/client.js';
-import { countClients, findClient, insertClient, updateClient } from '../clients/client.repository.js';
+import { findClient, insertClient, updateClient } from '../clients/client.repository.js';
 import { isUniqueViolation } from '../db/open-database.js';
 import type { Db } from '../db/schema.js';
 import { revokeClientSessions } from '../sessions/session.repository.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
+import { withinTransaction } from './audited.js';
 import { type ClientChanges, checkClientChanges, checkClientId, LAUNCH_TARGETS } from './client-changes.js';
 
 /** 256 bits from the OS CSPRNG as 64 hex characters: a secret nobody guesses. */
@@ -70,7 +71,7 @@ export async function disableClient(
   id: string,
   now: Date,
 ): Promise<AdminResult<{ client: Client; revokedSessions: number }>> {
-  return db.transaction().execute(async (trx) => {
+  return withinTransaction(db, async (trx) => {
     const found = await findClientOrFail(trx, id);
     if (!found.ok) return found;
     const client = { ...found.value, active: false };
@@ -83,18 +84,6 @@ export async function disableClient(
 export async function findClientOrFail(db: Db, id: string): Promise<AdminResult<Client>> {
   const client = await findClient(db, id);
   return client ? succeed(client) : fail(`no client "${id}"; see "client list"`);
-}
-
-export const DEMO_CLIENT_ID = 'demo';
-
-/**
- * First start: on a database without clients, creates client `demo` with a fresh secret and returns it
- * (with the secret, to show once). Otherwise, or when a concurrent first start won, returns undefined.
- */
-export async function createDemoClientIfEmpty(db: Db, now: Date): Promise<Client | undefined> {
-  if ((await countClients(db)) > 0) return undefined;
-  const created = await addClient(db, DEMO_CLIENT_ID, { secretKey: generateClientSecret() }, now);
-  return created.ok ? created.value : undefined;
 }
 
 function applyChanges(client: Client, changes: ClientChanges): Client {

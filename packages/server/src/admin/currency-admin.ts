@@ -25,13 +25,19 @@ export async function listCurrencies(
 }
 
 /** Activates the codes (any case); one unknown code refuses them all, so nothing half-happens. */
-export async function enableCurrencies(db: Db, codes: readonly string[]): Promise<AdminResult<string[]>> {
+export async function enableCurrencies(
+  db: Db,
+  { codes }: { codes: readonly string[] },
+): Promise<AdminResult<string[]>> {
   const checked = checkCodes(codes);
   if (checked.ok) await activateCurrencies(db, checked.value);
   return checked;
 }
 
-export async function disableCurrencies(db: Db, codes: readonly string[]): Promise<AdminResult<string[]>> {
+export async function disableCurrencies(
+  db: Db,
+  { codes }: { codes: readonly string[] },
+): Promise<AdminResult<string[]>> {
   const checked = checkCodes(codes);
   if (checked.ok) await deactivateCurrencies(db, checked.value);
   return checked;

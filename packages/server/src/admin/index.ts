@@ -2,7 +2,12 @@
  * Operator operations: what the CLI (or any other admin front end) calls, and what it needs to reach
  * the database. Also `@poker-launch/server/admin`: an entry without the HTTP stack, which would
  * triple the start-up time of every operator command.
+ *
+ * Reads are plain functions of the database. Changes are audited operations only (operations.ts): they
+ * run as an `Admin` (`adminAs(db, actor)`), and each is recorded in the audit log with the change.
  */
+export { type Actor, SERVICE_ACTOR } from '../audit/actor.js';
+export { type AuditRecord, listAuditRecords } from '../audit/audit.repository.js';
 export type { Client, PlayerIdMode } from '../clients/client.js';
 export { countClients, findClient, listClients } from '../clients/client.repository.js';
 export { type Config, ConfigError, loadConfig } from '../config.js';
@@ -10,6 +15,14 @@ export { type MigrationState, schemaBehindMessage } from '../db/migrations.js';
 export { type Database, openDatabase } from '../db/open-database.js';
 export type { Db } from '../db/schema.js';
 export { type BackupReport, backupSqlite } from '../db/sqlite-backup.js';
+export {
+  isOperatorRole,
+  OPERATOR_ROLES,
+  type Operator,
+  type OperatorRole,
+} from '../operators/operator.js';
+export { findOperator, listOperators } from '../operators/operator.repository.js';
+export { hashPassword, PASSWORD_MIN_LENGTH, passwordProblem } from '../operators/password.js';
 export type { Player } from '../players/player.js';
 export {
   API_PERMISSIONS,
@@ -22,33 +35,32 @@ export {
   PERMISSION_CREATE_OPEN_GAME,
   ROLE_ADMIN,
 } from '../users/api-user.js';
-export { findApiUserByName, listApiUsers, revokeApiUser } from '../users/api-user.repository.js';
-export { type CreateApiUserResult, createApiUser, type NewApiUser } from '../users/create-api-user.js';
+export { findApiUserByName, listApiUsers } from '../users/api-user.repository.js';
+export type { NewApiUser } from '../users/create-api-user.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-event.js';
 export type { AdminResult } from './admin-result.js';
-export { type ClientJson, toClientJson } from './client.serializer.js';
 export {
-  addClient,
-  changeClient,
-  createDemoClientIfEmpty,
-  DEMO_CLIENT_ID,
-  disableClient,
-  findClientOrFail,
-  generateClientSecret,
-} from './client-admin.js';
+  type Admin,
+  type AdminChange,
+  type AuditedOperation,
+  adminAs,
+  audited,
+  recordDone,
+  withinTransaction,
+} from './audited.js';
+export { type ClientJson, toClientJson } from './client.serializer.js';
+export { findClientOrFail, generateClientSecret } from './client-admin.js';
 export {
   type ClientChanges,
   LAUNCH_TARGETS,
   type LaunchTarget,
   SECRET_MIN_LENGTH,
 } from './client-changes.js';
-export {
-  type CurrencyListing,
-  disableCurrencies,
-  enableCurrencies,
-  listCurrencies,
-} from './currency-admin.js';
-export { type PlayerRegistration, registerPlayer } from './player-admin.js';
+export { type CurrencyListing, listCurrencies } from './currency-admin.js';
+export { createDemoClientIfEmpty, DEMO_CLIENT_ID } from './demo-client.js';
+export * from './operations.js';
+export type { NewOperator } from './operator-admin.js';
+export type { PlayerRegistration } from './player-admin.js';
 export { type PurgeReport, purgeEndedSessions } from './session-admin.js';
 export {
   blockPlayerAsOperator,
@@ -57,7 +69,6 @@ export {
   revokeSession,
   unblockPlayerAsOperator,
 } from './session-control-admin.js';
-export { changeSetting, getSetting, listSettings, type SettingListing } from './setting-admin.js';
 export {
   addWebhookEndpoint,
   changeWebhookEndpoint,
@@ -70,3 +81,4 @@ export {
   type WebhookDeliveryJson,
   type WebhookEndpointJson,
 } from './webhook-admin.js';
+export { getSetting, listSettings, type SettingListing } from './setting-admin.js';

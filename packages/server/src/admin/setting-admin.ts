@@ -8,7 +8,7 @@ import {
   type SettingName,
   type Settings,
 } from '../settings/settings.js';
-import { type AdminResult, fail, succeed } from './admin-result.js';
+import { type AdminResult, fail, type Refusal, succeed } from './admin-result.js';
 
 export interface SettingListing {
   name: SettingName;
@@ -27,20 +27,32 @@ export async function getSetting(db: Db, name: string): Promise<AdminResult<Sett
   return succeed(toListing(name, await loadSettings(db)));
 }
 
-/** Validates with the setting's own rule and stores it; running servers read it on their next request. */
-export async function changeSetting(
+/**
+ * Changes several settings at once, all or none: every value is checked first with its own rule, and
+ * one problem changes nothing. Refusals name each setting with what it accepts.
+ */
+export async function changeSettings(
   db: Db,
-  name: string,
-  text: string,
-): Promise<AdminResult<SettingListing>> {
-  if (!isSettingName(name)) return unknownSetting(name);
-  const parsed = parseSetting(name, text);
-  if (!parsed.ok) return fail(`${name} ${parsed.reason}, got "${text}"`);
-  await saveSetting(db, name, parsed.value);
-  return getSetting(db, name);
+  input: { values: Readonly<Record<string, string>> },
+): Promise<AdminResult<SettingListing[]>> {
+  const problems: string[] = [];
+  const parsed: [SettingName, string][] = [];
+  for (const [name, text] of Object.entries(input.values)) {
+    if (!isSettingName(name)) {
+      problems.push(unknownSetting(name).reason);
+      continue;
+    }
+    const result = parseSetting(name, text);
+    if (result.ok) parsed.push([name, result.value]);
+    else problems.push(`${name} ${result.reason}, got "${text}"`);
+  }
+  if (problems.length > 0) return fail(problems.join('; '));
+  for (const [name, value] of parsed) await saveSetting(db, name, value);
+  const settings = await loadSettings(db);
+  return succeed(parsed.map(([name]) => toListing(name, settings)));
 }
 
-function unknownSetting(name: string): AdminResult<never> {
+function unknownSetting(name: string): Refusal {
   return fail(`no setting "${name}"; the settings are ${SETTING_NAMES.join(', ')}`);
 }
 

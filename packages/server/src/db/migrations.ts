@@ -6,6 +6,7 @@ import { sessionPurgeIndexes } from './migrations/003-session-purge-indexes.js';
 import { previousSecret } from './migrations/004-previous-secret.js';
 import { cheaperWriteBatch } from './migrations/005-cheaper-write-batch.js';
 import { sessionControlAndWebhooks } from './migrations/009-session-control-and-webhooks.js';
+import { consoleTables } from './migrations/010-console.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -16,6 +17,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '004_previous_secret': previousSecret,
     '005_cheaper_write_batch': cheaperWriteBatch(dialect),
     '009_session_control_and_webhooks': sessionControlAndWebhooks(dialect),
+    '010_console': consoleTables,
   };
 }
 

@@ -16,6 +16,12 @@ export interface DatabaseSchema {
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_expiry_scan: WebhookExpiryScanTable;
+  operators: OperatorTable;
+  operator_sessions: OperatorSessionTable;
+  sign_in_failures: SignInFailureTable;
+  audit_log: AuditLogTable;
+  launch_activity: LaunchActivityTable;
+  instances: InstanceTable;
 }
 
 export interface ClientTable {
@@ -178,6 +184,79 @@ export interface WebhookExpiryScanTable {
   id: number;
   /** Null before the first scan. */
   scanned_until: string | null;
+}
+
+/** A console account: not an API user (docs/console.md). */
+export interface OperatorTable {
+  username: string;
+  /** Argon2id, PHC string form. */
+  password_hash: string;
+  role: string;
+  active: number;
+  created_at: string;
+  updated_at: string;
+  last_sign_in_at: string | null;
+}
+
+export interface OperatorSessionTable {
+  /** SHA-256 of the session cookie's token; the token itself is never stored. */
+  token_hash: string;
+  username: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end, whatever the activity. */
+  expires_at: string;
+  address: string | null;
+}
+
+export interface SignInFailureTable {
+  /** `account:<username>` or `address:<ip>`. */
+  key: string;
+  failures: number;
+  last_failure_at: string;
+}
+
+/** One administrative change, written in the transaction that made it. */
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  /** `cli`, `console` or `service`. */
+  actor_via: string;
+  /** The operating-system user (CLI), the operator (console). */
+  actor_name: string;
+  /** The host (CLI), the browser's address (console). */
+  actor_address: string | null;
+  action: string;
+  target: string | null;
+  /** JSON object of what changed; secrets replaced by whether they were set. */
+  details: string;
+}
+
+/** One launch attempt (v2 or v3), as the integrator saw its answer. */
+export interface LaunchActivityTable {
+  id: string;
+  at: string;
+  client_id: string;
+  api_version: string;
+  status: number;
+  error_code: string | null;
+  /** JSON array of {code, pointer, detail}. */
+  errors: string | null;
+  /** JSON array of the staging signature hints' texts. */
+  hints: string | null;
+  /** The integrator's player id as sent. */
+  player_id: string | null;
+  request_id: string | null;
+}
+
+/** A running instance's heartbeat. */
+export interface InstanceTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: string;
+  seen_at: string;
+  draining: number;
 }
 
 export type Db = Kysely<DatabaseSchema>;

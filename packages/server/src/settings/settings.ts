@@ -59,6 +59,24 @@ export const SETTING_DEFINITIONS = {
     'Whether a new player is verified when the request does not say',
     false,
   ),
+  ActivityRetention: integerSetting(
+    'Seconds a launch attempt is kept in the integration activity records (the console); at least a day',
+    7 * DAY,
+    DAY,
+    3650 * DAY,
+  ),
+  AuditLogRetention: integerSetting(
+    'Seconds an administrative change is kept in the audit log; at least 30 days',
+    365 * DAY,
+    30 * DAY,
+    3650 * DAY,
+  ),
+  ConsoleIdleTimeout: integerSetting(
+    'Seconds an operator console session lasts without a request; then the operator signs in again',
+    1800,
+    60,
+    DAY,
+  ),
 } as const;
 
 export type SettingName = keyof typeof SETTING_DEFINITIONS;

@@ -1,0 +1,36 @@
+import { addOperator, isOperatorRole, OPERATOR_ROLES, PASSWORD_MIN_LENGTH } from '@poker-launch/server/admin';
+import { type Command, UsageError } from '../command.js';
+import { withAdmin } from '../database.js';
+import { readNewPasswordHash } from '../operator-password.js';
+import { valueOrFail } from '../output.js';
+
+export const operatorAddCommand: Command = {
+  name: 'operator add',
+  summary: 'Add an operator account of the console; asks for its password.',
+  usage: '<username> --role admin|support',
+  help: [
+    '',
+    '  --role admin     everything the console offers',
+    '  --role support   reads everything but secrets, and ends sessions; nothing else',
+    '',
+    `The password (${PASSWORD_MIN_LENGTH} characters or more) is asked twice at a terminal, without echo; from a`,
+    'script, give it on the first line of standard input. Only its Argon2id hash is stored. There is no',
+    'default account: add the first one with this command (docs/console.md).',
+    '',
+    'example: printf \'%s\\n\' "$PASSWORD" | poker-launch operator add alice --role admin',
+  ],
+  options: { role: { type: 'string' } },
+  positionals: [1, 1],
+  async run({ values, positionals: [username = ''] }, context) {
+    const role = values.role;
+    if (typeof role !== 'string' || !isOperatorRole(role)) {
+      throw new UsageError(`--role must be ${OPERATOR_ROLES.join(' or ')}`);
+    }
+    const passwordHash = await readNewPasswordHash(context);
+    const operator = await withAdmin(context, async (admin) =>
+      valueOrFail(await addOperator(admin, { username, role, passwordHash })),
+    );
+    context.out(`operator ${operator.username} added (${operator.role}); sign in at /console`);
+    return 0;
+  },
+};

@@ -1,0 +1,19 @@
+import { disableOperator } from '@poker-launch/server/admin';
+import type { Command } from '../command.js';
+import { withAdmin } from '../database.js';
+import { valueOrFail } from '../output.js';
+
+export const operatorDisableCommand: Command = {
+  name: 'operator disable',
+  summary: 'Disable an operator account; its console sessions end at once.',
+  usage: '<username>',
+  help: ['', 'example: poker-launch operator disable alice'],
+  positionals: [1, 1],
+  async run({ positionals: [username = ''] }, context) {
+    const { endedSessions } = await withAdmin(context, async (admin) =>
+      valueOrFail(await disableOperator(admin, { username })),
+    );
+    context.out(`operator ${username} disabled; ${endedSessions} console session(s) ended`);
+    return 0;
+  },
+};

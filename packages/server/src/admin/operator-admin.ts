@@ -1,0 +1,74 @@
+import { isUniqueViolation } from '../db/open-database.js';
+import type { Db } from '../db/schema.js';
+import { OPERATOR_USERNAME_PATTERN, type Operator, type OperatorRole } from '../operators/operator.js';
+import { findOperator, insertOperator, updateOperator } from '../operators/operator.repository.js';
+import { deleteOperatorSessions } from '../operators/operator-session.repository.js';
+import { type AdminResult, fail, succeed } from './admin-result.js';
+
+/**
+ * Operator accounts (docs/console.md). The password arrives hashed (operators/password.ts): hashing
+ * takes a fifth of a second, which no transaction should wait for, and the change then never holds
+ * the password itself.
+ */
+export interface NewOperator {
+  username: string;
+  role: OperatorRole;
+  passwordHash: string;
+}
+
+export async function addOperatorChange(
+  db: Db,
+  input: NewOperator,
+  now: Date,
+): Promise<AdminResult<Operator>> {
+  if (!OPERATOR_USERNAME_PATTERN.test(input.username)) {
+    return fail(
+      'a username is 1 to 64 lower-case letters, digits, ".", "_", "@" or "-", starting with a letter or digit',
+    );
+  }
+  const exists = fail(`an operator named "${input.username}" exists already`);
+  if (await findOperator(db, input.username)) return exists;
+  try {
+    await insertOperator(db, input, now);
+  } catch (error) {
+    if (isUniqueViolation(error)) return exists;
+    throw error;
+  }
+  return succeed({
+    username: input.username,
+    role: input.role,
+    active: true,
+    createdAt: now.toISOString(),
+    lastSignInAt: null,
+  });
+}
+
+/** Disables the account and ends its console sessions at once. */
+export async function disableOperatorChange(
+  db: Db,
+  input: { username: string },
+  now: Date,
+): Promise<AdminResult<{ operator: Operator; endedSessions: number }>> {
+  const operator = await findOperator(db, input.username);
+  if (!operator) return unknownOperator(input.username);
+  await updateOperator(db, input.username, { active: false }, now);
+  const endedSessions = await deleteOperatorSessions(db, input.username);
+  return succeed({ operator: { ...operator, active: false }, endedSessions });
+}
+
+/** A new password ends the account's console sessions: whoever knew the old one is signed out. */
+export async function changeOperatorPasswordChange(
+  db: Db,
+  input: { username: string; passwordHash: string },
+  now: Date,
+): Promise<AdminResult<{ operator: Operator; endedSessions: number }>> {
+  const operator = await findOperator(db, input.username);
+  if (!operator) return unknownOperator(input.username);
+  await updateOperator(db, input.username, { passwordHash: input.passwordHash }, now);
+  const endedSessions = await deleteOperatorSessions(db, input.username);
+  return succeed({ operator, endedSessions });
+}
+
+function unknownOperator(username: string): AdminResult<never> {
+  return fail(`no operator named "${username}"; see "operator list"`);
+}

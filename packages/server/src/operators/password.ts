@@ -1,0 +1,44 @@
+import { hash, verify } from '@node-rs/argon2';
+
+export const PASSWORD_MIN_LENGTH = 12;
+/** Argon2 takes any length; a bound keeps one sign-in from costing more than another. */
+export const PASSWORD_MAX_LENGTH = 256;
+
+/**
+ * Argon2id (the package's default algorithm) with OWASP's first recommended set: 19 MiB of memory, two
+ * passes, one lane. It runs on libuv's thread pool, off the event loop.
+ */
+const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** What is wrong with a new password, in a sentence; `undefined`: nothing. */
+export function passwordProblem(password: string): string | undefined {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN_LENGTH) return `a password needs ${PASSWORD_MIN_LENGTH} characters or more`;
+  if (length > PASSWORD_MAX_LENGTH) return `a password has at most ${PASSWORD_MAX_LENGTH} characters`;
+  if (/\p{Cc}/u.test(password)) return 'a password must not contain control characters';
+  return undefined;
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_OPTIONS);
+}
+
+/** Whether the password matches the stored hash; a malformed hash matches nothing. */
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+let decoy: Promise<string> | undefined;
+
+/**
+ * A hash no password matches, verified when the username is unknown or disabled: the answer then costs
+ * what a wrong password costs, so the time taken does not tell which usernames exist.
+ */
+export function decoyPasswordHash(): Promise<string> {
+  decoy ??= hashPassword(`decoy-${Math.random()}-${Date.now()}`);
+  return decoy;
+}
