@@ -1,3 +1,4 @@
+import type { ActivityRecorder } from './activity/activity-recorder.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/schema.js';
@@ -23,4 +24,6 @@ export interface AppContext {
   readonly metrics: Metrics;
   /** Whether the instance is shutting down (readiness answers 503 from then on). */
   readonly state: ServiceState;
+  /** Launch attempts recorded for the console (undefined: ACTIVITY_RECORDS=off). */
+  readonly activity?: ActivityRecorder | undefined;
 }

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { insertAttemptsStatement } from './activity/activity.repository.js';
+import { recordLaunchAttempts } from './activity/activity-hook.js';
+import { ActivityRecorder } from './activity/activity-recorder.js';
 import type { AppContext } from './app-context.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
+import { registerConsole } from './console/console.routes.js';
 import type { Db } from './db/schema.js';
 import type { SessionStore } from './db/session-store.js';
 import { registerBodyParsers } from './http/body/body-parsers.js';
@@ -36,6 +40,7 @@ import type { LiveConfig } from './live-config/live-config.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
 import { registerDraining } from './ops/draining.js';
 import { healthRoutes } from './ops/health.routes.js';
+import { registerInstanceHeartbeat } from './ops/instance-heartbeat.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { metricsRoutes } from './ops/metrics.routes.js';
 import { type PurgeJobOptions, registerPurgeJob } from './ops/purge-job.js';
@@ -116,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   app.addHook('onClose', () => rateLimiter.close());
   app.decorate('quotas', rateLimiter as QuotaMetrics);
+  const activity = options.config.activityRecords ? activityRecorder(options, metrics, app) : undefined;
   const context: AppContext = {
     config: options.config,
     db: options.db,
@@ -125,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimiter,
     metrics,
     state: { draining: false },
+    activity,
   };
 
   registerBodyParsers(app);
@@ -144,6 +151,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerRequestMetrics(app, metrics);
   registerPurgeJob(app, context, options.purge);
   registerWebhookJobs(app, context, options.webhooks);
+  registerInstanceHeartbeat(app, context);
+  // Before the launch routes are registered: it hooks them as they are.
+  if (activity) recordLaunchAttempts(app, options.live, activity, () => clock().getTime());
 
   // After the hooks (its pages get them too), before any route (it documents those registered after it).
   await registerOpenApi(app, options.config);
@@ -161,7 +171,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ],
     rateLimiter,
   );
+  if (options.config.console) await registerConsole(app, context);
   return app;
+}
+
+/** Launch attempts for the console, written in batches where the sessions are; the last ones at close. */
+function activityRecorder(options: AppOptions, metrics: Metrics, app: FastifyInstance): ActivityRecorder {
+  const recorder = new ActivityRecorder({
+    write: async (attempts) => {
+      await options.sessions.execute(insertAttemptsStatement(options.db, attempts));
+    },
+    onDrop: (count) => metrics.activityRecordsDropped.inc(count),
+    onWriteError: (error) => app.log.warn({ err: error }, 'could not write launch attempts; retrying'),
+  });
+  app.addHook('onClose', () => recorder.close());
+  return recorder;
 }
 
 /** Fastify takes the list as a mutable array. */

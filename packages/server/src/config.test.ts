@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 20_000,
       webhookAllowPrivateAddresses: false,
       webhookRetrySchedule: DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+      console: true,
+      activityRecords: true,
     });
   });
 
@@ -34,6 +36,17 @@ describe('loadConfig', () => {
     }
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'yes' })).toThrow(
       'WEBHOOK_ALLOW_PRIVATE_ADDRESSES must be true or false',
+    );
+  });
+
+  it('turns the console and the activity records off with CONSOLE=off and ACTIVITY_RECORDS=off, nothing else', () => {
+    expect(loadConfig({ CONSOLE: 'off', ACTIVITY_RECORDS: 'off' })).toMatchObject({
+      console: false,
+      activityRecords: false,
+    });
+    expect(() => loadConfig({ CONSOLE: 'no' })).toThrow('CONSOLE must be on or off, got "no"');
+    expect(() => loadConfig({ ACTIVITY_RECORDS: 'false' })).toThrow(
+      'ACTIVITY_RECORDS must be on or off, got "false"',
     );
   });
 

@@ -30,6 +30,10 @@ export interface Config {
   readonly webhookAllowPrivateAddresses: boolean;
   /** Seconds between a webhook delivery's attempts: one retry per entry, then it is marked failed. */
   readonly webhookRetrySchedule: readonly number[];
+  /** The operator console at /console (docs/console.md); off: no console route exists. */
+  readonly console: boolean;
+  /** Launch attempts recorded for the console's integration activity pages; off: none are. */
+  readonly activityRecords: boolean;
 }
 
 export interface RedisConfig {
@@ -84,6 +88,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       nonEmpty(env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES) ?? 'false',
     ),
     webhookRetrySchedule: parseRetrySchedule(nonEmpty(env.WEBHOOK_RETRY_SCHEDULE)),
+    console: parseOnOff('CONSOLE', nonEmpty(env.CONSOLE) ?? 'on'),
+    activityRecords: parseOnOff('ACTIVITY_RECORDS', nonEmpty(env.ACTIVITY_RECORDS) ?? 'on'),
   });
 }
 
@@ -189,6 +195,12 @@ function parseRetrySchedule(text: string | undefined): readonly number[] {
     );
   }
   return Object.freeze(delays.map(Number));
+}
+
+function parseOnOff(name: string, text: string): boolean {
+  if (text === 'on') return true;
+  if (text === 'off') return false;
+  throw new ConfigError(`${name} must be on or off, got "${text}"`);
 }
 
 function parseBoolean(name: string, text: string): boolean {

@@ -25,32 +25,57 @@ export function checkClientId(id: string): AdminResult<string> {
  * (`new URL(…).origin`). All problems are reported together, in one line.
  */
 export function checkClientChanges(changes: ClientChanges): AdminResult<ClientChanges> {
-  const problems: string[] = [];
+  const problems = clientChangeProblems(changes);
+  if (problems.length > 0) return fail(problems.map((problem) => problem.problem).join('; '));
+  const origins = changes.frameOrigins?.map((origin) => bareOrigin(origin) ?? origin);
+  return succeed(origins === undefined ? changes : { ...changes, frameOrigins: [...new Set(origins)] });
+}
+
+/** Which field of a change the problem is with: the console shows it beside that field. */
+export interface ClientChangeProblem {
+  field: 'secretKey' | 'keepPreviousSecretUntil' | 'frameOrigins' | `launchUrls.${LaunchTarget}`;
+  problem: string;
+}
+
+export function clientChangeProblems(changes: ClientChanges): ClientChangeProblem[] {
+  const problems: ClientChangeProblem[] = [];
   const { secretKey, launchUrls = {}, frameOrigins, keepPreviousSecretUntil } = changes;
   if (keepPreviousSecretUntil !== undefined && typeof secretKey !== 'string') {
-    problems.push('keeping the previous secret needs a new one to replace it');
+    problems.push({
+      field: 'keepPreviousSecretUntil',
+      problem: 'keeping the previous secret needs a new one to replace it',
+    });
   }
   if (typeof secretKey === 'string') {
     if (secretKey.length < SECRET_MIN_LENGTH || secretKey.length > SECRET_MAX_LENGTH) {
-      problems.push(`the secret must be ${SECRET_MIN_LENGTH} to ${SECRET_MAX_LENGTH} characters long`);
+      problems.push({
+        field: 'secretKey',
+        problem: `the secret must be ${SECRET_MIN_LENGTH} to ${SECRET_MAX_LENGTH} characters long`,
+      });
     } else if (/[\s\p{Cc}]/u.test(secretKey)) {
       // A space or control character in a secret is nearly always a paste accident, and hard to see.
-      problems.push('the secret must not contain spaces or control characters');
+      problems.push({
+        field: 'secretKey',
+        problem: 'the secret must not contain spaces or control characters',
+      });
     }
   }
   for (const target of LAUNCH_TARGETS) {
     const url = launchUrls[target];
     if (typeof url === 'string' && !parseHttpUrl(url)) {
-      problems.push(`the ${target} URL must be an absolute http or https URL, got "${url}"`);
+      problems.push({
+        field: `launchUrls.${target}`,
+        problem: `the ${target} URL must be an absolute http or https URL, got "${url}"`,
+      });
     }
   }
-  const origins = frameOrigins?.map((origin) => {
-    const normalised = bareOrigin(origin);
-    if (normalised === undefined) {
-      problems.push(`a frame origin must be scheme://host[:port] without a path, got "${origin}"`);
+  for (const origin of frameOrigins ?? []) {
+    if (bareOrigin(origin) === undefined) {
+      problems.push({
+        field: 'frameOrigins',
+        problem: `a frame origin must be scheme://host[:port] without a path, got "${origin}"`,
+      });
     }
-    return normalised ?? origin;
-  });
-  if (problems.length > 0) return fail(problems.join('; '));
-  return succeed(origins === undefined ? changes : { ...changes, frameOrigins: [...new Set(origins)] });
+  }
+  return problems;
 }

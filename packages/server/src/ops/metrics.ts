@@ -29,6 +29,10 @@ export interface Metrics {
   readonly webhookDeliveries: Counter<'outcome'>;
   /** Where the age of the oldest undelivered webhook event is read when scraped (the deliverer sets it). */
   readonly webhookBacklog: { age?: () => Promise<number> };
+  /** Console records deleted by the background purge, by kind (launch attempts, audit records, …). */
+  readonly consoleRecordsPurged: Counter<'kind'>;
+  /** Launch attempts not recorded: the recorder's buffer was full (a database away for long). */
+  readonly activityRecordsDropped: Counter;
 }
 
 export const METRIC_PREFIX = 'poker_launch_';
@@ -105,6 +109,17 @@ export function createMetrics(): Metrics {
       name: `${METRIC_PREFIX}purge_batch_duration_seconds`,
       help: 'Time one purge batch (one DELETE) took',
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      registers,
+    }),
+    consoleRecordsPurged: new Counter({
+      name: `${METRIC_PREFIX}console_records_purged_total`,
+      help: 'Records deleted by the background purge past their retention: launch attempts, audit records, console sign-ins',
+      labelNames: ['kind'],
+      registers,
+    }),
+    activityRecordsDropped: new Counter({
+      name: `${METRIC_PREFIX}activity_records_dropped_total`,
+      help: 'Launch attempts not recorded for the console because the buffer of unwritten ones was full',
       registers,
     }),
   };

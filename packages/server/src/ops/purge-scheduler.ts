@@ -23,6 +23,10 @@ export interface PurgeSchedulerOptions {
   readonly intervalMs?: number;
   /** Before the first run; default a random part of the interval, so instances started together spread out. */
   readonly firstRunDelayMs?: number;
+  /** What it purges, for the log (default `session`). */
+  readonly what?: string;
+  /** Counts what it deleted (default the sessions' counter). */
+  readonly purged?: { inc(count: number): void };
 }
 
 export interface PurgeScheduler {
@@ -33,6 +37,7 @@ export interface PurgeScheduler {
 /** Purges ended sessions in the background, one run per interval; failures are logged, never thrown. */
 export function startPurgeScheduler(options: PurgeSchedulerOptions): PurgeScheduler {
   const intervalMs = options.intervalMs ?? PURGE_INTERVAL_MS;
+  const what = options.what ?? 'session';
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -41,7 +46,7 @@ export function startPurgeScheduler(options: PurgeSchedulerOptions): PurgeSchedu
     const endTimer = options.metrics.purgeBatchDuration.startTimer();
     const removed = await options.purgeBatch(batch);
     endTimer();
-    options.metrics.sessionsPurged.inc(removed);
+    (options.purged ?? options.metrics.sessionsPurged).inc(removed);
     return removed;
   };
 
@@ -55,12 +60,13 @@ export function startPurgeScheduler(options: PurgeSchedulerOptions): PurgeSchedu
         betweenBatches: () => sleep(PURGE_PAUSE_MS),
         keepGoing: () => !stopped,
       });
-      if (removed > 0) options.log.info({ removed, endedBefore: before.toISOString() }, 'purged sessions');
+      if (removed > 0)
+        options.log.info({ removed, before: before.toISOString(), what }, 'purged old records');
     } catch (error) {
       // The next run tries again; an outage is already answered (503) and counted where requests meet it.
       options.log.warn(
         { err: error, databaseUnavailable: isDatabaseUnavailable(error) },
-        'session purge failed; retrying at the next interval',
+        `${what} purge failed; retrying at the next interval`,
       );
     }
   };

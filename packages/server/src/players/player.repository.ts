@@ -124,7 +124,7 @@ export function profileColumns(profile: PlayerProfile): ProfileRow {
   return columns as ProfileRow;
 }
 
-function playerFromRow(row: PlayerRow): Player {
+export function playerFromRow(row: PlayerRow): Player {
   return {
     id: row.id,
     clientId: row.client_id,

@@ -76,6 +76,10 @@ export const consoleTables: Migration = {
       .execute();
     await db.schema.createIndex('launch_activity_at_idx').on('launch_activity').column('at').execute();
 
+    // The console finds a player by the integrator's id across clients; only a new player's launch
+    // writes to it (a returning player's launch does not), so the launch path barely pays for it.
+    await db.schema.createIndex('players_external_id_idx').on('players').column('external_id').execute();
+
     await db.schema
       .createTable('instances')
       .addColumn('id', 'text', (c) => c.primaryKey())

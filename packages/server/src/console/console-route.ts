@@ -1,0 +1,30 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Admin } from '../admin/audited.js';
+import type { Operator, OperatorRole } from '../operators/operator.js';
+
+/** A signed-in operator, as a page handler sees it. */
+export interface SignedIn {
+  operator: Operator;
+  /** The token this session's forms carry (console-session.ts). */
+  csrf: string;
+  /** Changes run as this operator, from the request's address: the audit log says so. */
+  admin: Admin;
+}
+
+/**
+ * One console route. `role`: who may use it, enforced on the server before the handler runs
+ * (`support` routes are open to admins too); `public`: the sign-in page and the style sheet.
+ */
+export type ConsoleRoute =
+  | {
+      method: 'GET' | 'POST';
+      url: string;
+      role: OperatorRole;
+      handler(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn): Promise<unknown>;
+    }
+  | {
+      method: 'GET' | 'POST';
+      url: string;
+      role: 'public';
+      handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+    };

@@ -1,0 +1,167 @@
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { adminAs } from '../admin/audited.js';
+import type { AppContext } from '../app-context.js';
+import { isDatabaseUnavailable } from '../db/database-errors.js';
+import { roleAllows } from '../operators/operator.js';
+import { loadAsset } from '../pages/page-assets.js';
+import type { ConsoleRoute, SignedIn } from './console-route.js';
+import {
+  CONSOLE_PATH,
+  csrfToken,
+  csrfTokenMatches,
+  currentConsoleSession,
+  isSameOrigin,
+} from './console-session.js';
+import { apiUserRoutes } from './pages/api-users.page.js';
+import { auditRoutes } from './pages/audit.page.js';
+import { clientRoutes } from './pages/clients.page.js';
+import { currencyRoutes } from './pages/currencies.page.js';
+import { overviewRoutes } from './pages/overview.page.js';
+import { playerRoutes } from './pages/players.page.js';
+import { sessionRoutes } from './pages/sessions.page.js';
+import { settingRoutes } from './pages/settings.page.js';
+import { signInRoutes } from './pages/sign-in.page.js';
+import { sendPage } from './render.js';
+
+export const CONSOLE_CSS_PATH = `${CONSOLE_PATH}/assets/console.css`;
+
+/**
+ * The operator console (docs/console.md): server-rendered pages at /console, forms that work without
+ * script. Every route declares the role it needs; the check runs here, on the server, before any
+ * handler, as do the Origin and CSRF-token checks of every change. A missing, wrong or expired session
+ * sends the operator to sign in, never to an error.
+ */
+export async function registerConsole(app: FastifyInstance, context: AppContext): Promise<void> {
+  await app.register(
+    async (scope) => {
+      // Here only: the launch routes never parse cookies.
+      await scope.register(fastifyCookie);
+      scope.setErrorHandler((error: FastifyError, request, reply) => answerError(error, request, reply));
+      scope.setNotFoundHandler((_request, reply) =>
+        sendPage(
+          reply,
+          'message',
+          { title: 'Not found', message: 'There is no such console page.', back: CONSOLE_PATH },
+          404,
+        ),
+      );
+      const css = loadAsset('console/console.css', 'text/css; charset=utf-8');
+      scope.get('/assets/console.css', (request, reply) => {
+        reply.header('cache-control', 'no-cache').header('etag', css.etag);
+        if (request.headers['if-none-match'] === css.etag) return reply.code(304).send();
+        return reply.type(css.contentType).send(css.body);
+      });
+      for (const route of consoleRoutes(context)) registerRoute(scope, context, route);
+    },
+    { prefix: CONSOLE_PATH },
+  );
+}
+
+function consoleRoutes(context: AppContext): ConsoleRoute[] {
+  return [
+    ...signInRoutes(context),
+    ...overviewRoutes(context),
+    ...clientRoutes(context),
+    ...playerRoutes(context),
+    ...sessionRoutes(context),
+    ...currencyRoutes(context),
+    ...settingRoutes(context),
+    ...apiUserRoutes(context),
+    ...auditRoutes(context),
+  ];
+}
+
+function registerRoute(scope: FastifyInstance, context: AppContext, route: ConsoleRoute): void {
+  scope.route({
+    method: route.method,
+    url: route.url,
+    schema: { hide: true },
+    config: { undocumented: 'html-page' },
+    // Pages count against the caller's address like the game pages.
+    onRequest: (request, _reply, done) => {
+      const counted = context.rateLimiter.countPage(request);
+      if (counted === undefined) done();
+      else counted.then(() => done(), done);
+    },
+    handler: async (request, reply) => {
+      if (route.method === 'POST' && !isSameOrigin(request, context.config.publicUrl)) {
+        return refuse(reply, 'This form was sent from another site, or without saying where from.');
+      }
+      if (route.role === 'public') return route.handler(request, reply);
+      const current = await currentConsoleSession(context, request);
+      if (!current) return reply.redirect(`${CONSOLE_PATH}/sign-in`, 303);
+      const { session, token } = current;
+      const signedIn: SignedIn = {
+        operator: session.operator,
+        csrf: csrfToken(token),
+        admin: adminAs(
+          context.db,
+          { via: 'console', name: session.operator.username, address: request.ip },
+          context.clock,
+        ),
+      };
+      if (!roleAllows(session.operator.role, route.role)) {
+        return sendPage(
+          reply,
+          'message',
+          {
+            title: 'Not allowed',
+            message: `The ${session.operator.role} role cannot do this; an admin can.`,
+            operator: session.operator,
+            csrf: signedIn.csrf,
+            back: CONSOLE_PATH,
+          },
+          403,
+        );
+      }
+      if (
+        route.method === 'POST' &&
+        !csrfTokenMatches(token, (request.body as Record<string, unknown> | undefined)?._csrf)
+      ) {
+        return refuse(
+          reply,
+          'This form is out of date or was not made by the console. Reload the page and try again.',
+        );
+      }
+      return route.handler(request, reply, signedIn);
+    },
+  });
+}
+
+function refuse(reply: FastifyReply, message: string): FastifyReply {
+  return sendPage(reply, 'message', { title: 'Refused', message, back: CONSOLE_PATH }, 403);
+}
+
+/** Failures as pages, never JSON or a stack trace: a form that cannot be read, an unavailable database. */
+function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (isDatabaseUnavailable(error)) {
+    reply.header('retry-after', '5');
+    return sendPage(
+      reply,
+      'message',
+      { title: 'Unavailable', message: 'The database does not answer; try again in a moment.' },
+      503,
+    );
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return sendPage(
+      reply,
+      'message',
+      { title: 'Not understood', message: 'The request could not be read.', back: CONSOLE_PATH },
+      status,
+    );
+  }
+  request.log.error({ err: error }, 'console page failed');
+  return sendPage(
+    reply,
+    'message',
+    {
+      title: 'Something went wrong',
+      message: 'The page could not be shown; the error is logged.',
+      back: CONSOLE_PATH,
+    },
+    500,
+  );
+}

@@ -1,0 +1,94 @@
+import { addApiUser, revokeApiUser } from '../../admin/operations.js';
+import type { AppContext } from '../../app-context.js';
+import { API_USER_NAME_PATTERN, PERMISSION_CREATE_OPEN_GAME, ROLE_ADMIN } from '../../users/api-user.js';
+import { listApiUsers } from '../../users/api-user.repository.js';
+import type { ConsoleRoute, SignedIn } from '../console-route.js';
+import { formOf, textField } from '../form.js';
+import { sendPage } from '../render.js';
+import { sentence } from './client-form.js';
+
+const API_USERS = '/console/api-users';
+const ACCESS = { admin: ROLE_ADMIN, create: PERMISSION_CREATE_OPEN_GAME } as const;
+
+/** API users of v3: the list (never a key), a new user (its key shown once), revocation. */
+export function apiUserRoutes(context: AppContext): ConsoleRoute[] {
+  const page = async (
+    reply: Parameters<typeof sendPage>[0],
+    signedIn: SignedIn,
+    extra: {
+      name?: string;
+      access?: string;
+      errors?: Record<string, string>;
+      notice?: string;
+      key?: string;
+    } = {},
+    status = 200,
+  ) =>
+    sendPage(
+      reply,
+      'api-users',
+      {
+        title: 'API users',
+        operator: signedIn.operator,
+        csrf: signedIn.csrf,
+        section: 'api-users',
+        users: await listApiUsers(context.db),
+        name: extra.name ?? '',
+        access: extra.access ?? 'create',
+        errors: extra.errors ?? {},
+        notice: extra.notice,
+        key: extra.key,
+      },
+      status,
+    );
+  return [
+    {
+      method: 'GET',
+      url: '/api-users',
+      role: 'support',
+      async handler(request, reply, signedIn) {
+        const revoked = textField(formOf(request.query), 'revoked', 64);
+        return page(reply, signedIn, {
+          notice: API_USER_NAME_PATTERN.test(revoked)
+            ? `The key of ${revoked} is revoked: it answers 401 from now on.`
+            : undefined,
+        });
+      },
+    },
+    {
+      method: 'POST',
+      url: '/api-users',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const form = formOf(request.body);
+        const name = textField(form, 'name', 64);
+        const access = textField(form, 'access', 8) === 'admin' ? 'admin' : 'create';
+        const grant = ACCESS[access];
+        const created = await addApiUser(signedIn.admin, {
+          name,
+          role: grant === ROLE_ADMIN ? ROLE_ADMIN : null,
+          permissions: grant === ROLE_ADMIN ? [] : [PERMISSION_CREATE_OPEN_GAME],
+        });
+        if (!created.ok)
+          return page(reply, signedIn, { name, access, errors: { name: sentence(created.reason) } }, 422);
+        return page(
+          reply,
+          signedIn,
+          { notice: `API user ${name} created.`, key: created.value.key, name: '' },
+          201,
+        );
+      },
+    },
+    {
+      method: 'POST',
+      url: '/api-users/:name/revoke',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const name = String((request.params as { name?: unknown }).name ?? '').slice(0, 64);
+        const revoked = await revokeApiUser(signedIn.admin, { name });
+        if (!revoked.ok) return page(reply, signedIn, { notice: sentence(revoked.reason) }, 404);
+        return reply.redirect(`${API_USERS}?revoked=${encodeURIComponent(name)}`, 303);
+      },
+    },
+  ];
+}

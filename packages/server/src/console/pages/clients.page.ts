@@ -1,0 +1,277 @@
+import type { FastifyReply } from 'fastify';
+import { findClientOrFail, generateClientSecret } from '../../admin/client-admin.js';
+import { checkClientId } from '../../admin/client-changes.js';
+import {
+  addClient,
+  disableClient,
+  enableClient,
+  rotateClientSecret,
+  updateClient,
+} from '../../admin/operations.js';
+import type { AppContext } from '../../app-context.js';
+import { listClients } from '../../clients/client.repository.js';
+import type { ConsoleRoute, SignedIn } from '../console-route.js';
+import { formOf, PAGE_SIZE, pageNumber, pageOf, queryString, textField } from '../form.js';
+import { sendPage } from '../render.js';
+import { activityRoutes } from './activity.page.js';
+import {
+  type ClientForm,
+  clientChangesOf,
+  clientFormOf,
+  readClientForm,
+  sentence,
+  TARGET_LABELS,
+} from './client-form.js';
+
+const CLIENTS = '/console/clients';
+/** The longest overlap a rotation may keep the previous secret for, as the CLI allows: 90 days. */
+const MAX_OVERLAP_HOURS = 90 * 24;
+
+/** Clients: the list, a new client (its secret shown once), a client's settings, its secret, its state. */
+export function clientRoutes(context: AppContext): ConsoleRoute[] {
+  const clientPage = async (
+    reply: FastifyReply,
+    signedIn: SignedIn,
+    id: string,
+    extra: {
+      form?: ClientForm;
+      errors?: Record<string, string>;
+      rotation?: { overlapHours: string; error?: string };
+      notice?: string;
+    } = {},
+    status = 200,
+  ) => {
+    const found = await findClientOrFail(context.db, id);
+    if (!found.ok)
+      return sendPage(
+        reply,
+        'message',
+        { title: 'No such client', message: found.reason, ...frame(signedIn), back: CLIENTS },
+        404,
+      );
+    const client = found.value;
+    return sendPage(
+      reply,
+      'client',
+      {
+        title: `Client ${client.id}`,
+        ...frame(signedIn),
+        client,
+        previousSecretUntil:
+          client.previousSecret && Date.parse(client.previousSecret.until) > context.clock().getTime()
+            ? client.previousSecret.until
+            : null,
+        form: extra.form ?? clientFormOf(client),
+        errors: extra.errors ?? {},
+        rotation: extra.rotation ?? { overlapHours: '24' },
+        notice: extra.notice,
+        targets: TARGET_LABELS,
+      },
+      status,
+    );
+  };
+
+  return [
+    {
+      method: 'GET',
+      url: '/clients',
+      role: 'support',
+      async handler(request, reply, signedIn) {
+        const page = pageNumber(formOf(request.query));
+        const all = await listClients(context.db);
+        const shown = pageOf(all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE + 1), page);
+        return sendPage(reply, 'clients', {
+          title: 'Clients',
+          ...frame(signedIn),
+          clients: shown.rows,
+          pager: {
+            page,
+            hasNext: shown.hasNext,
+            href: (n: number) => `${CLIENTS}${queryString({ page: n })}`,
+          },
+        });
+      },
+    },
+    {
+      method: 'GET',
+      url: '/clients/new',
+      role: 'admin',
+      handler: async (_request, reply, signedIn) =>
+        newClientPage(reply, signedIn, blankForm(), '', 'generate', {}),
+    },
+    {
+      method: 'POST',
+      url: '/clients',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const values = formOf(request.body);
+        const id = textField(values, 'id', 64);
+        const signing = textField(values, 'signing', 8) === 'none' ? 'none' : 'generate';
+        const form = readClientForm(values);
+        const checked = clientChangesOf(form);
+        const errors = checked.ok ? {} : { ...checked.errors };
+        const idCheck = checkClientId(id);
+        if (!idCheck.ok) errors.id = sentence(idCheck.reason);
+        if (!checked.ok || Object.keys(errors).length > 0)
+          return newClientPage(reply, signedIn, form, id, signing, errors, 422);
+        const secret = signing === 'generate' ? generateClientSecret() : null;
+        const added = await addClient(signedIn.admin, {
+          id,
+          changes: { ...checked.changes, secretKey: secret },
+        });
+        if (!added.ok)
+          return newClientPage(reply, signedIn, form, id, signing, { id: sentence(added.reason) }, 422);
+        return secretPage(reply, signedIn, id, secret, `Client ${id} created.`, 201);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/clients/:id',
+      role: 'support',
+      handler: async (request, reply, signedIn) =>
+        clientPage(reply, signedIn, idParam(request.params), {
+          notice: DONE[textField(formOf(request.query), 'done', 16)],
+        }),
+    },
+    {
+      method: 'POST',
+      url: '/clients/:id',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const id = idParam(request.params);
+        const form = readClientForm(formOf(request.body));
+        const checked = clientChangesOf(form);
+        if (!checked.ok) return clientPage(reply, signedIn, id, { form, errors: checked.errors }, 422);
+        const updated = await updateClient(signedIn.admin, { id, changes: checked.changes });
+        if (!updated.ok)
+          return clientPage(reply, signedIn, id, { form, errors: { form: sentence(updated.reason) } }, 422);
+        return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=updated`, 303);
+      },
+    },
+    {
+      method: 'POST',
+      url: '/clients/:id/rotate',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const id = idParam(request.params);
+        const overlapHours = textField(formOf(request.body), 'overlap-hours', 5);
+        const hours = Number(overlapHours);
+        if (!/^\d{1,4}$/.test(overlapHours) || hours > MAX_OVERLAP_HOURS) {
+          return clientPage(
+            reply,
+            signedIn,
+            id,
+            { rotation: { overlapHours, error: `A whole number of hours from 0 to ${MAX_OVERLAP_HOURS}.` } },
+            422,
+          );
+        }
+        const secret = generateClientSecret();
+        const now = signedIn.admin.clock();
+        const rotated = await rotateClientSecret(signedIn.admin, {
+          id,
+          changes: {
+            secretKey: secret,
+            ...(hours > 0
+              ? { keepPreviousSecretUntil: new Date(now.getTime() + hours * 3600_000).toISOString() }
+              : {}),
+          },
+        });
+        if (!rotated.ok)
+          return clientPage(
+            reply,
+            signedIn,
+            id,
+            { rotation: { overlapHours, error: sentence(rotated.reason) } },
+            422,
+          );
+        const kept = rotated.value.previousSecret;
+        const notice =
+          hours > 0 && kept
+            ? `The secret of ${id} was replaced; the previous one still signs until ${kept.until.slice(0, 19).replace('T', ' ')} UTC.`
+            : `The secret of ${id} was replaced; the previous one no longer signs.`;
+        return secretPage(reply, signedIn, id, secret, notice, 200);
+      },
+    },
+    {
+      method: 'POST',
+      url: '/clients/:id/disable',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const id = idParam(request.params);
+        const disabled = await disableClient(signedIn.admin, { id });
+        if (!disabled.ok) return clientPage(reply, signedIn, id, { notice: disabled.reason }, 404);
+        return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=disabled`, 303);
+      },
+    },
+    {
+      method: 'POST',
+      url: '/clients/:id/enable',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const id = idParam(request.params);
+        const enabled = await enableClient(signedIn.admin, { id });
+        if (!enabled.ok) return clientPage(reply, signedIn, id, { notice: enabled.reason }, 404);
+        return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=enabled`, 303);
+      },
+    },
+    ...activityRoutes(context),
+  ];
+}
+
+const DONE: Record<string, string> = {
+  updated: 'Saved.',
+  disabled: "Disabled: its requests are refused and its players' live sessions were ended.",
+  enabled: 'Enabled: its signed requests are accepted again.',
+};
+
+export function frame(signedIn: SignedIn) {
+  return { operator: signedIn.operator, csrf: signedIn.csrf, section: 'clients' };
+}
+
+function idParam(params: unknown): string {
+  const id = (params as { id?: unknown }).id;
+  return typeof id === 'string' ? id.slice(0, 64) : '';
+}
+
+function blankForm(): ClientForm {
+  return {
+    urls: { poker: '', casinoLobby: '', casino: '', sport: '' },
+    frameOrigins: '',
+    currencyMandatory: 'no',
+    playerIds: 'external',
+  };
+}
+
+function newClientPage(
+  reply: FastifyReply,
+  signedIn: SignedIn,
+  form: ClientForm,
+  id: string,
+  signing: string,
+  errors: Record<string, string>,
+  status = 200,
+) {
+  return sendPage(
+    reply,
+    'client-new',
+    { title: 'New client', ...frame(signedIn), form, id, signing, errors, targets: TARGET_LABELS },
+    status,
+  );
+}
+
+/** The one page that shows a secret: not cached, never in a URL, never again. */
+function secretPage(
+  reply: FastifyReply,
+  signedIn: SignedIn,
+  id: string,
+  secret: string | null,
+  notice: string,
+  status: number,
+) {
+  return sendPage(
+    reply,
+    'client-secret',
+    { title: `Client ${id}`, ...frame(signedIn), id, secret, notice },
+    status,
+  );
+}

@@ -1,0 +1,140 @@
+import { endSession } from '../../admin/operations.js';
+import type { AppContext } from '../../app-context.js';
+import { findPlayerByExternalId } from '../../players/player.repository.js';
+import { searchPlayers } from '../../players/player-search.js';
+import { sessionState } from '../../sessions/session.js';
+import { searchSessions } from '../../sessions/session-search.js';
+import type { ConsoleRoute, SignedIn } from '../console-route.js';
+import { type FormValues, formOf, pageNumber, pageOf, pageWindow, queryString, textField } from '../form.js';
+import { sendPage } from '../render.js';
+
+const SESSIONS = '/console/sessions';
+const DAY_MS = 86_400_000;
+/** A search covers at most this window: it reads every session created in it. */
+const MAX_WINDOW_DAYS = 31;
+
+interface SessionFilter {
+  client: string;
+  player: string;
+  from: string;
+  to: string;
+}
+
+/** Sessions: search by client, player and time (UTC); end one. */
+export function sessionRoutes(context: AppContext): ConsoleRoute[] {
+  const frame = (signedIn: SignedIn) => ({
+    operator: signedIn.operator,
+    csrf: signedIn.csrf,
+    section: 'sessions',
+  });
+  return [
+    {
+      method: 'GET',
+      url: '/sessions',
+      role: 'support',
+      async handler(request, reply, signedIn) {
+        const query = formOf(request.query);
+        const now = context.clock();
+        const filter = readFilter(query, now);
+        const window = checkWindow(filter);
+        const page = pageNumber(query);
+        const data = {
+          title: 'Sessions',
+          ...frame(signedIn),
+          filter,
+          errors: 'errors' in window ? window.errors : {},
+          notice: noticeOf(textField(query, 'done', 16)),
+          now: now.toISOString(),
+        };
+        if ('errors' in window) return sendPage(reply, 'sessions', { ...data, sessions: [] }, 422);
+        const playerIds = filter.player === '' ? undefined : await playerIdsFor(context, filter);
+        const found = pageOf(
+          await searchSessions(
+            context.db,
+            { clientId: filter.client || undefined, playerIds, from: window.from, to: window.to },
+            pageWindow(page),
+          ),
+          page,
+        );
+        return sendPage(reply, 'sessions', {
+          ...data,
+          sessions: found.rows.map((session) => ({ ...session, state: sessionState(session, now) })),
+          pager: {
+            page,
+            hasNext: found.hasNext,
+            href: (n: number) => `${SESSIONS}${queryString({ ...filter, page: n })}`,
+          },
+        });
+      },
+    },
+    {
+      method: 'POST',
+      url: '/sessions/:id/end',
+      role: 'support',
+      async handler(request, reply, signedIn) {
+        const id = String((request.params as { id?: unknown }).id ?? '').slice(0, 64);
+        const result = await endSession(signedIn.admin, { sessionId: id });
+        const done = !result.ok ? 'unknown' : result.value.ended ? 'ended' : 'not-live';
+        const back = textField(formOf(request.body), 'back', 1024);
+        // Back to the search it was ended from (a console path only, never another site).
+        const target = back.startsWith(`${SESSIONS}?`) || back === SESSIONS ? back : SESSIONS;
+        const separator = target.includes('?') ? '&' : '?';
+        return reply.redirect(`${target}${separator}done=${done}`, 303);
+      },
+    },
+  ];
+}
+
+function noticeOf(done: string): string | undefined {
+  return {
+    ended: 'The session was ended.',
+    'not-live': 'That session had ended already.',
+    unknown: 'No such session.',
+  }[done];
+}
+
+function readFilter(query: FormValues, now: Date): SessionFilter {
+  return {
+    client: textField(query, 'client', 64),
+    player: textField(query, 'player', 128),
+    from: textField(query, 'from', 20) || new Date(now.getTime() - DAY_MS).toISOString().slice(0, 16),
+    to: textField(query, 'to', 20) || new Date(now.getTime() + 60_000).toISOString().slice(0, 16),
+  };
+}
+
+/** `from` and `to` as UTC times (datetime-local form: 2026-11-21T12:00), at most MAX_WINDOW_DAYS apart. */
+function checkWindow(filter: SessionFilter): { from: Date; to: Date } | { errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const from = parseUtc(filter.from);
+  const to = parseUtc(filter.to);
+  if (from === undefined) errors.from = 'A time in UTC, as 2026-11-21T12:00.';
+  if (to === undefined) errors.to = 'A time in UTC, as 2026-11-21T12:00.';
+  if (from && to && to <= from) errors.to = 'After the start of the window.';
+  if (from && to && to.getTime() - from.getTime() > MAX_WINDOW_DAYS * DAY_MS) {
+    errors.to = `At most ${MAX_WINDOW_DAYS} days after the start.`;
+  }
+  return from && to && Object.keys(errors).length === 0 ? { from, to } : { errors };
+}
+
+function parseUtc(text: string): Date | undefined {
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(text)) return undefined;
+  const time = new Date(`${text}Z`);
+  return Number.isNaN(time.getTime()) ? undefined : time;
+}
+
+/** The player filter: the service's id, the integrator's id (within the client, if given) or the nick. */
+async function playerIdsFor(context: AppContext, filter: SessionFilter): Promise<string[]> {
+  if (filter.client) {
+    const player = await findPlayerByExternalId(context.db, filter.client, filter.player);
+    if (player) return [player.id];
+  }
+  const found = await searchPlayers(
+    context.db,
+    { text: filter.player, clientId: filter.client || undefined },
+    { limit: 50, offset: 0 },
+  );
+  return [
+    ...found.map((player) => player.id),
+    ...(/^[0-9a-f-]{36}$/.test(filter.player) ? [filter.player] : []),
+  ];
+}

@@ -1,0 +1,78 @@
+import { changeSettings } from '../../admin/operations.js';
+import { listSettings } from '../../admin/setting-admin.js';
+import type { AppContext } from '../../app-context.js';
+import { parseSetting, SETTING_NAMES } from '../../settings/settings.js';
+import type { ConsoleRoute, SignedIn } from '../console-route.js';
+import { formOf, textField } from '../form.js';
+import { sendPage } from '../render.js';
+import { sentence } from './client-form.js';
+
+/** Settings: every setting with its default and what it means; change several at once, all or none. */
+export function settingRoutes(context: AppContext): ConsoleRoute[] {
+  const page = async (
+    reply: Parameters<typeof sendPage>[0],
+    signedIn: SignedIn,
+    extra: { typed?: Record<string, string>; errors?: Record<string, string>; notice?: string } = {},
+    status = 200,
+  ) => {
+    const settings = await listSettings(context.db);
+    return sendPage(
+      reply,
+      'settings',
+      {
+        title: 'Settings',
+        operator: signedIn.operator,
+        csrf: signedIn.csrf,
+        section: 'settings',
+        settings: settings.map((setting) => ({
+          ...setting,
+          typed: extra.typed?.[setting.name] ?? setting.value,
+        })),
+        errors: extra.errors ?? {},
+        notice: extra.notice,
+      },
+      status,
+    );
+  };
+  return [
+    {
+      method: 'GET',
+      url: '/settings',
+      role: 'support',
+      handler: async (request, reply, signedIn) =>
+        page(reply, signedIn, {
+          notice:
+            textField(formOf(request.query), 'done', 5) === 'saved'
+              ? 'Saved; every instance uses it within a second.'
+              : undefined,
+        }),
+    },
+    {
+      method: 'POST',
+      url: '/settings',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const form = formOf(request.body);
+        const current = new Map(
+          (await listSettings(context.db)).map((setting) => [setting.name, setting.value]),
+        );
+        const typed: Record<string, string> = {};
+        const errors: Record<string, string> = {};
+        const changed: Record<string, string> = {};
+        for (const name of SETTING_NAMES) {
+          const text = textField(form, name, 32);
+          typed[name] = text;
+          const parsed = parseSetting(name, text);
+          if (!parsed.ok) errors[name] = sentence(parsed.reason);
+          else if (parsed.value !== current.get(name)) changed[name] = parsed.value;
+        }
+        if (Object.keys(errors).length > 0) return page(reply, signedIn, { typed, errors }, 422);
+        if (Object.keys(changed).length > 0) {
+          const saved = await changeSettings(signedIn.admin, { values: changed });
+          if (!saved.ok) return page(reply, signedIn, { typed, errors: { form: saved.reason } }, 422);
+        }
+        return reply.redirect('/console/settings?done=saved', 303);
+      },
+    },
+  ];
+}

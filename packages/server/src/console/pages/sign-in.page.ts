@@ -1,0 +1,81 @@
+import type { AppContext } from '../../app-context.js';
+import { callerAddress } from '../../http/caller-address.js';
+import { OPERATOR_USERNAME_PATTERN } from '../../operators/operator.js';
+import { findOperatorCredentials, recordSignIn } from '../../operators/operator.repository.js';
+import { decoyPasswordHash, PASSWORD_MAX_LENGTH, verifyPassword } from '../../operators/password.js';
+import {
+  clearSignInFailures,
+  recordSignInFailure,
+  signInWait,
+  type ThrottleKey,
+} from '../../operators/sign-in-throttle.js';
+import type { ConsoleRoute } from '../console-route.js';
+import { CONSOLE_PATH, endConsoleSession, startConsoleSession } from '../console-session.js';
+import { formOf, textField } from '../form.js';
+import { sendPage } from '../render.js';
+
+const WRONG = 'Wrong username or password.';
+
+/** Sign-in and sign-out. A wrong username and a wrong password read the same and cost the same. */
+export function signInRoutes(context: AppContext): ConsoleRoute[] {
+  return [
+    {
+      method: 'GET',
+      url: '/sign-in',
+      role: 'public',
+      handler: async (_request, reply) => sendPage(reply, 'sign-in', { title: 'Sign in' }),
+    },
+    {
+      method: 'POST',
+      url: '/sign-in',
+      role: 'public',
+      async handler(request, reply) {
+        const form = formOf(request.body);
+        const username = textField(form, 'username', 64).toLowerCase();
+        const password = textField(form, 'password', PASSWORD_MAX_LENGTH, true);
+        const again = (problem: string, status: number) =>
+          sendPage(reply, 'sign-in', { title: 'Sign in', problem, username }, status);
+        if (username === '' || password === '') return again('Give a username and a password.', 422);
+
+        const address = callerAddress(request, context.config);
+        const keys: ThrottleKey[] = [
+          { kind: 'account', username },
+          ...(address === undefined ? [] : [{ kind: 'address' as const, address }]),
+        ];
+        const now = context.clock();
+        const wait = await signInWait(context.db, keys, now);
+        if (wait > 0) {
+          // Not even checked: a guess made during the wait tells nothing and costs nothing more.
+          reply.header('retry-after', String(wait));
+          return again(`Too many failed sign-ins. Try again in ${wait} seconds.`, 429);
+        }
+        const found = OPERATOR_USERNAME_PATTERN.test(username)
+          ? await findOperatorCredentials(context.db, username)
+          : undefined;
+        const usable = found?.operator.active === true;
+        // An unknown or disabled account is checked against a decoy: the same time as a wrong password.
+        const matches = await verifyPassword(
+          usable ? found.passwordHash : await decoyPasswordHash(),
+          password,
+        );
+        if (!usable || !matches) {
+          await recordSignInFailure(context.db, keys, now);
+          return again(WRONG, 401);
+        }
+        await clearSignInFailures(context.db, username);
+        await recordSignIn(context.db, username, now);
+        await startConsoleSession(context, request, reply, username, request.ip);
+        return reply.redirect(CONSOLE_PATH, 303);
+      },
+    },
+    {
+      method: 'POST',
+      url: '/sign-out',
+      role: 'support',
+      async handler(request, reply) {
+        await endConsoleSession(context, request, reply);
+        return reply.redirect(`${CONSOLE_PATH}/sign-in`, 303);
+      },
+    },
+  ];
+}

@@ -1,0 +1,61 @@
+import { Eta } from 'eta';
+import type { FastifyReply } from 'fastify';
+import type { Operator } from '../operators/operator.js';
+
+/** `packages/server/assets/console/`, from `src/console/` under Vitest and from `dist/console/` once built. */
+const VIEWS = new URL('../../assets/console/', import.meta.url);
+
+/** Escapes every `<%= %>` value (the default): what an integrator or operator typed is shown, never run. */
+const eta = new Eta({ views: VIEWS.pathname, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });
+
+/** What every page's layout reads. */
+export interface PageFrame {
+  title: string;
+  /** The nav entry to mark as current. */
+  section?: string;
+  /** Signed in: the operator and the token its forms carry. */
+  operator?: Operator | undefined;
+  csrf?: string | undefined;
+  /** A one-line outcome of the last change ("Client casino-1 disabled"). */
+  notice?: string | undefined;
+}
+
+/** Helpers the templates call. */
+export const format = {
+  /** Every time in UTC, the zone named: `2026-11-21 12:00:00 UTC`. */
+  time(iso: string | null | undefined): string {
+    if (!iso) return '–';
+    return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+  },
+};
+
+/**
+ * Renders a console page with the console's headers: a strict policy (its own style sheet and nothing
+ * else: no script, no inline style, no other origin; forms post only to the console), never framed,
+ * never cached, no referrer.
+ */
+export function sendPage(
+  reply: FastifyReply,
+  template: string,
+  data: PageFrame & Record<string, unknown>,
+  status = 200,
+): FastifyReply {
+  const html = eta.render(`./${template}`, { ...data, format });
+  return reply
+    .code(status)
+    .header('content-security-policy', CONSOLE_POLICY)
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
+export const CONSOLE_POLICY = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');

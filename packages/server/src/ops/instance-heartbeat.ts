@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import type { Db } from '../db/schema.js';
+
+/** How often a listening instance says it is alive; the console calls one silent for 3 beats "silent". */
+export const HEARTBEAT_INTERVAL_MS = 15_000;
+
+export interface InstanceRecord {
+  id: string;
+  host: string;
+  pid: number;
+  startedAt: string;
+  seenAt: string;
+  draining: boolean;
+}
+
+/**
+ * Each listening instance records itself in `instances` every HEARTBEAT_INTERVAL_MS (through the session
+ * writer, like the purge), so the console of any instance shows them all; a closing instance deletes
+ * its row. Failures are logged and retried at the next beat.
+ */
+export function registerInstanceHeartbeat(app: FastifyInstance, context: AppContext): void {
+  const id = randomUUID();
+  const startedAt = context.clock().toISOString();
+  let timer: NodeJS.Timeout | undefined;
+  const beat = async () => {
+    const now = context.clock().toISOString();
+    const row = { id, host: hostname(), pid: process.pid, started_at: startedAt, seen_at: now };
+    const draining = context.state.draining ? 1 : 0;
+    const statement = context.db
+      .insertInto('instances')
+      .values({ ...row, draining })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet({ seen_at: now, draining }))
+      .compile();
+    await context.sessions.execute(statement).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'could not record this instance as alive; retrying at the next beat');
+    });
+  };
+  app.addHook('onListen', async () => {
+    await beat();
+    timer = setInterval(() => void beat(), HEARTBEAT_INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook('preClose', async () => {
+    if (timer === undefined) return;
+    clearInterval(timer);
+    await context.sessions
+      .execute(context.db.deleteFrom('instances').where('id', '=', id).compile())
+      .catch(() => undefined);
+  });
+}
+
+export async function listInstances(db: Db): Promise<InstanceRecord[]> {
+  const rows = await db.selectFrom('instances').selectAll().orderBy('started_at').execute();
+  return rows.map((row) => ({
+    id: row.id,
+    host: row.host,
+    pid: Number(row.pid),
+    startedAt: row.started_at,
+    seenAt: row.seen_at,
+    draining: row.draining === 1,
+  }));
+}

@@ -1,0 +1,34 @@
+import type { Db } from '../db/schema.js';
+import { nickKey } from './nick.js';
+import type { Player } from './player.js';
+import { playerFromRow } from './player.repository.js';
+
+/**
+ * The console's player search: the integrator's player id (players_external_id_idx) or the nick,
+ * compared as nicks are (case-insensitively, by their unique key's index). Exact matches only: a
+ * "contains" would read every player.
+ */
+export async function searchPlayers(
+  db: Db,
+  search: { text: string; clientId?: string | undefined },
+  page: { limit: number; offset: number },
+): Promise<Player[]> {
+  let query = db
+    .selectFrom('players')
+    .selectAll()
+    .where((eb) => eb.or([eb('external_id', '=', search.text), eb('nick_key', '=', nickKey(search.text))]));
+  if (search.clientId) query = query.where('client_id', '=', search.clientId);
+  const rows = await query
+    .orderBy('client_id')
+    .orderBy('external_id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map(playerFromRow);
+}
+
+/** A player by the service's own id, whatever its client. */
+export async function findPlayerAnywhere(db: Db, id: string): Promise<Player | undefined> {
+  const row = await db.selectFrom('players').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? playerFromRow(row) : undefined;
+}

@@ -1,0 +1,55 @@
+import type { Db } from '../db/schema.js';
+import type { Session } from './session.js';
+import { sessionFromRow } from './session.repository.js';
+
+export interface SessionSearch {
+  clientId?: string | undefined;
+  /** The service's own player ids. */
+  playerIds?: readonly string[] | undefined;
+  /** Created at or after, before. */
+  from: Date;
+  to: Date;
+}
+
+/**
+ * Sessions created in a time window, newest first, optionally of one client or some players. The window
+ * is a range of the primary key (session ids start with their creation time, sessions/token.ts), so the
+ * search reads that window only: the launch path keeps no other index on sessions to pay for.
+ */
+export async function searchSessions(
+  db: Db,
+  search: SessionSearch,
+  page: { limit: number; offset: number },
+): Promise<Session[]> {
+  let query = db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('id', '>=', idPrefix(search.from))
+    .where('id', '<', idPrefix(search.to));
+  if (search.clientId) query = query.where('client_id', '=', search.clientId);
+  if (search.playerIds) {
+    if (search.playerIds.length === 0) return [];
+    query = query.where('player_id', 'in', [...search.playerIds]);
+  }
+  const rows = await query.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return rows.map(sessionFromRow);
+}
+
+/** A player's sessions still live now (the expiry index serves it). */
+export async function findLiveSessionsOfPlayer(db: Db, playerId: string, now: Date): Promise<Session[]> {
+  const rows = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('expires_at', '>', now.toISOString())
+    .where('player_id', '=', playerId)
+    .where('revoked_at', 'is', null)
+    .orderBy('id', 'desc')
+    .limit(200)
+    .execute();
+  return rows.map(sessionFromRow);
+}
+
+/** The lowest session id created at `time`: its 12 hex digits of milliseconds, then zeros. */
+function idPrefix(time: Date): string {
+  return time.getTime().toString(16).padStart(12, '0').slice(-12);
+}
