@@ -35,8 +35,10 @@ function readHidden(terminal: ReadStream, prompts: Writable, prompt: string): Pr
   terminal.setEncoding('utf8');
   return new Promise((resolve, reject) => {
     let typed = '';
-    const finish = (error?: Error) => {
+    const finish = (error?: Error, rest = '') => {
       terminal.off('data', onData);
+      // What was typed ahead (the repeated password, pasted at once) is the next prompt's.
+      if (rest !== '') terminal.unshift(rest);
       terminal.setRawMode(false);
       terminal.pause();
       prompts.write('\n');
@@ -44,8 +46,12 @@ function readHidden(terminal: ReadStream, prompts: Writable, prompt: string): Pr
       else resolve(typed);
     };
     const onData = (chunk: string) => {
-      for (const char of chunk) {
-        if (char === '\r' || char === '\n') return finish();
+      const chars = [...chunk];
+      for (const [index, char] of chars.entries()) {
+        if (char === '\r' || char === '\n') {
+          const rest = chars.slice(index + 1).join('');
+          return finish(undefined, rest.startsWith('\n') && char === '\r' ? rest.slice(1) : rest);
+        }
         if (char === '\u0003' || char === '\u0004')
           return finish(new CommandError('cancelled; nothing was changed'));
         if (char === '\u007f' || char === '\b') typed = [...typed].slice(0, -1).join('');

@@ -62,7 +62,7 @@ describe('poker-launch setting', () => {
       'Lifetime of a long-life auth token, in seconds',
     ]);
     const json = JSON.parse((await cli('setting', 'list', '--json')).stdout);
-    expect(json).toHaveLength(6);
+    expect(json).toHaveLength(9);
     expect(json).toContainEqual({
       name: 'ExpiredSessionRetention',
       value: '604800',

@@ -3,6 +3,7 @@ import type { Actor } from '../audit/actor.js';
 import { insertAuditRecord } from '../audit/audit.repository.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { DatabaseSchema, Db } from '../db/schema.js';
+import { takeWriteLock } from '../db/write-lock.js';
 import type { AdminResult, Refusal } from './admin-result.js';
 
 /** Someone about to change the service's administration: the database and who is acting. */
@@ -50,6 +51,7 @@ export function audited<I, T>(
     const now = admin.clock();
     try {
       return await admin.db.transaction().execute(async (trx) => {
+        await takeWriteLock(trx);
         const result = await change(trx, input, now);
         if (!result.ok) throw new Refused(result);
         await insertAuditRecord(trx, { actor: admin.actor, action, ...describe(input, result.value) }, now);
@@ -76,9 +78,11 @@ export async function withinTransaction<T>(
   db: Db,
   work: (trx: Transaction<DatabaseSchema>) => Promise<T>,
 ): Promise<T> {
-  return db.isTransaction
-    ? work(db as Transaction<DatabaseSchema>)
-    : db.transaction().execute((trx) => work(trx));
+  if (db.isTransaction) return work(db as Transaction<DatabaseSchema>);
+  return db.transaction().execute(async (trx) => {
+    await takeWriteLock(trx);
+    return work(trx);
+  });
 }
 
 /** Carries a refusal out of the transaction, which it rolls back. */

@@ -47,11 +47,15 @@ export async function registerConsole(app: FastifyInstance, context: AppContext)
         ),
       );
       const css = loadAsset('console/console.css', 'text/css; charset=utf-8');
-      scope.get('/assets/console.css', (request, reply) => {
-        reply.header('cache-control', 'no-cache').header('etag', css.etag);
-        if (request.headers['if-none-match'] === css.etag) return reply.code(304).send();
-        return reply.type(css.contentType).send(css.body);
-      });
+      scope.get(
+        '/assets/console.css',
+        { schema: { hide: true }, config: { undocumented: 'html-page' } },
+        (request, reply) => {
+          reply.header('cache-control', 'no-cache').header('etag', css.etag);
+          if (request.headers['if-none-match'] === css.etag) return reply.code(304).send();
+          return reply.type(css.contentType).send(css.body);
+        },
+      );
       for (const route of consoleRoutes(context)) registerRoute(scope, context, route);
     },
     { prefix: CONSOLE_PATH },

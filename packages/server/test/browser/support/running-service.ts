@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SignableParams, sign } from '@poker-launch/sdk';
+import pg from 'pg';
 import type { Client } from '../../../src/clients/client.js';
 import { insertClient } from '../../../src/clients/client.repository.js';
 import { type Config, loadConfig } from '../../../src/config.js';
@@ -11,6 +13,7 @@ import { type RunningServer, startServer } from '../../../src/server.js';
 import { saveSetting } from '../../../src/settings/setting.repository.js';
 import type { SettingName } from '../../../src/settings/settings.js';
 import { encodePhpForm } from '../../../src/test-support/harness.js';
+import type { Dialect } from '../../../src/test-support/test-database.js';
 
 export interface RunningService {
   /** The origin it listens on, which is also its PUBLIC_URL. */
@@ -31,13 +34,24 @@ export interface LaunchedUrl {
   auth: string;
 }
 
+export interface RunningServiceOptions {
+  /** A temporary SQLite file (default), or a fresh database on the TEST_DATABASE_URL server. */
+  readonly dialect?: Dialect;
+  /** More of the configuration (CONSOLE, POKER_LAUNCH_ENV, …). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /**
- * The real service (server.ts) on a loopback port with a temporary SQLite file. PUBLIC_URL must be
- * the origin it listens on, so the port is chosen first; if another process takes it meanwhile, retry.
+ * The real service (server.ts) on a loopback port with a temporary database. PUBLIC_URL must be the
+ * origin it listens on, so the port is chosen first; if another process takes it meanwhile, retry.
  */
-export async function startRunningService(): Promise<RunningService> {
+export async function startRunningService(options: RunningServiceOptions = {}): Promise<RunningService> {
   const directory = await mkdtemp(join(tmpdir(), 'poker-launch-browser-'));
-  const { server, config } = await listenOnFreePort(`sqlite:${join(directory, 'poker-launch.db')}`);
+  const store =
+    options.dialect === 'postgres'
+      ? await createPostgresDatabase()
+      : { url: `sqlite:${join(directory, 'poker-launch.db')}`, drop: async () => {} };
+  const { server, config } = await listenOnFreePort(store.url, options.env ?? {});
   const { db } = server.database;
   const origin = server.address;
   if (origin !== config.publicUrl) throw new Error(`listening on ${origin}, PUBLIC_URL ${config.publicUrl}`);
@@ -98,12 +112,36 @@ export async function startRunningService(): Promise<RunningService> {
     },
     async close() {
       await server.close();
+      await store.drop();
       await rm(directory, { recursive: true, force: true });
     },
   };
 }
 
-async function listenOnFreePort(databaseUrl: string): Promise<{ server: RunningServer; config: Config }> {
+/** A whole database (the service migrates it at start), dropped at the end. */
+async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('TEST_DATABASE_URL names no PostgreSQL server');
+  const name = `poker_launch_browser_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.href, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+async function listenOnFreePort(
+  databaseUrl: string,
+  env: Readonly<Record<string, string>>,
+): Promise<{ server: RunningServer; config: Config }> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     // PUBLIC_URL is left to its default, http://HOST:PORT: the very origin the browser talks to.
@@ -112,6 +150,7 @@ async function listenOnFreePort(databaseUrl: string): Promise<{ server: RunningS
       PORT: String(port),
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'warn',
+      ...env,
     });
     try {
       return { server: await startServer(config), config };

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { userInfo } from 'node:os';
+import { findOperator, listAuditRecords } from '@poker-launch/server/admin';
+import { describe, expect, it } from 'vitest';
+import { BIN, runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+
+const PASSWORD = 'a long enough password';
+
+describe.each(DATABASE_KINDS)('poker-launch operator commands on %s', (kind) => {
+  const database = useTempDatabase(kind);
+  const cli = (args: string[], input?: string) =>
+    runPokerLaunch(args, { DATABASE_URL: database().url }, input === undefined ? {} : { stdin: input });
+  const stored = async <T>(
+    read: (db: Awaited<ReturnType<ReturnType<typeof database>['open']>>['db']) => Promise<T>,
+  ) => {
+    const opened = await database().open();
+    try {
+      return await read(opened.db);
+    } finally {
+      await opened.close();
+    }
+  };
+
+  it('adds an operator with the password from standard input, stores only its Argon2id hash, and lists it', async () => {
+    const added = await cli(['operator', 'add', 'alice', '--role', 'admin'], `${PASSWORD}\n`);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toBe('operator alice added (admin); sign in at /console\n');
+    const hash = await stored((db) =>
+      db
+        .selectFrom('operators')
+        .select('password_hash')
+        .where('username', '=', 'alice')
+        .executeTakeFirstOrThrow(),
+    );
+    expect(hash.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(hash.password_hash).not.toContain(PASSWORD);
+
+    const listed = await cli(['operator', 'list']);
+    expect(listed.stdout).toMatch(
+      /^USERNAME +ROLE +ACTIVE +CREATED +LAST SIGN-IN\nalice +admin +yes +\d{4}-/,
+    );
+    expect(listed.stdout).not.toContain('argon2');
+  });
+
+  it('refuses a short password, no password, a bad role and a taken name, changing nothing', async () => {
+    const short = await cli(['operator', 'add', 'bob', '--role', 'support'], 'eleven char\n');
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('a password needs 12 characters or more; nothing was changed');
+    const none = await cli(['operator', 'add', 'bob', '--role', 'support']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('no password');
+    const role = await cli(['operator', 'add', 'bob', '--role', 'owner'], `${PASSWORD}\n`);
+    expect(role.code).toBe(2);
+    expect(role.stderr).toContain('--role must be admin or support');
+    expect(await stored((db) => findOperator(db, 'bob'))).toBeUndefined();
+    await cli(['operator', 'add', 'bob', '--role', 'support'], `${PASSWORD}\n`);
+    const taken = await cli(['operator', 'add', 'bob', '--role', 'admin'], `${PASSWORD}\n`);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('an operator named "bob" exists already');
+  });
+
+  it('disables an operator and changes a password, ending their console sessions; the audit log names the OS user', async () => {
+    await cli(['operator', 'add', 'carol', '--role', 'support'], `${PASSWORD}\n`);
+    await stored((db) =>
+      db
+        .insertInto('operator_sessions')
+        .values({
+          token_hash: 'h'.repeat(64),
+          username: 'carol',
+          created_at: '2026-01-01T00:00:00.000Z',
+          last_seen_at: '2026-01-01T00:00:00.000Z',
+          expires_at: '2099-01-01T00:00:00.000Z',
+          address: null,
+        })
+        .execute(),
+    );
+    const changed = await cli(['operator', 'password', 'carol'], 'another long password\n');
+    expect(changed.stdout).toBe('password of operator carol changed; 1 console session(s) ended\n');
+    const disabled = await cli(['operator', 'disable', 'carol']);
+    expect(disabled.stdout).toBe('operator carol disabled; 0 console session(s) ended\n');
+    expect((await stored((db) => findOperator(db, 'carol')))?.active).toBe(false);
+    expect((await cli(['operator', 'disable', 'nobody'])).stderr).toContain('no operator named "nobody"');
+
+    const records = await stored((db) => listAuditRecords(db, { limit: 10, offset: 0 }));
+    expect(records.map((record) => record.action)).toEqual([
+      'operator.disable',
+      'operator.password',
+      'operator.add',
+    ]);
+    expect(records[0]?.actor).toMatchObject({ via: 'cli', name: userInfo().username });
+    expect(records[0]?.actor.address).toBeTruthy();
+    expect(records[1]?.details).toEqual({ username: 'carol', passwordHash: '(set)' });
+  });
+
+  it('records every change of the other commands too, with the OS user, and never a secret', async () => {
+    await cli(['client', 'add', 'casino-1', '--secret', 's'.repeat(20)]);
+    await cli(['client', 'update', 'casino-1', '--url-poker', 'https://poker.example/']);
+    await cli(['currency', 'enable', 'eur']);
+    await cli(['setting', 'set', 'NickMaxLength', '30']);
+    const records = await stored((db) => listAuditRecords(db, { limit: 10, offset: 0 }));
+    expect(records.map((record) => [record.action, record.target])).toEqual([
+      ['setting.change', 'NickMaxLength'],
+      ['currency.enable', 'EUR'],
+      ['client.update', 'casino-1'],
+      ['client.add', 'casino-1'],
+    ]);
+    expect(JSON.stringify(records)).not.toContain('s'.repeat(20));
+    expect(records[3]?.details).toMatchObject({ id: 'casino-1', changes: { secretKey: '(set)' } });
+  });
+});
+
+describe('poker-launch operator add at a terminal', () => {
+  const database = useTempDatabase('sqlite');
+
+  it('asks for the password twice without echoing it, and refuses two that differ', async () => {
+    const run = (answers: string[]) =>
+      new Promise<string>((resolve) => {
+        // script(1) gives the command a terminal, as an operator's shell would.
+        const command = `${process.execPath} ${BIN} operator add dave --role admin`;
+        const child = spawn('script', ['-qec', command, '/dev/null'], {
+          env: { ...process.env, DATABASE_URL: database().url, LOG_LEVEL: 'silent' },
+        });
+        let output = '';
+        let answered = 0;
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          // Each answer once its prompt is on the screen, as a person types it.
+          const prompts = output.match(/Password: |Repeat the password: /g)?.length ?? 0;
+          const answer = answers[prompts - 1];
+          if (answer !== undefined && prompts > answered) {
+            answered = prompts;
+            child.stdin.write(`${answer}\r`);
+          }
+        });
+        child.on('close', () => resolve(output));
+      });
+    const differ = await run([PASSWORD, 'something else entirely']);
+    expect(differ).toContain('the two passwords differ; nothing was changed');
+    const added = await run([PASSWORD, PASSWORD]);
+    expect(added).toContain('operator dave added (admin)');
+    expect(added).not.toContain(PASSWORD);
+  });
+});

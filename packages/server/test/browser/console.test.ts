@@ -1,0 +1,287 @@
+import { mkdir } from 'node:fs/promises';
+import { sign } from '@poker-launch/sdk';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Client } from '../../src/clients/client.js';
+import { findClient } from '../../src/clients/client.repository.js';
+import { addTestOperator, TEST_PASSWORD } from '../../src/console/test-support/console-client.js';
+import { DIALECTS } from '../../src/test-support/test-database.js';
+import { describeInChromium, launchChromium } from './support/chromium.js';
+import { screenshot } from './support/game-page.js';
+import { type RunningService, startRunningService } from './support/running-service.js';
+import { serveSite } from './support/static-site.js';
+
+/** `UPDATE_CONSOLE_SCREENSHOTS=1`: the SQLite run writes the screenshots of docs/console.md. */
+const DOCS_SCREENSHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1';
+const DOCS_IMAGES = new URL('../../../../docs/console/', import.meta.url);
+
+describeInChromium('the operator console in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  describe.each(DIALECTS)('on %s', (dialect) => {
+    let service: RunningService;
+    let context: BrowserContext;
+    let page: Page;
+    let problems: string[];
+
+    beforeAll(async () => {
+      service = await startRunningService({ dialect });
+      await addTestOperator(service.server.database.db, 'alice', 'admin');
+      await addTestOperator(service.server.database.db, 'sam', 'support');
+    });
+    afterAll(async () => {
+      await service?.close();
+    });
+    beforeEach(async () => {
+      context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      page = await context.newPage();
+      problems = [];
+      // Whatever the policy refuses (an inline style, a script, a frame) shows as a console error; the
+      // 4xx answers of refused forms show too, and are not problems.
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+          problems.push(message.text());
+        }
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+    });
+    afterEach(async () => {
+      await context?.close();
+    });
+
+    const url = (path: string) => `${service.origin}${path}`;
+    const shot = async (name: string) => {
+      if (!DOCS_SCREENSHOTS || dialect !== 'sqlite') return screenshot(page, `console-${dialect}-${name}`);
+      await mkdir(DOCS_IMAGES, { recursive: true });
+      await page.screenshot({ path: new URL(name, DOCS_IMAGES).pathname, fullPage: true });
+    };
+
+    /** Signs in with the keyboard alone: skip link, the two fields, Enter. */
+    async function signInWithKeyboard(username: string): Promise<void> {
+      await page.goto(url('/console'));
+      await page.waitForURL(url('/console/sign-in'));
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(username);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(TEST_PASSWORD);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(url('/console'));
+    }
+
+    it('an admin creates a client whose secret launches, fixes a bad URL, rotates the secret, and finds it all in the activity and the audit log', async () => {
+      await page.goto(url('/console/sign-in'));
+      await shot('sign-in.png');
+      await signInWithKeyboard('alice');
+      await expect.poll(() => page.textContent('.who span')).toBe('alice (admin)');
+
+      await page.getByRole('link', { name: 'Clients', exact: true }).click();
+      await page.getByRole('link', { name: 'New client' }).click();
+      await page.getByLabel('Client id').fill('casino 1');
+      await page.getByRole('button', { name: 'Create client' }).click();
+      await expect.poll(() => page.textContent('#e-id')).toContain('must be 1 to 64 letters');
+      expect(await page.inputValue('#f-id')).toBe('casino 1');
+      await page.getByLabel('Client id').fill('casino-1');
+      await page.getByLabel('Frame origins').fill('https://casino.example');
+      await page.getByRole('button', { name: 'Create client' }).click();
+      const secret = await page.getByLabel('Secret', { exact: true }).inputValue();
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      await shot('client-secret.png');
+      const client = (await findClient(service.server.database.db, 'casino-1')) as Client;
+      await service.server.live.refresh();
+      expect((await service.createV2Session(client, 'player-7', { nick: 'Seven' })).auth).toMatch(
+        /^[0-9a-f]{32}$/,
+      );
+      const refused = await fetch(url('/api/web/v2/app/users/player-8/session?clientId=casino-1'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'lang=en',
+      });
+      expect(refused.status).toBe(400);
+
+      // Bad input: the message beside the field, what was typed kept, nothing saved.
+      await page.goto(url('/console/clients/casino-1'));
+      await page.getByLabel('Poker launch URL').fill('poker.example/play');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect
+        .poll(() => page.textContent('#e-url-poker'))
+        .toContain('must be an absolute http or https URL');
+      expect(await page.inputValue('#f-url-poker')).toBe('poker.example/play');
+      expect(await page.inputValue('#f-frame-origins')).toBe('https://casino.example');
+      expect((await findClient(service.server.database.db, 'casino-1'))?.launchUrls.poker).toBeUndefined();
+      await page.getByLabel('Poker launch URL').fill('https://poker.example/play');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect.poll(() => page.textContent('.notice')).toBe('Saved.');
+      expect((await findClient(service.server.database.db, 'casino-1'))?.launchUrls.poker).toBe(
+        'https://poker.example/play',
+      );
+      await shot('client.png');
+
+      await page.getByLabel('Overlap in hours (0: none)').fill('24');
+      await page.getByRole('button', { name: 'Rotate the secret' }).click();
+      const rotated = await page.getByLabel('Secret', { exact: true }).inputValue();
+      expect(rotated).not.toBe(secret);
+      expect(await page.textContent('.notice')).toContain('the previous one still signs until');
+      await service.server.live.refresh();
+      for (const key of [secret, rotated]) {
+        expect((await service.createV2Session({ ...client, secretKey: key }, 'player-7')).auth).toHaveLength(
+          32,
+        );
+      }
+
+      await page.goto(url('/console/clients/casino-1/activity'));
+      const rows = page.locator('tbody tr');
+      await expect.poll(() => rows.count()).toBe(4);
+      const activity = await page.textContent('table');
+      expect(activity).toContain('launched (200)');
+      expect(activity).toContain('refused (400)');
+      expect(activity).toContain('invalid_signature');
+      // Staging: the hint of the refused signature.
+      expect(activity).toContain('No sign header was sent');
+      await shot('activity.png');
+
+      await page.goto(url('/console'));
+      await expect.poll(() => page.textContent('main table')).toContain('casino-1');
+      await shot('overview.png');
+
+      await page.getByRole('link', { name: 'API users', exact: true }).click();
+      await page.getByLabel('Name', { exact: true }).fill('ops-key');
+      await page.getByRole('button', { name: 'Create API user' }).click();
+      const key = await page.getByLabel('Key', { exact: true }).inputValue();
+      expect(key).toMatch(/^plk_/);
+      await page.getByRole('button', { name: 'Revoke ops-key' }).click();
+      await expect.poll(() => page.textContent('.notice')).toContain('ops-key is revoked');
+
+      await page.getByRole('link', { name: 'Currencies', exact: true }).click();
+      await page.getByLabel('Currency code').fill('XYZ');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => page.textContent('#e-code')).toContain('not an ISO 4217 currency code');
+      await page.getByLabel('Currency code').fill('eur');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => page.textContent('.notice')).toBe('EUR activated.');
+
+      await page.getByRole('link', { name: 'Settings', exact: true }).click();
+      await page.getByLabel('ConsoleIdleTimeout').fill('5');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect.poll(() => page.textContent('#e-ConsoleIdleTimeout')).toContain('from 60 to 86400');
+      expect(await page.inputValue('#f-ConsoleIdleTimeout')).toBe('5');
+
+      await page.getByRole('link', { name: 'Audit log', exact: true }).click();
+      const audit = (await page.textContent('table')) ?? '';
+      for (const action of [
+        'client.add',
+        'client.update',
+        'client.rotate-secret',
+        'api-user.add',
+        'api-user.revoke',
+        'currency.enable',
+      ]) {
+        expect(audit).toContain(action);
+      }
+      expect(audit).toContain('alice');
+      expect(audit).toContain('127.0.0.1');
+      expect(audit).toContain('"secretKey":"(set)"');
+      for (const credential of [secret, rotated, key]) expect(await page.content()).not.toContain(credential);
+      await shot('audit.png');
+
+      // Readable at 390 px: nothing wider than the screen but the tables, which scroll on their own.
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const path of ['/console', '/console/audit', '/console/clients/casino-1']) {
+        await page.goto(url(path));
+        expect(await page.evaluate('document.documentElement.scrollWidth'), path).toBeLessThanOrEqual(390);
+      }
+      await shot('client-narrow.png');
+      expect(problems).toEqual([]);
+    });
+
+    it('support reads and ends sessions, but cannot change a client, even by posting the form by hand', async () => {
+      const client = await service.addClient({ id: `shop-${dialect}` });
+      await service.createV2Session(client, 'p-9', { nick: `Nine${dialect}` });
+      const other = await service.createV2Session(client, 'p-10', { nick: `Ten${dialect}` });
+      await signInWithKeyboard('sam');
+
+      await page.goto(url(`/console/clients/${client.id}`));
+      expect(await page.getByRole('button', { name: 'Rotate the secret' }).count()).toBe(0);
+      const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+      const byHand = await page.request.post(url(`/console/clients/${client.id}/rotate`), {
+        headers: { origin: service.origin },
+        form: { _csrf: csrf, 'overlap-hours': '0' },
+      });
+      expect(byHand.status()).toBe(403);
+      expect(await byHand.text()).toContain('The support role cannot do this');
+      expect((await findClient(service.server.database.db, client.id))?.secretKey).toBe(client.secretKey);
+
+      await page.getByRole('link', { name: 'Players', exact: true }).click();
+      await page.getByLabel("Integrator's player id or nick").fill(`nine${dialect}`);
+      await page.keyboard.press('Enter');
+      await page.getByRole('link', { name: `Nine${dialect}` }).click();
+      await shot('player.png');
+      await page.getByRole('button', { name: 'End all 1 live session(s)' }).click();
+      await expect.poll(() => page.textContent('.notice')).toBe('1 live session(s) ended.');
+
+      await page.getByRole('link', { name: 'Sessions', exact: true }).click();
+      await page.getByLabel('Client', { exact: true }).fill(client.id);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
+      await shot('sessions.png');
+      const live = await service.server.database.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('token_hash', '=', (await import('../../src/sessions/token.js')).hashToken(other.auth))
+        .executeTakeFirstOrThrow();
+      await page.getByRole('button', { name: `End session ${live.id}` }).click();
+      await expect.poll(() => page.textContent('.notice')).toBe('The session was ended.');
+      const token = await fetch(url('/api/web/v2/app/session'), {
+        headers: { authorization: `Bearer ${other.auth}` },
+      });
+      expect(token.status).toBe(401);
+      expect(problems).toEqual([]);
+    });
+
+    it('refuses a form from another site or with a wrong token, and sends an expired or forged session to sign in', async () => {
+      const client = await service.addClient({ id: `guarded-${dialect}` });
+      await signInWithKeyboard('alice');
+
+      const site = await serveSite('localhost');
+      try {
+        site.pages.set(
+          '/',
+          `<!doctype html><title>Elsewhere</title><form method="post" action="${url(`/console/clients/${client.id}/disable`)}"><button>Win a prize</button></form>`,
+        );
+        await page.goto(`${site.origin}/`);
+        await page.getByRole('button', { name: 'Win a prize' }).click();
+        await page.waitForLoadState();
+        expect(await page.textContent('main')).toMatch(/Refused|Sign in/);
+      } finally {
+        await site.close();
+      }
+      const wrongToken = await page.request.post(url(`/console/clients/${client.id}/disable`), {
+        headers: { origin: service.origin },
+        form: { _csrf: '0'.repeat(64) },
+      });
+      expect(wrongToken.status()).toBe(403);
+      expect((await findClient(service.server.database.db, client.id))?.active).toBe(true);
+
+      // Idle for longer than ConsoleIdleTimeout: the next page is the sign-in page, not an error.
+      await service.server.database.db
+        .updateTable('operator_sessions')
+        .set({ last_seen_at: '2000-01-01T00:00:00.000Z' })
+        .execute();
+      await page.goto(url('/console/clients'));
+      expect(page.url()).toBe(url('/console/sign-in'));
+      await context.addCookies([
+        { name: 'poker_launch_console', value: 'x'.repeat(43), url: url('/console') },
+      ]);
+      await page.goto(url('/console/audit'));
+      expect(page.url()).toBe(url('/console/sign-in'));
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
+    });
+  });
+});
