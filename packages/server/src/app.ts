@@ -72,6 +72,13 @@ export interface AppOptions {
   webhooks?: WebhookJobOptions;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Launch attempts recorded for the console; undefined with ACTIVITY_RECORDS=off. */
+    activity: { flush(): Promise<void> } | undefined;
+  }
+}
+
 /** Builds the HTTP app from its dependencies; never listens (see server.ts). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
@@ -122,6 +129,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => rateLimiter.close());
   app.decorate('quotas', rateLimiter as QuotaMetrics);
   const activity = options.config.activityRecords ? activityRecorder(options, metrics, app) : undefined;
+  // Tests and the console write what it holds before they read the records.
+  app.decorate('activity', activity);
   const context: AppContext = {
     config: options.config,
     db: options.db,

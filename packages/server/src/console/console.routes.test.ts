@@ -7,6 +7,7 @@ import { addTestOperator, consoleClient } from './test-support/console-client.js
 
 describe.each(DIALECTS)('the console on %s', (dialect) => {
   const h = useHarness(dialect);
+  const clientCount = async () => (await h().db.selectFrom('clients').select('id').execute()).length;
 
   it('sends a visitor without a session to sign in, and signs an operator in and out', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
@@ -43,5 +44,136 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect(rotate.body).toContain('The support role cannot do this');
     expect((await findClient(h().db, 'casino-1'))?.secretKey).toBe(client.secretKey);
     expect(await listAuditRecords(h().db, { limit: 10, offset: 0, search: 'client' })).toEqual([]);
+  });
+
+  it('slows guessing down per account: after three failures each wait doubles, and a right password during it is not checked', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    for (let failure = 1; failure <= 3; failure++) {
+      expect((await browser.signIn('alice', 'wrong password!')).statusCode).toBe(401);
+    }
+    // Third failure: 2 s to wait, even for the right password.
+    const waiting = await browser.signIn('alice');
+    expect(waiting.statusCode).toBe(429);
+    expect(waiting.headers['retry-after']).toBe('2');
+    expect(waiting.body).toContain('Too many failed sign-ins. Try again in 2 seconds.');
+    h().clock.advance(2);
+    expect((await browser.signIn('alice', 'wrong password!')).statusCode).toBe(401);
+    expect((await browser.signIn('alice')).headers['retry-after']).toBe('4');
+    h().clock.advance(4);
+    expect((await browser.signIn('alice')).statusCode).toBe(303);
+    // A success forgets the account's failures.
+    expect((await browser.signIn('alice', 'wrong password!')).statusCode).toBe(401);
+    expect((await browser.signIn('alice')).statusCode).toBe(303);
+  });
+
+  it('slows guessing down per address across accounts, unknown ones included, which read like a wrong password', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const guesser = consoleClient(h().app, { remoteAddress: '203.0.113.9' });
+    for (let failure = 1; failure <= 10; failure++) {
+      const answer = await guesser.signIn(`nobody-${failure}`, 'wrong password!');
+      expect(answer.statusCode).toBe(401);
+      expect(answer.body).toContain('Wrong username or password.');
+    }
+    expect((await guesser.signIn('alice')).statusCode).toBe(429);
+    // Another address is not slowed down by it.
+    expect((await consoleClient(h().app, { remoteAddress: '198.51.100.4' }).signIn('alice')).statusCode).toBe(
+      303,
+    );
+  });
+
+  it("refuses a change without the console's Origin or with a wrong CSRF token, and changes nothing", async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const form = { id: 'casino-9', signing: 'generate' };
+    const elsewhere = await browser.post('/console/clients', form, { origin: 'https://evil.example' });
+    expect(elsewhere.statusCode).toBe(403);
+    expect(elsewhere.body).toContain('sent from another site');
+    const wrongToken = await browser.post('/console/clients', { ...form, _csrf: 'f'.repeat(64) });
+    expect(wrongToken.statusCode).toBe(403);
+    expect(wrongToken.body).toContain('This form is out of date');
+    expect(await clientCount()).toBe(0);
+    expect((await browser.post('/console/clients', form)).statusCode).toBe(201);
+    expect(await clientCount()).toBe(1);
+  });
+
+  it('sends an idle, expired, forged or signed-out session to sign in, never to an error', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const cookie = browser.cookie();
+    h().clock.advance(1799);
+    expect((await browser.get('/console/audit')).statusCode).toBe(200);
+    // ConsoleIdleTimeout (1800 s) without a request.
+    h().clock.advance(1800);
+    expect((await browser.get('/console/audit')).headers.location).toBe('/console/sign-in');
+    await browser.signIn('alice');
+    for (let hour = 0; hour < 12; hour++) {
+      h().clock.advance(1700);
+      await browser.get('/console');
+      h().clock.advance(1900 - 1700);
+    }
+    // Twelve hours after signing in, however active.
+    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in');
+    for (const forged of ['x'.repeat(43), 'not a token', cookie ?? '', '']) {
+      browser.setCookie(forged);
+      const answer = await browser.get('/console/clients');
+      expect(answer.statusCode, forged).toBe(303);
+      expect(answer.headers.location).toBe('/console/sign-in');
+    }
+  });
+
+  it("ends a disabled operator's sessions at once, and refuses it a new one like a wrong password", async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    await h().db.updateTable('operators').set({ active: 0 }).execute();
+    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in');
+    const again = await browser.signIn('alice');
+    expect(again.statusCode).toBe(401);
+    expect(again.body).toContain('Wrong username or password.');
+  });
+
+  it('answers bad input beside each field, keeps what was typed, and saves nothing', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const answer = await browser.post('/console/clients', {
+      id: 'bad id!',
+      signing: 'generate',
+      'url-poker': 'javascript:alert(1)',
+      'frame-origins': 'https://ok.example\nhttps://bad.example/path',
+    });
+    expect(answer.statusCode).toBe(422);
+    expect(answer.body).toContain('id="e-id">Client id &quot;bad id!&quot; must be 1 to 64 letters');
+    expect(answer.body).toMatch(/id="e-url-poker">The poker URL must be an absolute http or https URL/);
+    expect(answer.body).toMatch(
+      /id="e-frame-origins">A frame origin must be scheme:\/\/host\[:port\] without a path/,
+    );
+    expect(answer.body).toContain('value="javascript:alert(1)"');
+    expect(answer.body).toContain('value="bad id!"');
+    expect(await clientCount()).toBe(0);
+    expect(await listAuditRecords(h().db, { limit: 10, offset: 0, search: 'client' })).toEqual([]);
+
+    const settings = await browser.post('/console/settings', {
+      NickMaxLength: '30',
+      ConsoleIdleTimeout: 'soon',
+    });
+    expect(settings.statusCode).toBe(422);
+    expect(settings.body).toContain('id="e-ConsoleIdleTimeout">Must be a whole number from 60 to 86400');
+    expect(await h().db.selectFrom('settings').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe.each(DIALECTS)('CONSOLE=off on %s', (dialect) => {
+  const h = useHarness(dialect, { CONSOLE: 'off' });
+
+  it('removes the console: its pages answer 404 like any unknown route', async () => {
+    for (const url of ['/console', '/console/sign-in', '/console/assets/console.css']) {
+      const answer = await h().app.inject({ method: 'GET', url });
+      expect(answer.statusCode, url).toBe(404);
+      expect(answer.json()).toMatchObject({ errors: [{ code: 'not_found' }] });
+    }
   });
 });

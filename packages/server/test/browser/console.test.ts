@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises';
-import { sign } from '@poker-launch/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/clients/client.js';
 import { findClient } from '../../src/clients/client.repository.js';
 import { addTestOperator, TEST_PASSWORD } from '../../src/console/test-support/console-client.js';
+import { hashToken } from '../../src/sessions/token.js';
 import { DIALECTS } from '../../src/test-support/test-database.js';
 import { describeInChromium, launchChromium } from './support/chromium.js';
 import { screenshot } from './support/game-page.js';
@@ -234,7 +234,7 @@ describeInChromium('the operator console in Chromium', () => {
       const live = await service.server.database.db
         .selectFrom('sessions')
         .select('id')
-        .where('token_hash', '=', (await import('../../src/sessions/token.js')).hashToken(other.auth))
+        .where('token_hash', '=', hashToken(other.auth))
         .executeTakeFirstOrThrow();
       await page.getByRole('button', { name: `End session ${live.id}` }).click();
       await expect.poll(() => page.textContent('.notice')).toBe('The session was ended.');

@@ -43,6 +43,16 @@ export function consoleClient(app: FastifyInstance, options: { remoteAddress?: s
     return response;
   };
   const headers = (): Record<string, string> => (cookie ? { cookie: `poker_launch_console=${cookie}` } : {});
+  const send = async (url: string, body: Record<string, string>, extra: Record<string, string>) =>
+    remember(
+      await app.inject({
+        method: 'POST',
+        url,
+        headers: { ...headers(), origin, 'content-type': 'application/x-www-form-urlencoded', ...extra },
+        payload: new URLSearchParams(body).toString(),
+        ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+      }),
+    );
   const client: ConsoleClient = {
     get: async (url) =>
       remember(
@@ -55,22 +65,11 @@ export function consoleClient(app: FastifyInstance, options: { remoteAddress?: s
       ),
     async post(url, form = {}, extra = {}) {
       const body = { ...(cookie && !('_csrf' in form) ? { _csrf: await client.csrf() } : {}), ...form };
-      return remember(
-        await app.inject({
-          method: 'POST',
-          url,
-          headers: {
-            ...headers(),
-            origin,
-            'content-type': 'application/x-www-form-urlencoded',
-            ...extra,
-          },
-          payload: new URLSearchParams(body).toString(),
-          ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
-        }),
-      );
+      return send(url, body, extra);
     },
-    signIn: (username, password = TEST_PASSWORD) => client.post('/console/sign-in', { username, password }),
+    // As a browser does: whatever cookie it holds goes along; the sign-in form carries no token.
+    signIn: (username, password = TEST_PASSWORD) => send('/console/sign-in', { username, password }, {}),
+
     async csrf() {
       const page = await app.inject({ method: 'GET', url: '/console', headers: headers() });
       const token = /name="_csrf" value="([0-9a-f]{64})"/.exec(page.body)?.[1];

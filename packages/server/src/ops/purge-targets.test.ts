@@ -1,0 +1,62 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertAuditRecord } from '../audit/audit.repository.js';
+import type { Database } from '../db/open-database.js';
+import { defaultSettings } from '../settings/settings.js';
+import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
+import { PURGE_TARGETS } from './purge-targets.js';
+
+const NOW = new Date('2026-11-21T12:00:00.000Z');
+const daysAgo = (days: number) => new Date(NOW.getTime() - days * 86_400_000);
+
+describe.each(DIALECTS)('the purge of console records on %s', (dialect) => {
+  let database: Database | undefined;
+  const db = () => (database as Database).db;
+  beforeEach(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterEach(async () => {
+    await database?.close();
+  });
+  afterAll(dropFileDatabase);
+
+  /** Runs one batch of every target at NOW with the default settings, as the background purge does. */
+  async function purgeAll(): Promise<Record<string, number>> {
+    const removed: Record<string, number> = {};
+    for (const target of PURGE_TARGETS) {
+      const before = new Date(NOW.getTime() - target.retentionSeconds(defaultSettings()) * 1000);
+      const result = await db().executeQuery(target.statement(db(), { before, limit: 500 }));
+      removed[target.what] = Number(result.numAffectedRows ?? 0);
+    }
+    return removed;
+  }
+
+  it('deletes launch attempts past ActivityRetention and audit records past AuditLogRetention, and keeps the rest', async () => {
+    for (const [id, at] of [
+      ['old', daysAgo(8)],
+      ['recent', daysAgo(6)],
+    ] as const) {
+      await db()
+        .insertInto('launch_activity')
+        .values({
+          id,
+          at: at.toISOString(),
+          client_id: 'c',
+          api_version: 'v2',
+          status: 200,
+          error_code: null,
+          errors: null,
+          hints: null,
+          player_id: null,
+          request_id: null,
+        })
+        .execute();
+    }
+    const actor = { via: 'cli', name: 'ops', address: null } as const;
+    await insertAuditRecord(db(), { actor, action: 'old', target: null, details: {} }, daysAgo(366));
+    await insertAuditRecord(db(), { actor, action: 'recent', target: null, details: {} }, daysAgo(364));
+
+    expect(await purgeAll()).toMatchObject({ 'launch attempt': 1, 'audit record': 1 });
+    expect(await db().selectFrom('launch_activity').select('id').execute()).toEqual([{ id: 'recent' }]);
+    expect(await db().selectFrom('audit_log').select('action').execute()).toEqual([{ action: 'recent' }]);
+  });
+});
