@@ -21,6 +21,8 @@ export interface BenchOptions {
   readonly seedSessions: number;
   /** Measure the service on an empty store against the service on `seedSessions` stored sessions. */
   readonly flatStore: boolean;
+  /** Measure the service against itself with ACTIVITY_RECORDS=off: what recording launch attempts costs. */
+  readonly activityCost: boolean;
   /**
    * Also alternate, for v2, the store floor: bare Fastify that makes each launch durable through the
    * service's own session store and does nothing else the service does.
@@ -54,6 +56,8 @@ Measures poker-launch against bare Fastify over HTTP, alternating them, and prin
   --log-level <level>     the service's LOG_LEVEL; its stdout goes to /dev/null (default info)
   --seed-sessions <n>     store n sessions (over n/10 players) before the service starts
   --flat-store            compare the service on an empty store with it on --seed-sessions sessions
+  --activity-cost         compare the service with itself without launch-attempt records
+                          (ACTIVITY_RECORDS=off): what the console's activity records cost
   --floor                 for v2, alternate a third target, the store floor: bare Fastify that also
                           stores each launch through the service's own session store before it answers
                           (what the durable write alone costs; nothing else of the service)
@@ -91,6 +95,7 @@ export function parseBenchOptions(
       'log-level': { type: 'string', default: 'info' },
       'seed-sessions': { type: 'string', default: '0' },
       'flat-store': { type: 'boolean', default: false },
+      'activity-cost': { type: 'boolean', default: false },
       floor: { type: 'boolean', default: false },
       soak: { type: 'string', default: '0' },
       'cpu-prof': { type: 'string' },
@@ -109,6 +114,12 @@ export function parseBenchOptions(
   if (flatStore && soak > 0) throw new UsageError('--flat-store and --soak are separate runs');
   const instructions = values.instructions;
   const floor = values.floor;
+  const activityCost = values['activity-cost'];
+  if (activityCost && (flatStore || soak > 0 || instructions || floor)) {
+    throw new UsageError(
+      '--activity-cost is a run of its own: no --flat-store, --soak, --instructions or --floor',
+    );
+  }
   if (floor && (flatStore || soak > 0 || instructions)) {
     throw new UsageError(
       '--floor is for the comparison with bare Fastify: no --flat-store, --soak or --instructions',
@@ -119,7 +130,8 @@ export function parseBenchOptions(
       '--instructions is a run of its own: no --flat-store, --soak, --seed-sessions or --cpu-prof',
     );
   }
-  const defaultScenarios = soak > 0 || floor ? 'v2' : flatStore ? 'v2,token' : SCENARIO_NAMES.join(',');
+  const defaultScenarios =
+    soak > 0 || floor ? 'v2' : flatStore ? 'v2,token' : activityCost ? 'v2,v3' : SCENARIO_NAMES.join(',');
   const scenarios = parseScenarios(values.scenarios ?? defaultScenarios);
   if (floor && !scenarios.includes('v2')) throw new UsageError('--floor measures v2: name it in --scenarios');
   return {
@@ -134,6 +146,7 @@ export function parseBenchOptions(
     logLevel: values['log-level'],
     seedSessions,
     flatStore,
+    activityCost,
     floor,
     soak,
     cpuProfileDir: values['cpu-prof'],

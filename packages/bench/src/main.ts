@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BenchOptions, parseBenchOptions, USAGE } from './bench-options.js';
+import { runActivityCost } from './modes/activity-cost.js';
 import { runCompare } from './modes/compare.js';
 import { runFlatStore } from './modes/flat-store.js';
 import { type InstructionRow, runInstructions } from './modes/instructions.js';
@@ -10,7 +11,14 @@ import { runSoak, type SoakRow } from './modes/soak.js';
 import { interrupted } from './processes/cleanup-on-interrupt.js';
 import { listProfiles, newProfiles, topSelfTime } from './report/cpu-profile.js';
 import { machineLines } from './report/machine.js';
-import { compareTable, flatStoreTable, instructionsTable, roundsTable, soakTable } from './report/tables.js';
+import {
+  activityCostTable,
+  compareTable,
+  flatStoreTable,
+  instructionsTable,
+  roundsTable,
+  soakTable,
+} from './report/tables.js';
 
 const REPOSITORY = fileURLToPath(new URL('../../../', import.meta.url));
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -121,7 +129,8 @@ async function pairedSection(options: BenchOptions): Promise<Section> {
   const rows: PairedRow[] = [];
   const seeding: string[] = [];
   for (const dialect of options.dialects) {
-    const result = await (options.flatStore ? runFlatStore : runCompare)(options, dialect, progress);
+    const mode = options.flatStore ? runFlatStore : options.activityCost ? runActivityCost : runCompare;
+    const result = await mode(options, dialect, progress);
     rows.push(...result.rows);
     if (options.seedSessions > 0) seeding.push(`${dialect} ${result.seedSeconds.toFixed(1)} s`);
   }
@@ -130,9 +139,15 @@ async function pairedSection(options: BenchOptions): Promise<Section> {
     lines: [
       options.flatStore
         ? '## Flat store: the service on stored sessions against itself on an empty store (ratio = stored ÷ empty)'
-        : '## The service against bare Fastify (ratio = service req/s ÷ bare req/s, medians of the rounds)',
+        : options.activityCost
+          ? '## Activity records: the service against itself with ACTIVITY_RECORDS=off (ratio = with ÷ without)'
+          : '## The service against bare Fastify (ratio = service req/s ÷ bare req/s, medians of the rounds)',
       '',
-      ...(options.flatStore ? flatStoreTable(rows) : compareTable(rows)),
+      ...(options.flatStore
+        ? flatStoreTable(rows)
+        : options.activityCost
+          ? activityCostTable(rows)
+          : compareTable(rows)),
       '',
       CPU_RATIO_NOTE,
       '',
@@ -162,6 +177,7 @@ function describeRun(options: BenchOptions): string {
   if (options.seedSessions > 0) parts.push(`${options.seedSessions.toLocaleString('en-US')} stored sessions`);
   if (options.cpuProfileDir) parts.push('service under --cpu-prof');
   if (options.floor) parts.push('v2 also against the store floor');
+  if (options.activityCost) parts.push('the service with and without launch-attempt records');
   return parts.join(', ');
 }
 

@@ -24,6 +24,7 @@ export async function startServiceUnderTest(
   client: BenchClient,
   progress: (line: string) => void,
   runner?: readonly string[],
+  env?: Readonly<Record<string, string>>,
 ): Promise<ServiceUnderTest> {
   let seedSeconds = 0;
   const started = await startOnFreshStore(dialect, options.postgresUrl, client, async (store) => {
@@ -33,6 +34,7 @@ export async function startServiceUnderTest(
       logLevel: options.logLevel,
       cpuProfileDir: options.cpuProfileDir,
       runner,
+      env,
     });
   });
   return { dialect, service: started.server, client, storedSessions, seedSeconds, close: started.close };

@@ -14,6 +14,8 @@ export interface ServiceOptions {
   readonly cpuProfileDir?: string | undefined;
   /** A command that runs node under it (valgrind): see startServerProcess. */
   readonly runner?: readonly string[] | undefined;
+  /** More of the configuration (--activity-cost: ACTIVITY_RECORDS=off for the reference). */
+  readonly env?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function startService(options: ServiceOptions): Promise<ServerProce
       POKER_LAUNCH_ENV: 'production',
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: options.logLevel,
+      ...options.env,
     },
     port,
     options.runner,

@@ -134,6 +134,32 @@ export function flatStoreTable(rows: readonly PairedRow[]): string[] {
   );
 }
 
+/** --activity-cost: the service with launch-attempt records against itself without (ratio = with ÷ without). */
+export function activityCostTable(rows: readonly PairedRow[]): string[] {
+  return table(
+    [
+      'scenario',
+      'dialect',
+      'connections',
+      'without req/s',
+      'with req/s',
+      'p99 ms without / with',
+      'ratio',
+      'CPU ratio',
+      'errors',
+    ],
+    rows.map((row) => [
+      row.scenario,
+      row.dialect,
+      String(row.connections),
+      count(row.reference.requestsPerSecond),
+      count(row.measured.requestsPerSecond),
+      `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`,
+      ...verdict(row),
+    ]),
+  );
+}
+
 export function soakTable(rows: readonly SoakRow[]): string[] {
   return table(
     [

@@ -37,6 +37,8 @@ export const serveCommand: Command = {
     '                         outside production to http: (default false)',
     '  WEBHOOK_RETRY_SCHEDULE seconds between webhook attempts, comma-separated (default: about three',
     '                         days, 5,30,120,… up to 12 h apart)',
+    '  CONSOLE                on (default): the operator console at /console; off: none',
+    '  ACTIVITY_RECORDS       on (default): launch attempts recorded for the console; off: none',
     '',
     'Staging (the default): on a database without clients it creates client "demo" with a random',
     'secret and prints the secret, once, on stdout, with a curl command that creates a session.',

@@ -2,7 +2,7 @@ import type { CompiledQuery, Selectable } from 'kysely';
 import { jsonRowsInsert } from '../db/json-rows-insert.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
 import type { Db, LaunchActivityTable } from '../db/schema.js';
-import { generateSessionId } from '../sessions/token.js';
+import { generateSessionId, sessionIdFloor } from '../sessions/token.js';
 import type { AttemptError, LaunchAttempt } from './launch-attempt.js';
 
 const COLUMNS = [
@@ -64,12 +64,7 @@ export async function listClientAttempts(
 ): Promise<StoredAttempt[]> {
   let query = db.selectFrom('launch_activity').selectAll().where('client_id', '=', clientId);
   if (page.refusedOnly) query = query.where('status', '>=', 400);
-  const rows = await query
-    .orderBy('at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+  const rows = await query.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
   return rows.map(toStoredAttempt);
 }
 
@@ -85,7 +80,7 @@ export async function countAttemptsSince(db: Db, since: Date): Promise<AttemptCo
   const rows = await db
     .selectFrom('launch_activity')
     .select(['client_id', 'error_code', (eb) => eb.fn.countAll<number | string>().as('count')])
-    .where('at', '>=', since.toISOString())
+    .where('id', '>=', sessionIdFloor(since))
     .groupBy(['client_id', 'error_code'])
     .orderBy('client_id')
     .orderBy('error_code')
@@ -102,7 +97,7 @@ export function purgeAttemptsStatement(db: Db, batch: { before: Date; limit: num
   const old = db
     .selectFrom('launch_activity')
     .select('id')
-    .where('at', '<', batch.before.toISOString())
+    .where('id', '<', sessionIdFloor(batch.before))
     .limit(batch.limit);
   return db.deleteFrom('launch_activity').where('id', 'in', forUpdateSkipLocked(db, old)).compile();
 }

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertAuditRecord } from '../audit/audit.repository.js';
 import type { Database } from '../db/open-database.js';
+import { generateSessionId } from '../sessions/token.js';
 import { defaultSettings } from '../settings/settings.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
 import { PURGE_TARGETS } from './purge-targets.js';
@@ -31,14 +32,14 @@ describe.each(DIALECTS)('the purge of console records on %s', (dialect) => {
   }
 
   it('deletes launch attempts past ActivityRetention and audit records past AuditLogRetention, and keeps the rest', async () => {
-    for (const [id, at] of [
+    for (const [player, at] of [
       ['old', daysAgo(8)],
       ['recent', daysAgo(6)],
     ] as const) {
       await db()
         .insertInto('launch_activity')
         .values({
-          id,
+          id: generateSessionId(at),
           at: at.toISOString(),
           client_id: 'c',
           api_version: 'v2',
@@ -46,7 +47,7 @@ describe.each(DIALECTS)('the purge of console records on %s', (dialect) => {
           error_code: null,
           errors: null,
           hints: null,
-          player_id: null,
+          player_id: player,
           request_id: null,
         })
         .execute();
@@ -56,7 +57,9 @@ describe.each(DIALECTS)('the purge of console records on %s', (dialect) => {
     await insertAuditRecord(db(), { actor, action: 'recent', target: null, details: {} }, daysAgo(364));
 
     expect(await purgeAll()).toMatchObject({ 'launch attempt': 1, 'audit record': 1 });
-    expect(await db().selectFrom('launch_activity').select('id').execute()).toEqual([{ id: 'recent' }]);
+    expect(await db().selectFrom('launch_activity').select('player_id').execute()).toEqual([
+      { player_id: 'recent' },
+    ]);
     expect(await db().selectFrom('audit_log').select('action').execute()).toEqual([{ action: 'recent' }]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Db } from '../db/schema.js';
 import type { Session } from './session.js';
 import { sessionFromRow } from './session.repository.js';
+import { sessionIdFloor } from './token.js';
 
 export interface SessionSearch {
   clientId?: string | undefined;
@@ -24,8 +25,8 @@ export async function searchSessions(
   let query = db
     .selectFrom('sessions')
     .selectAll()
-    .where('id', '>=', idPrefix(search.from))
-    .where('id', '<', idPrefix(search.to));
+    .where('id', '>=', sessionIdFloor(search.from))
+    .where('id', '<', sessionIdFloor(search.to));
   if (search.clientId) query = query.where('client_id', '=', search.clientId);
   if (search.playerIds) {
     if (search.playerIds.length === 0) return [];
@@ -47,9 +48,4 @@ export async function findLiveSessionsOfPlayer(db: Db, playerId: string, now: Da
     .limit(200)
     .execute();
   return rows.map(sessionFromRow);
-}
-
-/** The lowest session id created at `time`: its 12 hex digits of milliseconds, then zeros. */
-function idPrefix(time: Date): string {
-  return time.getTime().toString(16).padStart(12, '0').slice(-12);
 }

@@ -41,3 +41,11 @@ export function hashToken(token: string): string {
 export function isSessionId(text: string): boolean {
   return /^[0-9a-f]{32}$/.test(text);
 }
+
+/**
+ * The lowest id generateSessionId gives at `time` (its milliseconds, then zeros): ids from then on sort
+ * at or above it, so a range of ids is a range of creation times, served by the primary key.
+ */
+export function sessionIdFloor(time: Date): string {
+  return time.getTime().toString(16).padStart(12, '0').slice(-12);
+}

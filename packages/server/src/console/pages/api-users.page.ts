@@ -8,7 +8,6 @@ import { sendPage } from '../render.js';
 import { sentence } from './client-form.js';
 
 const API_USERS = '/console/api-users';
-const ACCESS = { admin: ROLE_ADMIN, create: PERMISSION_CREATE_OPEN_GAME } as const;
 
 /** API users of v3: the list (never a key), a new user (its key shown once), revocation. */
 export function apiUserRoutes(context: AppContext): ConsoleRoute[] {
@@ -63,11 +62,10 @@ export function apiUserRoutes(context: AppContext): ConsoleRoute[] {
         const form = formOf(request.body);
         const name = textField(form, 'name', 64);
         const access = textField(form, 'access', 8) === 'admin' ? 'admin' : 'create';
-        const grant = ACCESS[access];
         const created = await addApiUser(signedIn.admin, {
           name,
-          role: grant === ROLE_ADMIN ? ROLE_ADMIN : null,
-          permissions: grant === ROLE_ADMIN ? [] : [PERMISSION_CREATE_OPEN_GAME],
+          role: access === 'admin' ? ROLE_ADMIN : null,
+          permissions: access === 'admin' ? [] : [PERMISSION_CREATE_OPEN_GAME],
         });
         if (!created.ok)
           return page(reply, signedIn, { name, access, errors: { name: sentence(created.reason) } }, 422);

@@ -69,12 +69,14 @@ export const consoleTables: Migration = {
       .addColumn('player_id', 'text')
       .addColumn('request_id', 'text')
       .execute();
+    // One index besides the key, because every launch writes a row: ids start with their time
+    // (sessions/token.ts), so the key serves time ranges (the overview, the purge) and this one a
+    // client's attempts in time order.
     await db.schema
-      .createIndex('launch_activity_client_at_idx')
+      .createIndex('launch_activity_client_idx')
       .on('launch_activity')
-      .columns(['client_id', 'at'])
+      .columns(['client_id', 'id'])
       .execute();
-    await db.schema.createIndex('launch_activity_at_idx').on('launch_activity').column('at').execute();
 
     // The console finds a player by the integrator's id across clients; only a new player's launch
     // writes to it (a returning player's launch does not), so the launch path barely pays for it.
