@@ -29,8 +29,9 @@ async function firstLine(input: Readable): Promise<string | undefined> {
 
 /** One line typed at the terminal, echoed as nothing; Ctrl-C or Ctrl-D gives up. */
 function readHidden(terminal: ReadStream, prompts: Writable, prompt: string): Promise<string> {
-  prompts.write(prompt);
+  // Echo off before the prompt shows: nothing typed after it ever appears on the screen.
   terminal.setRawMode(true);
+  prompts.write(prompt);
   terminal.resume();
   terminal.setEncoding('utf8');
   return new Promise((resolve, reject) => {

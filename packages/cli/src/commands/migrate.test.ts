@@ -10,6 +10,7 @@ const MIGRATIONS = [
   '004_previous_secret',
   '005_cheaper_write_batch',
   '009_session_control_and_webhooks',
+  '010_console',
 ];
 
 describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {
