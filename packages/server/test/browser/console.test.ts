@@ -5,6 +5,7 @@ import type { Client } from '../../src/clients/client.js';
 import { findClient } from '../../src/clients/client.repository.js';
 import { addTestOperator, TEST_PASSWORD } from '../../src/console/test-support/console-client.js';
 import { hashToken } from '../../src/sessions/token.js';
+import { loadSettings } from '../../src/settings/setting.repository.js';
 import { DIALECTS } from '../../src/test-support/test-database.js';
 import { describeInChromium, launchChromium } from './support/chromium.js';
 import { screenshot } from './support/game-page.js';
@@ -76,7 +77,7 @@ describeInChromium('the operator console in Chromium', () => {
       await page.waitForURL(url('/console'));
     }
 
-    it('an admin creates a client whose secret launches, fixes a bad URL, rotates the secret, and finds it all in the activity and the audit log', async () => {
+    it('an admin creates a client whose secret launches, fixes a bad URL, rotates the secret, saves settings, disables and enables the client, and finds it all in the activity and the audit log', async () => {
       await page.goto(url('/console/sign-in'));
       await shot('sign-in.png');
       await signInWithKeyboard('alice');
@@ -172,6 +173,30 @@ describeInChromium('the operator console in Chromium', () => {
       await page.getByRole('button', { name: 'Save settings' }).click();
       await expect.poll(() => page.textContent('#e-ConsoleIdleTimeout')).toContain('from 60 to 86400');
       expect(await page.inputValue('#f-ConsoleIdleTimeout')).toBe('5');
+      expect((await loadSettings(service.server.database.db)).ConsoleIdleTimeout).toBe(1800);
+      await page.getByLabel('ConsoleIdleTimeout').fill('900');
+      await page.getByLabel('ActivityRetention').fill('172800');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect.poll(() => page.textContent('.notice')).toContain('Saved');
+      expect(await loadSettings(service.server.database.db)).toMatchObject({
+        ConsoleIdleTimeout: 900,
+        ActivityRetention: 172800,
+      });
+
+      // Disabled, its launches are refused at once; enabled, they work again.
+      await page.goto(url('/console/clients/casino-1'));
+      await page.getByRole('button', { name: 'Disable the client' }).click();
+      await expect.poll(() => page.textContent('.notice')).toContain('Disabled');
+      await service.server.live.refresh();
+      await expect(service.createV2Session({ ...client, secretKey: rotated }, 'player-7')).rejects.toThrow(
+        '400',
+      );
+      await page.getByRole('button', { name: 'Enable the client' }).click();
+      await expect.poll(() => page.textContent('.notice')).toContain('Enabled');
+      await service.server.live.refresh();
+      expect(
+        (await service.createV2Session({ ...client, secretKey: rotated }, 'player-7')).auth,
+      ).toHaveLength(32);
 
       await page.getByRole('link', { name: 'Audit log', exact: true }).click();
       const audit = (await page.textContent('table')) ?? '';
@@ -179,9 +204,12 @@ describeInChromium('the operator console in Chromium', () => {
         'client.add',
         'client.update',
         'client.rotate-secret',
+        'client.disable',
+        'client.enable',
         'api-user.add',
         'api-user.revoke',
         'currency.enable',
+        'setting.change',
       ]) {
         expect(audit).toContain(action);
       }
