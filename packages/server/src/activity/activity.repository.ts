@@ -80,6 +80,8 @@ export async function countAttemptsSince(db: Db, since: Date): Promise<AttemptCo
   const rows = await db
     .selectFrom('launch_activity')
     .select(['client_id', 'error_code', (eb) => eb.fn.countAll<number | string>().as('count')])
+    // Client by client along the key (client_id, id): only the last hour is read.
+    .where('client_id', 'in', (eb) => eb.selectFrom('clients').select('id'))
     .where('id', '>=', sessionIdFloor(since))
     .groupBy(['client_id', 'error_code'])
     .orderBy('client_id')
@@ -96,10 +98,16 @@ export async function countAttemptsSince(db: Db, since: Date): Promise<AttemptCo
 export function purgeAttemptsStatement(db: Db, batch: { before: Date; limit: number }): CompiledQuery {
   const old = db
     .selectFrom('launch_activity')
-    .select('id')
+    .select(['client_id', 'id'])
+    .where('client_id', 'in', (eb) => eb.selectFrom('clients').select('id'))
     .where('id', '<', sessionIdFloor(batch.before))
     .limit(batch.limit);
-  return db.deleteFrom('launch_activity').where('id', 'in', forUpdateSkipLocked(db, old)).compile();
+  return db
+    .deleteFrom('launch_activity')
+    .where((eb) =>
+      eb(eb.refTuple('client_id', 'id'), 'in', forUpdateSkipLocked(db, old).$asTuple('client_id', 'id')),
+    )
+    .compile();
 }
 
 function toStoredAttempt(row: Selectable<LaunchActivityTable>): StoredAttempt {

@@ -17,7 +17,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '004_previous_secret': previousSecret,
     '005_cheaper_write_batch': cheaperWriteBatch(dialect),
     '009_session_control_and_webhooks': sessionControlAndWebhooks(dialect),
-    '010_console': consoleTables,
+    '010_console': consoleTables(dialect),
   };
 }
 

@@ -1,8 +1,10 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertAuditRecord } from '../audit/audit.repository.js';
+import { insertClient } from '../clients/client.repository.js';
 import type { Database } from '../db/open-database.js';
 import { generateSessionId } from '../sessions/token.js';
 import { defaultSettings } from '../settings/settings.js';
+import { testClient } from '../test-support/test-client.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
 import { PURGE_TARGETS } from './purge-targets.js';
 
@@ -32,6 +34,8 @@ describe.each(DIALECTS)('the purge of console records on %s', (dialect) => {
   }
 
   it('deletes launch attempts past ActivityRetention and audit records past AuditLogRetention, and keeps the rest', async () => {
+    // Attempts are purged client by client, along their key: they belong to a client.
+    await insertClient(db(), testClient(NOW, { id: 'c' }));
     for (const [player, at] of [
       ['old', daysAgo(8)],
       ['recent', daysAgo(6)],
