@@ -3,11 +3,11 @@ import { userInfo } from 'node:os';
 import { findOperator, listAuditRecords } from '@poker-launch/server/admin';
 import { describe, expect, it } from 'vitest';
 import { BIN, runPokerLaunch } from '../test-support/run-poker-launch.js';
-import { DATABASE_KINDS, useTempDatabase } from '../test-support/temp-database.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
 const PASSWORD = 'a long enough password';
 
-describe.each(DATABASE_KINDS)('poker-launch operator commands on %s', (kind) => {
+describe.each(DIALECTS)('poker-launch operator commands on %s', (kind) => {
   const database = useTempDatabase(kind);
   const cli = (args: string[], input?: string) =>
     runPokerLaunch(args, { DATABASE_URL: database().url }, input === undefined ? {} : { stdin: input });

@@ -1,6 +1,6 @@
 import { blockPlayerAsOperator } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
@@ -20,8 +20,8 @@ export const playerBlockCommand: Command = {
   async run({ values, positionals: [userId = ''] }, context) {
     const clientId = requiredClient(values);
     const block = { until: values.until as string | undefined, reason: values.reason as string | undefined };
-    const { revokedSessions, until } = await withDatabase(context, async (db) =>
-      valueOrFail(await blockPlayerAsOperator(db, clientId, userId, block, new Date())),
+    const { revokedSessions, until } = await withAdmin(context, async (admin) =>
+      valueOrFail(await blockPlayerAsOperator(admin, { clientId, userId, block })),
     );
     context.out(
       `player ${userId} blocked ${until === null ? 'until unblocked' : `until ${until}`}; ${revokedSessions} live session(s) ended`,

@@ -1,6 +1,6 @@
 import { revokePlayerSessions } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
@@ -13,8 +13,8 @@ export const playerRevokeSessionsCommand: Command = {
   positionals: [1, 1],
   async run({ values, positionals: [userId = ''] }, context) {
     const clientId = requiredClient(values);
-    const ended = await withDatabase(context, async (db) =>
-      valueOrFail(await revokePlayerSessions(db, clientId, userId, new Date())),
+    const ended = await withAdmin(context, async (admin) =>
+      valueOrFail(await revokePlayerSessions(admin, { clientId, userId })),
     );
     context.out(`${ended} live session(s) of player ${userId} ended`);
     return 0;

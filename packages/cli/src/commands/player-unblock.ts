@@ -1,6 +1,6 @@
 import { unblockPlayerAsOperator } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
@@ -13,8 +13,8 @@ export const playerUnblockCommand: Command = {
   positionals: [1, 1],
   async run({ values, positionals: [userId = ''] }, context) {
     const clientId = requiredClient(values);
-    const lifted = await withDatabase(context, async (db) =>
-      valueOrFail(await unblockPlayerAsOperator(db, clientId, userId, new Date())),
+    const lifted = await withAdmin(context, async (admin) =>
+      valueOrFail(await unblockPlayerAsOperator(admin, { clientId, userId })),
     );
     context.out(lifted ? `player ${userId} unblocked` : `player ${userId} was not blocked`);
     return 0;

@@ -1,6 +1,6 @@
 import { revokeSession } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const sessionRevokeCommand: Command = {
@@ -16,8 +16,8 @@ export const sessionRevokeCommand: Command = {
   ],
   positionals: [1, 1],
   async run({ positionals: [id = ''] }, context) {
-    const { ended } = await withDatabase(context, async (db) =>
-      valueOrFail(await revokeSession(db, id, new Date())),
+    const { ended } = await withAdmin(context, async (admin) =>
+      valueOrFail(await revokeSession(admin, { sessionId: id })),
     );
     context.out(ended ? `session ${id} ended` : `session ${id} had ended already`);
     return 0;

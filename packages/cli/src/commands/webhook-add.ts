@@ -1,6 +1,6 @@
 import { addWebhookEndpoint, loadConfig, WEBHOOK_EVENT_TYPES } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const webhookAddCommand: Command = {
@@ -20,8 +20,8 @@ export const webhookAddCommand: Command = {
   async run({ values, positionals: [clientId = '', url = ''] }, context) {
     const rules = loadConfig(context.env);
     const input = { clientId, url, events: values.events as string | undefined };
-    const { endpoint, secret } = await withDatabase(context, async (db) =>
-      valueOrFail(await addWebhookEndpoint(db, rules, input, new Date())),
+    const { endpoint, secret } = await withAdmin(context, async (admin) =>
+      valueOrFail(await addWebhookEndpoint(admin, { rules, ...input })),
     );
     context.out(endpoint.id);
     context.out(secret);

@@ -1,6 +1,6 @@
 import { removeWebhookEndpoint } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const webhookRemoveCommand: Command = {
@@ -10,7 +10,7 @@ export const webhookRemoveCommand: Command = {
   help: ['', 'example: poker-launch webhook remove ep_3f2a…'],
   positionals: [1, 1],
   async run({ positionals: [id = ''] }, context) {
-    await withDatabase(context, async (db) => valueOrFail(await removeWebhookEndpoint(db, id)));
+    await withAdmin(context, async (admin) => valueOrFail(await removeWebhookEndpoint(admin, { id })));
     context.out(`removed endpoint ${id}`);
     return 0;
   },

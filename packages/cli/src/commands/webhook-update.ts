@@ -1,6 +1,6 @@
 import { changeWebhookEndpoint, loadConfig } from '@poker-launch/server/admin';
 import { type Command, UsageError } from '../command.js';
-import { withDatabase } from '../database.js';
+import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const webhookUpdateCommand: Command = {
@@ -32,8 +32,8 @@ export const webhookUpdateCommand: Command = {
       enabled: values.enable ? true : values.disable ? false : undefined,
       rotateSecret: values['rotate-secret'] === true,
     };
-    const { endpoint, secret } = await withDatabase(context, async (db) =>
-      valueOrFail(await changeWebhookEndpoint(db, rules, id, changes, new Date())),
+    const { endpoint, secret } = await withAdmin(context, async (admin) =>
+      valueOrFail(await changeWebhookEndpoint(admin, { rules, id, changes })),
     );
     if (secret !== undefined) {
       context.out(secret);

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { openGame, openGameDocument } from '../launch/test-support/v3-requests.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
+import { openGame, openGameDocument } from '../test-support/v3-requests.js';
 import { listClientAttempts } from './activity.repository.js';
 
 /** What this instance recorded so far, written now. */

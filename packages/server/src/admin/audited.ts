@@ -1,8 +1,10 @@
-import type { Transaction } from 'kysely';
 import type { Actor } from '../audit/actor.js';
 import { insertAuditRecord } from '../audit/audit.repository.js';
 import { type Clock, systemClock } from '../clock.js';
-import type { DatabaseSchema, Db } from '../db/schema.js';
+import type { Db } from '../db/schema.js';
+
+export { withinTransaction } from '../db/within-transaction.js';
+
 import { takeWriteLock } from '../db/write-lock.js';
 import type { AdminResult, Refusal } from './admin-result.js';
 
@@ -71,18 +73,6 @@ export function audited<I, T>(
  */
 export async function recordDone(admin: Admin, action: string, description: AuditDescription): Promise<void> {
   await insertAuditRecord(admin.db, { actor: admin.actor, action, ...description }, admin.clock());
-}
-
-/** Runs `work` in the transaction `db` is, or in a new one: for changes that write more than once. */
-export async function withinTransaction<T>(
-  db: Db,
-  work: (trx: Transaction<DatabaseSchema>) => Promise<T>,
-): Promise<T> {
-  if (db.isTransaction) return work(db as Transaction<DatabaseSchema>);
-  return db.transaction().execute(async (trx) => {
-    await takeWriteLock(trx);
-    return work(trx);
-  });
 }
 
 /** Carries a refusal out of the transaction, which it rolls back. */

@@ -3,9 +3,9 @@ import type { Client } from '../clients/client.js';
 import { findClient, insertClient, updateClient } from '../clients/client.repository.js';
 import { isUniqueViolation } from '../db/open-database.js';
 import type { Db } from '../db/schema.js';
+import { withinTransaction } from '../db/within-transaction.js';
 import { revokeClientSessions } from '../sessions/session.repository.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
-import { withinTransaction } from './audited.js';
 import { type ClientChanges, checkClientChanges, checkClientId, LAUNCH_TARGETS } from './client-changes.js';
 
 /** 256 bits from the OS CSPRNG as 64 hex characters: a secret nobody guesses. */

@@ -62,23 +62,13 @@ export * from './operations.js';
 export type { NewOperator } from './operator-admin.js';
 export type { PlayerRegistration } from './player-admin.js';
 export { type PurgeReport, purgeEndedSessions } from './session-admin.js';
+export type { OperatorBlock } from './session-control-admin.js';
+export { getSetting, listSettings, type SettingListing } from './setting-admin.js';
 export {
-  blockPlayerAsOperator,
-  type OperatorBlock,
-  revokePlayerSessions,
-  revokeSession,
-  unblockPlayerAsOperator,
-} from './session-control-admin.js';
-export {
-  addWebhookEndpoint,
-  changeWebhookEndpoint,
   listWebhookDeliveries,
   listWebhooks,
   parseEventTypes,
-  redeliverWebhook,
-  removeWebhookEndpoint,
   type WebhookChanges,
   type WebhookDeliveryJson,
   type WebhookEndpointJson,
 } from './webhook-admin.js';
-export { getSetting, listSettings, type SettingListing } from './setting-admin.js';

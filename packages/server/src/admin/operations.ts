@@ -13,7 +13,9 @@ import {
 import { addOperatorChange, changeOperatorPasswordChange, disableOperatorChange } from './operator-admin.js';
 import { registerPlayer } from './player-admin.js';
 import { endPlayerSessionsChange, endSessionChange } from './session-admin.js';
+import * as control from './session-control-admin.js';
 import { changeSettings as changeSettingsChange } from './setting-admin.js';
+import * as webhooks from './webhook-admin.js';
 
 /**
  * Every administrative change the CLI and the console make, each recorded in the audit log with the
@@ -77,3 +79,57 @@ export const endPlayerSessions = audited('player.end-sessions', endPlayerSession
 export const addOperator = audited('operator.add', addOperatorChange);
 export const disableOperator = audited('operator.disable', disableOperatorChange);
 export const changeOperatorPassword = audited('operator.password', changeOperatorPasswordChange);
+
+/** A client's player: the integrator's id (or ours, in internal player-id mode). */
+export interface PlayerRef {
+  clientId: string;
+  userId: string;
+}
+const playerTarget = (input: PlayerRef) => `${input.clientId}/${input.userId}`;
+
+export const revokeSession = audited('session.revoke', (db, { sessionId }: { sessionId: string }, now) =>
+  control.revokeSession(db, sessionId, now),
+);
+export const revokePlayerSessions = audited(
+  'player.revoke-sessions',
+  (db, { clientId, userId }: PlayerRef, now) => control.revokePlayerSessions(db, clientId, userId, now),
+  (input) => ({ target: playerTarget(input), details: { ...input } }),
+);
+export const blockPlayerAsOperator = audited(
+  'player.block',
+  (db, { clientId, userId, block }: PlayerRef & { block: control.OperatorBlock }, now) =>
+    control.blockPlayerAsOperator(db, clientId, userId, block, now),
+  (input) => ({ target: playerTarget(input), details: { ...input } }),
+);
+export const unblockPlayerAsOperator = audited(
+  'player.unblock',
+  (db, { clientId, userId }: PlayerRef, now) => control.unblockPlayerAsOperator(db, clientId, userId, now),
+  (input) => ({ target: playerTarget(input), details: { ...input } }),
+);
+
+type WebhookRules = Parameters<typeof webhooks.addWebhookEndpoint>[1];
+
+export const addWebhookEndpoint = audited(
+  'webhook.add',
+  (
+    db,
+    { rules, ...input }: { rules: WebhookRules; clientId: string; url: string; events?: string | undefined },
+    now,
+  ) => webhooks.addWebhookEndpoint(db, rules, input, now),
+  ({ clientId, url, events }, { endpoint }) => ({
+    target: endpoint.id,
+    details: { clientId, url, events: events ?? null },
+  }),
+);
+export const changeWebhookEndpoint = audited(
+  'webhook.update',
+  (db, { rules, id, changes }: { rules: WebhookRules; id: string; changes: webhooks.WebhookChanges }, now) =>
+    webhooks.changeWebhookEndpoint(db, rules, id, changes, now),
+  ({ id, changes }) => ({ target: id, details: { ...changes } }),
+);
+export const removeWebhookEndpoint = audited('webhook.remove', (db, { id }: { id: string }) =>
+  webhooks.removeWebhookEndpoint(db, id),
+);
+export const redeliverWebhook = audited('webhook.redeliver', (db, { id }: { id: string }, now) =>
+  webhooks.redeliverWebhook(db, id, now),
+);

@@ -1,6 +1,8 @@
 import type { Db } from '../db/schema.js';
+import { transactionStatements } from '../db/write-statements.js';
 import { PURGE_BATCH_SIZE, purgeInBatches } from '../ops/purge.js';
-import { findSessionById, revokePlayerSessions, revokeSession } from '../sessions/session.repository.js';
+import { endPlayerSessions, endSession } from '../session-control/session-end.js';
+import { findSessionById } from '../sessions/session.repository.js';
 import { purgeExpiredSessions } from '../sessions/session-purge.js';
 import { loadSettings } from '../settings/setting.repository.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
@@ -37,7 +39,10 @@ export async function endSessionChange(
 ): Promise<AdminResult<{ ended: boolean }>> {
   const session = await findSessionById(db, input.sessionId);
   if (!session) return fail(`no session ${input.sessionId}`);
-  return succeed({ ended: await revokeSession(db, input.sessionId, now) });
+  // The session-control write: the end is reported as the operator's (revoke_reason, webhooks).
+  return succeed({
+    ended: await endSession(transactionStatements(db), db, input.sessionId, 'operator', now),
+  });
 }
 
 /** Ends every live session of one player. */
@@ -46,5 +51,7 @@ export async function endPlayerSessionsChange(
   input: { playerId: string },
   now: Date,
 ): Promise<AdminResult<{ ended: number }>> {
-  return succeed({ ended: await revokePlayerSessions(db, input.playerId, now) });
+  return succeed({
+    ended: await endPlayerSessions(transactionStatements(db), db, input.playerId, 'operator', now),
+  });
 }

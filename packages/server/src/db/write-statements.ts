@@ -1,6 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import type { Db } from './schema.js';
 import type { SessionStore } from './session-store.js';
+import { withinTransaction } from './within-transaction.js';
 
 /**
  * Runs statements in one transaction and answers the rows each changed. The service runs them where
@@ -14,8 +15,9 @@ export function storeStatements(sessions: Pick<SessionStore, 'executeAll'>): Wri
 }
 
 export function transactionStatements(db: Db): WriteStatements {
+  // Within the transaction `db` is, if it is one: an audited admin change and its record stay one.
   return (statements) =>
-    db.transaction().execute(async (trx) => {
+    withinTransaction(db, async (trx) => {
       const changes: number[] = [];
       for (const statement of statements) {
         const result = await trx.executeQuery(statement);

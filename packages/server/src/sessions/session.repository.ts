@@ -76,30 +76,3 @@ export async function revokeClientSessions(db: Db, clientId: string, now: Date):
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
-
-/**
- * Ends one live session now, as a logout's revocation does (revoked_at set once, never moved); answers
- * whether it was live.
- */
-export async function revokeSession(db: Db, id: string, now: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now.toISOString())
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Ends every live session of the player; returns how many. */
-export async function revokePlayerSessions(db: Db, playerId: string, now: Date): Promise<number> {
-  const result = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now.toISOString() })
-    .where('player_id', '=', playerId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now.toISOString())
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db, WebhookEndpointTable } from '../db/schema.js';
+import { withinTransaction } from '../db/within-transaction.js';
 import type { WebhookEndpoint } from './webhook-endpoint.js';
 import { isWebhookEventType, type WebhookEventType } from './webhook-event.js';
 
@@ -32,7 +33,7 @@ export async function findWebhookEndpoint(db: Db, id: string): Promise<WebhookEn
 }
 
 export async function insertWebhookEndpoint(db: Db, endpoint: WebhookEndpoint): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await withinTransaction(db, async (trx) => {
     await trx
       .insertInto('webhook_endpoints')
       .values({
@@ -69,7 +70,7 @@ export async function updateWebhookEndpoint(
   disabledReason: 'operator' | 'gone' = 'operator',
 ): Promise<void> {
   const at = now.toISOString();
-  await db.transaction().execute(async (trx) => {
+  await withinTransaction(db, async (trx) => {
     await trx
       .updateTable('webhook_endpoints')
       .set((eb) => ({
@@ -105,7 +106,7 @@ export async function updateWebhookEndpoint(
 
 /** Removes the endpoint with its subscriptions and deliveries; answers whether it existed. */
 export async function deleteWebhookEndpoint(db: Db, id: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return withinTransaction(db, async (trx) => {
     await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
     await trx.deleteFrom('webhook_subscriptions').where('endpoint_id', '=', id).execute();
     const result = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
