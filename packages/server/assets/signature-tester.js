@@ -2,65 +2,13 @@
 // run, shows the answer with textContent only (nothing pasted becomes markup), and hashes the canonical
 // string with the secret key in this browser, with the SDK itself.
 import { sha256Hex } from '../sdk/index.js';
+import { readCurl } from './curl-command.js';
 
 const $ = (id) => document.getElementById(id);
 let canonical = '';
-
-/** The words of a shell command line: quotes, backslash escapes and line continuations. */
-function shellWords(text) {
-  const words = [];
-  let word = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\' && text[i + 1] === '\n') {
-      i++;
-    } else if (c === "'") {
-      const end = text.indexOf("'", i + 1);
-      if (end === -1) throw new Error('a quote is not closed');
-      word = (word ?? '') + text.slice(i + 1, end);
-      i = end;
-    } else if (c === '"') {
-      let j = i + 1;
-      let part = '';
-      for (; j < text.length && text[j] !== '"'; j++) {
-        if (text[j] === '\\' && '"\\$`'.includes(text[j + 1])) j++;
-        part += text[j];
-      }
-      if (j >= text.length) throw new Error('a quote is not closed');
-      word = (word ?? '') + part;
-      i = j;
-    } else if (/\s/.test(c)) {
-      if (word !== null) words.push(word);
-      word = null;
-    } else if (c === '\\') {
-      word = (word ?? '') + (text[i + 1] ?? '');
-      i++;
-    } else {
-      word = (word ?? '') + c;
-    }
-  }
-  if (word !== null) words.push(word);
-  return words;
-}
-
-/** The method, URL, headers and body of a curl command. */
-export function readCurl(text) {
-  const words = shellWords(text.trim());
-  if (words[0] !== 'curl') throw new Error('the command does not start with curl');
-  const request = { method: '', url: '', headers: [], body: null };
-  for (let i = 1; i < words.length; i++) {
-    const word = words[i];
-    const next = () => words[++i] ?? '';
-    if (word === '-X' || word === '--request') request.method = next();
-    else if (word === '-H' || word === '--header') request.headers.push(next());
-    else if (['-d', '--data', '--data-raw', '--data-binary', '--data-urlencode'].includes(word)) {
-      request.body = request.body === null ? next() : `${request.body}&${next()}`;
-    } else if (word === '--url') request.url = next();
-    else if (!word.startsWith('-')) request.url = word;
-  }
-  if (request.method === '') request.method = request.body === null ? 'GET' : 'POST';
-  return request;
-}
+/** The last check's verdict and the sign it read, for what the computed sign means. */
+let signature = '';
+let pastedSign = '';
 
 $('read-curl').addEventListener('click', () => {
   $('curl-problem').textContent = '';
@@ -70,6 +18,10 @@ $('read-curl').addEventListener('click', () => {
     $('url').value = request.url;
     $('headers').value = request.headers.join('\n');
     $('body').value = request.body ?? '';
+    if (request.variables.length > 0) {
+      $('curl-problem').textContent =
+        `It names ${request.variables.join(', ')}: the shell puts a value there, this page cannot. Replace each with its value.`;
+    }
   } catch (error) {
     $('curl-problem').textContent = `Cannot read it: ${error.message}`;
   }
@@ -97,7 +49,10 @@ function list(id, items) {
 
 const VERDICTS = {
   holds: 'The sign holds for this client.',
-  fails: 'The sign does not hold: it is missing or wrong, or no active client has this id.',
+  fails:
+    'The sign does not hold: it is missing, or made of another string or with another secret key than ' +
+    'the one the service has for this client id, or the client id is unknown or disabled (the service ' +
+    'does not say which).',
   'not-needed': 'This client has no secret key: it needs no sign.',
   'not-checked': 'The signature could not be checked.',
 };
@@ -112,6 +67,7 @@ $('check').addEventListener('click', async () => {
   const report = document_.data?.attributes;
   $('report').hidden = false;
   if (report === undefined) {
+    signature = '';
     $('read').textContent = '';
     $('canonical').textContent = '';
     $('verdict').textContent = 'The service refused to check it.';
@@ -124,6 +80,9 @@ $('check').addEventListener('click', async () => {
   }
   $('read').textContent = JSON.stringify({ operation: report.operation, ...report.read }, null, 2);
   canonical = report.canonical ?? '';
+  signature = report.signature;
+  pastedSign = report.read.sign ?? '';
+  $('computed-verdict').textContent = '';
   $('canonical').textContent = report.canonical ?? '(none)';
   $('alternative').textContent = report.acceptedAlternative
     ? `Also accepted (v3, with client kept): ${report.acceptedAlternative}`
@@ -149,6 +108,24 @@ $('check').addEventListener('click', async () => {
   );
 });
 
+/**
+ * What the computed sign tells about a refused one: equal to the pasted sign, the canonical strings agree
+ * and the service refused the credentials; otherwise the pasted sign was made of another string or key.
+ */
+function computedVerdict(computed) {
+  if (signature !== 'fails') return '';
+  if (computed === pastedSign) {
+    return (
+      'This secret key gives the pasted sign for this canonical string, so the service refused the ' +
+      'credentials: either the secret key it has for this client id is another one, or the client id is ' +
+      'unknown or disabled (it does not say which).'
+    );
+  }
+  return 'This secret key gives another sign than the pasted one: the request was signed with another key or another string.';
+}
+
 $('compute').addEventListener('click', async () => {
-  $('computed').textContent = await sha256Hex(canonical + $('secret').value);
+  const computed = await sha256Hex(canonical + $('secret').value);
+  $('computed').textContent = computed;
+  $('computed-verdict').textContent = computedVerdict(computed);
 });

@@ -24,6 +24,7 @@ export function signatureTesterRoutes(context: AppContext): RouteDefinition[] {
   const page = loadAsset('signature-tester.html', 'text/html; charset=utf-8');
   const files = new Map<string, StaticAsset>([
     ['/tools/assets/signature-tester.js', loadAsset('signature-tester.js', 'text/javascript; charset=utf-8')],
+    ['/tools/assets/curl-command.js', loadAsset('curl-command.js', 'text/javascript; charset=utf-8')],
     ['/tools/assets/signature-tester.css', loadAsset('signature-tester.css', 'text/css; charset=utf-8')],
     ...sdkModules(),
   ]);
