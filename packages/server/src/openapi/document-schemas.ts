@@ -38,7 +38,9 @@ const warningsMeta = {
       items: { type: 'string' },
       description:
         'What was not applied and why: an unusable optional currency ("Currency EUR is not active; it was ' +
-        'not applied"), v2 body parameters it does not know ("Unknown parameters were ignored: "nickname"")',
+        'not applied"), v2 body parameters it does not know ("Unknown parameters were ignored: "nickname""), v3 attributes it ' +
+        'does not know at any level of data.attributes, session and player, named by JSON pointer ("Unknown ' +
+        'attributes were ignored: /data/attributes/player/nickname")',
     },
   },
 };

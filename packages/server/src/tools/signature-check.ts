@@ -12,7 +12,11 @@ import {
   unknownParameterWarnings,
   V2_POINTERS,
 } from '../launch/v2/v2-params.js';
-import { parseOpenGameAttributes, readOpenGameDocument } from '../launch/v3/v3-document.js';
+import {
+  parseOpenGameAttributes,
+  readOpenGameDocument,
+  unknownAttributeWarnings,
+} from '../launch/v3/v3-document.js';
 import { V3_POINTERS } from '../launch/v3/v3-fields.js';
 import { checkSignature, invalidSignature, type SignedRequest } from '../signature/authenticate-client.js';
 import type { SignatureHint } from '../signature/signature-hints.js';
@@ -81,6 +85,7 @@ export async function checkPastedRequest(
     signed = collect(errors, () => v3SignedRequest({ ...base, params, body: read.body }), undefined);
     parse = () => {
       const attributes = collect(errors, () => readOpenGameDocument(read.body), undefined);
+      if (attributes) report.warnings.push(...unknownAttributeWarnings(attributes));
       return attributes && parseOpenGameAttributes(attributes);
     };
   }

@@ -74,7 +74,22 @@ describe('the signature tester on staging', () => {
       acceptedAlternative: 'demou-1ZoëOpenGame',
       signature: 'holds',
       errors: [],
+      warnings: [],
     });
+  });
+
+  it('names the v3 attributes the launch would ignore, as the launch does', async () => {
+    await h().addClient({ id: 'demo', secretKey: 's3cr3t' });
+    const body = '{"data":{"type":"OpenGame","attributes":{"session":{"lnag":"de"},"player":{"id":"u-1"}}}}';
+    const response = await check({
+      method: 'POST',
+      url: '/apiweb/v3/open-game?client=demo',
+      headers: { 'content-type': 'application/vnd.api+json', sign: await sign(JSON.parse(body), 's3cr3t') },
+      body,
+    });
+    expect(response.json().data.attributes.warnings).toEqual([
+      'Unknown attributes were ignored: /data/attributes/session/lnag',
+    ]);
   });
 
   it('answers 400 naming the shape it takes for a body that is not a pasted request', async () => {

@@ -13,6 +13,8 @@ export const OPEN_GAME_TYPE = 'OpenGame';
 export interface OpenGameAttributes {
   session: Record<string, unknown>;
   player: Record<string, unknown>;
+  /** The other members of `data.attributes` (`gameCode`, say): v3 takes none of them. */
+  others: string[];
 }
 
 /**
@@ -47,7 +49,35 @@ export function readOpenGameDocument(body: unknown): OpenGameAttributes {
       pointer: '/data/attributes/session',
     });
   }
-  return { player, session: session ?? {} };
+  const others = Object.keys(data.attributes).filter((name) => name !== 'player' && name !== 'session');
+  return { player, session: session ?? {}, others };
+}
+
+const MAX_NAMED = 10;
+
+/**
+ * Attributes v3 does not know, at any level of the document's attributes (a misspelled `session.lnag`,
+ * `player.nickname`, a v2 `gameCode`): not applied, but named by pointer in `meta.warnings`, as v2 names
+ * its unknown parameters, so that a typo is not dropped in silence.
+ */
+export function unknownAttributeWarnings(attributes: OpenGameAttributes): string[] {
+  const unknown = [
+    ...attributes.others.map((name) => pointer('/data/attributes', name)),
+    ...Object.keys(attributes.session)
+      .filter((name) => !Object.hasOwn(V3_SESSION_FIELDS, name))
+      .map((name) => pointer('/data/attributes/session', name)),
+    ...Object.keys(attributes.player)
+      .filter((name) => !Object.hasOwn(V3_PLAYER_FIELDS, name))
+      .map((name) => pointer('/data/attributes/player', name)),
+  ];
+  if (unknown.length === 0) return [];
+  const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';
+  return [`Unknown attributes were ignored: ${unknown.slice(0, MAX_NAMED).join(', ')}${more}`];
+}
+
+/** A JSON pointer (RFC 6901) to a member, its name cut to 64 characters. */
+function pointer(parent: string, name: string): string {
+  return `${parent}/${name.slice(0, 64).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   toGameSessionStateDocument,
 } from './game-session.serializer.js';
 import { authorizeGameSessionReader, authorizeV3Caller } from './v3-access.js';
-import { parseOpenGameAttributes, readOpenGameDocument } from './v3-document.js';
+import { parseOpenGameAttributes, readOpenGameDocument, unknownAttributeWarnings } from './v3-document.js';
 import { V3_POINTERS } from './v3-fields.js';
 import { v3GameSessionSchema, v3OpenGameSchema } from './v3-schema.js';
 
@@ -46,7 +46,11 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
           V3_POINTERS,
         );
         reply.header('location', gameSessionIri(result.session.id));
-        return sendDocument(reply, 201, toGameSessionDocument(result, warnings));
+        return sendDocument(
+          reply,
+          201,
+          toGameSessionDocument(result, [...unknownAttributeWarnings(attributes), ...warnings]),
+        );
       },
     }),
     route({
