@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { SERVICE_VERSION } from '@poker-launch/server/version';
 import { type Command, type CommandContext, CommandError, UsageError } from './command.js';
 import { COMMANDS } from './commands/index.js';
 
@@ -6,6 +7,10 @@ const PROGRAM = 'poker-launch';
 
 /** Runs one command line; returns the exit code. */
 export async function runCli(argv: readonly string[], context: CommandContext): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    context.out(`${PROGRAM} ${SERVICE_VERSION}`);
+    return 0;
+  }
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   const command = findCommand(argv);
   if (!command) {
@@ -77,6 +82,8 @@ function overview(): string {
     `usage: ${PROGRAM} <command> [options]   (${PROGRAM} <command> --help for more)`,
     '',
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    '',
+    `${PROGRAM} --version prints the version of the service.`,
   ].join('\n');
 }
 

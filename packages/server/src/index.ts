@@ -7,6 +7,7 @@ export { type Database, isUniqueViolation, openDatabase } from './db/open-databa
 export type { Db } from './db/schema.js';
 export type { LaunchWrite } from './db/session-store.js';
 export { LiveConfig } from './live-config/live-config.js';
+export { stagingExposureWarning } from './ops/staging-exposure.js';
 export { profileColumns } from './players/player.repository.js';
 export { closeOnSignals, type RunningServer, startServer } from './server.js';
 export { generateSessionId, generateToken, hashToken } from './sessions/token.js';

@@ -51,13 +51,18 @@ export const serveCommand: Command = {
   async run(_args, context) {
     const config = loadConfig(context.env);
     // Loaded here only: the HTTP stack would triple the start-up time of every other command.
-    const { closeOnSignals, startServer } = await import('@poker-launch/server');
+    const { closeOnSignals, stagingExposureWarning, startServer } = await import('@poker-launch/server');
     const notes = databaseNotes(config.database, { serving: true });
     const server = await startServer(config).catch((error: unknown) => {
       throw new CommandError(`cannot start: ${error instanceof Error ? error.message : error}`);
     });
     closeOnSignals(server, config.shutdownTimeoutMs);
     for (const note of notes) context.err(note);
+    const exposure = stagingExposureWarning(config);
+    if (exposure.length > 0) {
+      for (const line of exposure) context.err(line);
+      server.app.log.warn({ host: config.host }, 'staging deployment listening beyond this machine');
+    }
     if (server.appliedMigrations.length > 0) {
       server.app.log.info({ migrations: server.appliedMigrations }, 'applied migrations');
     }

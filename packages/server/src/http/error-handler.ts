@@ -6,6 +6,7 @@ import { ApiError, errorObject, serviceUnavailable } from './api-error.js';
 import { BODY_LIMIT_BYTES } from './body/limits.js';
 import { unsupported } from './content-negotiation.js';
 import { sendDocument } from './json-api.js';
+import { noteErrorCodes } from './logging.js';
 import type { RateLimiter } from './rate-limit.js';
 import { errorDocument } from './raw-error.js';
 
@@ -53,6 +54,10 @@ export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimi
 
 export function renderApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.extras.headers ?? {})) reply.header(name, value);
+  noteErrorCodes(
+    reply,
+    error.errors.map((item) => item.code),
+  );
   return sendDocument(reply, error.status, errorDocument(error, request.id));
 }
 

@@ -147,12 +147,20 @@ export class RequestLogController extends LogController {
   }
 }
 
+const errorCodes = new WeakMap<FastifyReply, readonly string[]>();
+
+/** The error codes a reply answers with (each once), for its `request completed` line. */
+export function noteErrorCodes(reply: FastifyReply, codes: readonly string[]): void {
+  errorCodes.set(reply, [...new Set(codes)]);
+}
+
 const { chindingsSym } = pino.symbols;
 const INFO = pino.levels.values.info;
 
 /**
  * The `request completed` line, byte for byte what pino writes for
- * `request.log.info({ req, res, responseTime }, 'request completed')` with the app's serializers, built
+ * `request.log.info({ req, res, responseTime }, 'request completed')` with the app's serializers (plus, for
+ * a refused request, `res.errorCodes`: what it was refused with, so a log search finds it), built
  * as one string: every request writes one, and pino's generic path (serializers, key walk, stringify
  * per value) cost a tenth of a launch's time on the event loop.
  */
@@ -163,9 +171,15 @@ export function completedLine(request: FastifyRequest, reply: FastifyReply): str
   return (
     `{"level":${INFO}${pino.stdTimeFunctions.epochTime()}${bindings}` +
     `,"req":{"method":${JSON.stringify(method)},"url":${JSON.stringify(url)}${address}}` +
-    `,"res":{"statusCode":${reply.statusCode}},"responseTime":${JSON.stringify(reply.elapsedTime)}` +
+    `,"res":{"statusCode":${reply.statusCode}${codesOf(reply)}},"responseTime":${JSON.stringify(reply.elapsedTime)}` +
     `,"msg":"request completed"}\n`
   );
+}
+
+/** `,"errorCodes":[…]` for a refused request (the codes are the API's own words, never input). */
+function codesOf(reply: FastifyReply): string {
+  const codes = errorCodes.get(reply);
+  return codes === undefined ? '' : `,"errorCodes":${JSON.stringify(codes)}`;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { useHarness } from '../test-support/harness.js';
 import { completedLine, serializeRequest } from './logging.js';
 
 /** Each request's `request completed` line twice: as pino writes it, and as completedLine builds it. */
@@ -51,5 +52,27 @@ describe('the request completed line', () => {
       msg: 'request completed',
     });
     await app.close();
+  });
+});
+
+describe('the request completed line of a refused request', () => {
+  const h = useHarness('sqlite', { LOG_LEVEL: 'info' });
+
+  it('carries the error codes it was refused with, and none for an accepted one', async () => {
+    await h().createSession('u-1', { nick: 'Ace' });
+    await h().createSession('u-2', { nick: 'Ace' });
+    await h().createSession('u-2', { lang: 'zz' });
+    await h().createSession('u-3', { nick: 'Bee' }, { sign: 'f'.repeat(64) });
+    const completed = h()
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"request completed"'))
+      .map((line) => JSON.parse(line).res);
+    expect(completed).toEqual([
+      { statusCode: 200 },
+      { statusCode: 500, errorCodes: ['username_exists'] },
+      { statusCode: 422, errorCodes: ['invalid_field'] },
+      { statusCode: 400, errorCodes: ['invalid_signature'] },
+    ]);
   });
 });

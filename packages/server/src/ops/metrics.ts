@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { LOG_BACKLOG_LIMIT_BYTES } from '../http/log-destination.js';
+import { SERVICE_VERSION } from '../version.js';
 
 /**
  * The service's Prometheus metrics. One `Metrics` per app (tests build many apps); the process metrics
@@ -123,6 +124,12 @@ export function createMetrics(): Metrics {
       registers,
     }),
   };
+  new Gauge({
+    name: `${METRIC_PREFIX}build_info`,
+    help: 'Always 1; its labels say which version of the service runs, on which Node.js',
+    labelNames: ['version', 'node_version'],
+    registers,
+  }).set({ version: SERVICE_VERSION, node_version: process.version }, 1);
   const webhookBacklog: { age?: () => Promise<number> } = {};
   new Gauge({
     name: `${METRIC_PREFIX}webhook_oldest_pending_seconds`,
