@@ -11,6 +11,7 @@ const MIGRATIONS = [
   '005_cheaper_write_batch',
   '009_session_control_and_webhooks',
   '010_console',
+  '012_launch_write_records',
 ];
 
 describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {

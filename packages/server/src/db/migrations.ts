@@ -7,6 +7,7 @@ import { previousSecret } from './migrations/004-previous-secret.js';
 import { cheaperWriteBatch } from './migrations/005-cheaper-write-batch.js';
 import { sessionControlAndWebhooks } from './migrations/009-session-control-and-webhooks.js';
 import { consoleTables } from './migrations/010-console.js';
+import { launchWriteRecords } from './migrations/012-launch-write-records.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -15,9 +16,10 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '002_live_config_and_session_writer': liveConfigAndSessionWriter(dialect),
     '003_session_purge_indexes': sessionPurgeIndexes,
     '004_previous_secret': previousSecret,
-    '005_cheaper_write_batch': cheaperWriteBatch(dialect),
+    '005_cheaper_write_batch': cheaperWriteBatch,
     '009_session_control_and_webhooks': sessionControlAndWebhooks(dialect),
     '010_console': consoleTables(dialect),
+    '012_launch_write_records': launchWriteRecords(dialect),
   };
 }
 

@@ -22,6 +22,7 @@ export interface DatabaseSchema {
   audit_log: AuditLogTable;
   launch_activity: LaunchActivityTable;
   instances: InstanceTable;
+  used_signatures: UsedSignatureTable;
 }
 
 export interface ClientTable {
@@ -257,6 +258,14 @@ export interface InstanceTable {
   started_at: string;
   seen_at: string;
   draining: number;
+}
+
+/** A launch's signature, kept so that the same signed request launches once (docs/design.md §11). */
+export interface UsedSignatureTable {
+  client_id: string;
+  sign: string;
+  /** When the signature could no longer be accepted anyway: the row may go after that. */
+  expires_at: string;
 }
 
 export type Db = Kysely<DatabaseSchema>;

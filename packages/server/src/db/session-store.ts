@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { PlayerTable, SessionTable } from './schema.js';
+import type { PlayerTable, SessionTable, UsedSignatureTable, WebhookDeliveryTable } from './schema.js';
 
 export type PlayerRow = Selectable<PlayerTable>;
 export type SessionRow = Selectable<SessionTable>;
@@ -70,8 +70,45 @@ export interface LaunchWrite {
     'id' | 'client_id' | 'external_id' | 'active' | 'verified' | 'created_at' | 'updated_at'
   >;
   session: LaunchSessionRow;
-  /** ISO time of the write: the player's updated_at when its profile changes. */
+  /** ISO time of the write: the player's updated_at when its profile changes, and the time a block is read at. */
   now: string;
+  /**
+   * The request's signature, recorded in `used_signatures` with the launch: if the same client sent the
+   * same signature before, nothing of this launch is written and it answers `replayed`.
+   */
+  usedSignature?: UsedSignatureRow | undefined;
+  /** Webhook deliveries written with the launch, each only when its condition held (docs/design.md §11). */
+  outbox?: readonly LaunchOutboxEntry[] | undefined;
+}
+
+/** A signature as `used_signatures` keeps it: by client and sign, until it could no longer be accepted. */
+export type UsedSignatureRow = Selectable<UsedSignatureTable>;
+
+/**
+ * When a launch writes an outbox row: on every launch (`session.created`), only when it registered the
+ * player (`player.created`), only when it changed a returning player's profile (`player.updated`).
+ */
+export type OutboxCondition = 'always' | 'player_created' | 'player_updated';
+
+/** A row of `webhook_deliveries` as a launch writes it; its state, attempts and lease take their defaults. */
+export type OutboxRow = Pick<
+  WebhookDeliveryTable,
+  | 'id'
+  | 'endpoint_id'
+  | 'client_id'
+  | 'event_type'
+  | 'occurred_at'
+  | 'player_id'
+  | 'session_id'
+  | 'game_session_id'
+  | 'next_attempt_at'
+  | 'created_at'
+>;
+
+/** One outbox row of a launch and the condition under which it is written. */
+export interface LaunchOutboxEntry {
+  when: OutboxCondition;
+  row: OutboxRow;
 }
 
 /** A session ends (logout): revoked_at is set unless it was revoked before. */
@@ -99,10 +136,16 @@ export interface StatementsWrite {
 
 export type WriteOp = LaunchWrite | RevokeWrite | StatementWrite | StatementsWrite;
 
+/**
+ * Why a launch wrote nothing: the nick is another player's, the player is unknown (internal player-id
+ * mode), the player is blocked at the write's `now`, or its signature was used before.
+ */
+export type LaunchRefusal = 'username_exists' | 'player_not_found' | 'player_blocked' | 'replayed';
+
 /** What a launch came to: the player's id and default currency as stored, or why nothing was written. */
 export type LaunchOutcome =
   | { ok: true; playerId: string; currency: string | null }
-  | { ok: false; reason: 'username_exists' | 'player_not_found' };
+  | { ok: false; reason: LaunchRefusal };
 
 export type WriteOutcome =
   | LaunchOutcome

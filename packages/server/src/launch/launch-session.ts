@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '../clients/client.js';
 import type { Config } from '../config.js';
-import type { SessionStore } from '../db/session-store.js';
+import type { LaunchRefusal, SessionStore } from '../db/session-store.js';
 import { ApiError } from '../http/api-error.js';
 import { profileColumns } from '../players/player.repository.js';
 import type { Session } from '../sessions/session.js';
@@ -78,15 +78,7 @@ export async function launchSession(
     session: sessionColumns(session),
     now: timestamp,
   });
-  if (!outcome.ok && outcome.reason === 'player_not_found') {
-    throw ApiError.of('player_not_found', 'Player not found', { pointer: pointers.userId });
-  }
-  if (!outcome.ok) {
-    throw ApiError.of('username_exists', 'A Player with this username already exists in the system.', {
-      pointer: pointers.nick,
-      status: pointers.usernameErrorStatus,
-    });
-  }
+  if (!outcome.ok) throw refusalError(outcome.reason, pointers);
   // Completed in place, not copied: a spread of a dozen fields per launch shows in the profile.
   const stored: Session = Object.assign(session, { playerId: outcome.playerId, currency: outcome.currency });
   const redirectUrl = buildLaunchUrl(client, context.config.publicUrl, {
@@ -98,4 +90,22 @@ export async function launchSession(
     launchOptions: stored.launchOptions,
   });
   return { session: stored, auth, userId: request.userId, redirectUrl };
+}
+
+/** The error a refused launch answers with. */
+function refusalError(reason: LaunchRefusal, pointers: LaunchPointers): ApiError {
+  switch (reason) {
+    case 'player_not_found':
+      return ApiError.of('player_not_found', 'Player not found', { pointer: pointers.userId });
+    case 'username_exists':
+      return ApiError.of('username_exists', 'A Player with this username already exists in the system.', {
+        pointer: pointers.nick,
+        status: pointers.usernameErrorStatus,
+      });
+    // Temporary answers until the block and replay errors of their own land (issues #25 and #24).
+    case 'player_blocked':
+      return ApiError.of('forbidden', 'The player is blocked.', { pointer: pointers.userId });
+    case 'replayed':
+      return ApiError.of('invalid_signature', 'This signature was used before.');
+  }
 }

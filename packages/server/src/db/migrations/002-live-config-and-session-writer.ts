@@ -8,8 +8,9 @@ const LIVE_CONFIG_TABLES = ['clients', 'settings', 'active_currencies', 'api_use
  * - `config_version`: one counter that a trigger bumps on every change to a cached table, whoever makes
  *   it (the CLI, another instance, hand-written SQL); each instance polls it to refresh its cache.
  * - `sessions_player_idx` goes: no query reads sessions by player, and every launch paid for the index.
- * - PostgreSQL: `poker_launch_write_batch`, the session writer's batch as one statement (one round trip
- *   and one commit for many launches); SQLite runs the same steps in the writer thread.
+ * - PostgreSQL: this migration created `poker_launch_write_batch` (the session writer's batch as one
+ *   statement) when it shipped; the function is now defined once, in db/launch-write/, and created by the
+ *   migration that applies its current version (012): the same schema at the end, without a copy here.
  */
 export function liveConfigAndSessionWriter(dialect: Dialect): Migration {
   return {
@@ -52,76 +53,6 @@ export function liveConfigAndSessionWriter(dialect: Dialect): Migration {
           )
           .execute(db);
       }
-      await sql.raw(POSTGRES_WRITE_BATCH).execute(db);
     },
   };
 }
-
-/**
- * One batch of the session writer: `ops` is a JSON array of launches and revocations; the answer is a
- * JSON array with one result per op, in order. A launch registers or updates the player (only the
- * profile columns it carries, and only when they differ) and inserts the session with the player's id
- * and default currency. A nick another player holds is answered `username_exists` without writing; a
- * nick taken by a concurrent transaction raises the unique violation instead, and the caller retries
- * the batch op by op, so that only that launch fails. No subtransactions: a batch of hundreds of
- * launches stays one plain transaction.
- */
-const POSTGRES_WRITE_BATCH = `
-create function poker_launch_write_batch(ops jsonb) returns jsonb language plpgsql
-  set search_path from current as $$
-declare
-  op jsonb;
-  profile jsonb;
-  player players;
-  session sessions;
-  results jsonb[] := '{}';
-begin
-  for op in select value from jsonb_array_elements(ops) loop
-    if op->>'kind' = 'revoke' then
-      update sessions set revoked_at = op->>'at' where id = op->>'id' and revoked_at is null;
-      results := results || '{"ok":true}'::jsonb;
-      continue;
-    end if;
-
-    profile := op->'profile';
-    if op->>'mode' = 'internal' then
-      select * into player from players where client_id = op->>'clientId' and id = op->>'userId';
-      if not found then
-        results := results || '{"ok":false,"reason":"player_not_found"}'::jsonb;
-        continue;
-      end if;
-    else
-      select * into player from players where client_id = op->>'clientId' and external_id = op->>'userId';
-      if not found then
-        if profile ? 'nick_key' and exists (select 1 from players where nick_key = profile->>'nick_key') then
-          results := results || '{"ok":false,"reason":"username_exists"}'::jsonb;
-          continue;
-        end if;
-        insert into players select * from jsonb_populate_record(null::players, op->'newPlayer' || profile)
-          on conflict (client_id, external_id) do nothing;
-        select * into player from players where client_id = op->>'clientId' and external_id = op->>'userId';
-      end if;
-    end if;
-
-    if exists (select 1 from jsonb_each(profile) as sent
-               where to_jsonb(player)->sent.key is distinct from sent.value) then
-      if profile ? 'nick_key' and exists (select 1 from players
-          where nick_key = profile->>'nick_key' and id <> player.id) then
-        results := results || '{"ok":false,"reason":"username_exists"}'::jsonb;
-        continue;
-      end if;
-      -- The profile columns sent, whatever they are: one list of them lives in the application.
-      player := jsonb_populate_record(player, profile || jsonb_build_object('updated_at', op->>'now'));
-      execute (select format('update players set %s where id = ($1).id',
-                             string_agg(format('%I = ($1).%I', col, col), ', '))
-               from jsonb_object_keys(profile || '{"updated_at": null}') as col)
-        using player;
-    end if;
-
-    session := jsonb_populate_record(null::sessions,
-      op->'session' || jsonb_build_object('player_id', player.id, 'currency', player.currency));
-    insert into sessions values (session.*);
-    results := results || jsonb_build_object('ok', true, 'playerId', player.id, 'currency', player.currency);
-  end loop;
-  return to_jsonb(results);
-end $$`;

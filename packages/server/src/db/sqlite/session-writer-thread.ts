@@ -3,8 +3,8 @@
  * every commit waits here while the event loop goes on reading and checking requests.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { SqliteBatchWriter } from '../launch-write/sqlite-batch-writer.js';
 import type { WriteOp } from '../session-store.js';
-import { SqliteBatchWriter } from './sqlite-batch-writer.js';
 import { openSqliteConnection, WRITER_CACHE_SIZE_KIB } from './sqlite-connection.js';
 import { answerRequests } from './thread-channel.js';
 

@@ -1,4 +1,5 @@
 import { type BatchResult, GroupCommit, type GroupCommitOptions, OperationFailed } from '../group-commit.js';
+import type { FailedOperation } from '../launch-write/sqlite-batch-writer.js';
 import type {
   LaunchOutcome,
   LaunchWrite,
@@ -9,7 +10,6 @@ import type {
   WriteOutcome,
 } from '../session-store.js';
 import { TurnBatch } from '../turn-batch.js';
-import type { FailedOperation } from './sqlite-batch-writer.js';
 import { ThreadChannel } from './thread-channel.js';
 
 /** Batches wait for the thread in turn: SQLite has one writer, and a batch is one transaction. */

@@ -1,16 +1,44 @@
 import type SQLite from 'better-sqlite3';
 import { PROFILE_COLUMNS } from '../../players/player.repository.js';
-import type { LaunchOutcome, LaunchWrite, RevokeWrite, WriteOp, WriteOutcome } from '../session-store.js';
+import type {
+  LaunchOutcome,
+  LaunchWrite,
+  OutboxCondition,
+  RevokeWrite,
+  WriteOp,
+  WriteOutcome,
+} from '../session-store.js';
 
 /**
- * The columns of a player a launch reads: its id and every column a profile may write (the nick's key
- * too). Named, not `*`: their positions are this list's, whatever columns the table gains or loses.
+ * The columns of a player a launch reads: its id, every column a profile may write (the nick's key
+ * too) and its block. Named, not `*`: their positions are this list's, whatever columns the table gains
+ * or loses.
  */
-const PLAYER_COLUMNS = ['id', ...Object.values(PROFILE_COLUMNS), 'nick_key'];
+const PLAYER_COLUMNS = ['id', ...Object.values(PROFILE_COLUMNS), 'nick_key', 'blocked_at', 'blocked_until'];
 const PLAYER_COLUMN_INDEX: ReadonlyMap<string, number> = new Map(
   PLAYER_COLUMNS.map((column, index) => [column, index]),
 );
 const CURRENCY_INDEX = PLAYER_COLUMNS.indexOf('currency');
+const BLOCKED_AT_INDEX = PLAYER_COLUMNS.indexOf('blocked_at');
+const BLOCKED_UNTIL_INDEX = PLAYER_COLUMNS.indexOf('blocked_until');
+
+/** The columns of an outbox row a launch writes, in the order of the insert's values. */
+const OUTBOX_COLUMNS = [
+  'id',
+  'endpoint_id',
+  'client_id',
+  'event_type',
+  'occurred_at',
+  'player_id',
+  'session_id',
+  'game_session_id',
+  'next_attempt_at',
+  'created_at',
+] as const;
+const INSERT_OUTBOX_ROW = `INSERT INTO webhook_deliveries (${OUTBOX_COLUMNS.join(', ')}) VALUES (${OUTBOX_COLUMNS.map(() => '?').join(', ')})`;
+const INSERT_USED_SIGNATURE =
+  'INSERT INTO used_signatures (client_id, sign, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING';
+const REPLAYED = { ok: false, reason: 'replayed' } as const;
 
 /** What a session takes of its player: the player's id and default currency. */
 interface StoredPlayer {
@@ -84,30 +112,57 @@ export class SqliteBatchWriter {
     }
   }
 
+  /**
+   * The launch write (docs/design.md §10): every check that can refuse the launch reads before the first
+   * write, and the used signature is the first write, so a refused launch writes nothing. A launch that
+   * writes one statement (a returning player's session, nothing else) needs no savepoint.
+   */
   private launch(write: LaunchWrite): LaunchOutcome {
     const player = this.findPlayer(write);
     if (player === undefined) {
       if (write.mode === 'internal') return { ok: false, reason: 'player_not_found' };
       return this.inSavepoint(() => {
+        if (!this.recordSignature(write)) return REPLAYED;
         this.insert('players', { ...write.newPlayer, ...write.profile });
         const registered = this.findPlayer(write);
         if (registered === undefined) throw new Error('the player vanished after its insert');
-        return this.insertSession(write, registered);
+        return this.insertSession(write, registered, 'player_created');
       });
     }
+    if (isBlocked(player, write.now)) return { ok: false, reason: 'player_blocked' };
     const changed = this.changedColumns(player, write);
-    if (changed === undefined) return this.insertSession(write, player);
+    if (changed === undefined && write.usedSignature === undefined && write.outbox === undefined) {
+      return this.insertSession(write, player, undefined);
+    }
     return this.inSavepoint(() => {
+      if (!this.recordSignature(write)) return REPLAYED;
+      if (changed === undefined) return this.insertSession(write, player, undefined);
       this.updatePlayer(player.id, { ...changed, updated_at: write.now });
-      return this.insertSession(write, {
-        id: player.id,
-        currency: 'currency' in changed ? (changed.currency as string | null) : player.currency,
-      });
+      const currency = 'currency' in changed ? (changed.currency as string | null) : player.currency;
+      return this.insertSession(write, { id: player.id, currency }, 'player_updated');
     });
   }
 
-  private insertSession(write: LaunchWrite, player: StoredPlayer): LaunchOutcome {
+  /** Records the launch's signature if it carries one; false if the client used it before. */
+  private recordSignature({ usedSignature }: LaunchWrite): boolean {
+    if (usedSignature === undefined) return true;
+    const { client_id, sign, expires_at } = usedSignature;
+    return this.shapedStatement(INSERT_USED_SIGNATURE).run(client_id, sign, expires_at).changes === 1;
+  }
+
+  /** Inserts the session, then the outbox rows of `always` and of what happened to the player. */
+  private insertSession(
+    write: LaunchWrite,
+    player: StoredPlayer,
+    happened: OutboxCondition | undefined,
+  ): LaunchOutcome {
     this.insert('sessions', { ...write.session, player_id: player.id, currency: player.currency });
+    if (write.outbox !== undefined) {
+      for (const { when, row } of write.outbox) {
+        if (when !== 'always' && when !== happened) continue;
+        this.shapedStatement(INSERT_OUTBOX_ROW).run(...OUTBOX_COLUMNS.map((column) => row[column]));
+      }
+    }
     return { ok: true, playerId: player.id, currency: player.currency };
   }
 
@@ -186,6 +241,12 @@ export class SqliteBatchWriter {
     }
     return statement;
   }
+}
+
+/** Whether the block holds at `now`: set, with no end or an end still to come (docs/design.md §10). */
+function isBlocked(player: FoundPlayer, now: string): boolean {
+  const until = player.values[BLOCKED_UNTIL_INDEX] as string | null;
+  return player.values[BLOCKED_AT_INDEX] !== null && (until === null || until > now);
 }
 
 /** Prepared once: exec would compile even BEGIN and SAVEPOINT again for every launch. */

@@ -1,0 +1,236 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertClient } from '../../clients/client.repository.js';
+import { LATER, launchOf, NOW, nick } from '../../test-support/launch-write-of.js';
+import { refuseSessionsOf } from '../../test-support/refuse-sessions.js';
+import { createTestDatabase, DIALECTS, dropFileDatabase } from '../../test-support/test-database.js';
+import type { Database } from '../open-database.js';
+import type { LaunchOutboxEntry, LaunchWrite, OutboxCondition, SessionStore } from '../session-store.js';
+
+const EARLIER = '2026-11-21T11:00:00.000Z';
+
+/** The same cases on every dialect: what a launch writes besides its player and session. */
+describe.each(DIALECTS)('the launch write on %s: signatures, outbox rows, blocks', (dialect) => {
+  let database: Database | undefined;
+  let store: SessionStore | undefined;
+  const db = () => (database as Database).db;
+  const sessions = () => store as SessionStore;
+
+  beforeEach(async () => {
+    database = await createTestDatabase(dialect);
+    store = database.openSessionStore();
+    for (const id of ['demo', 'other']) {
+      await insertClient(db(), {
+        id,
+        secretKey: null,
+        active: true,
+        currencyMandatory: false,
+        playerIdMode: 'external',
+        launchUrls: {},
+        frameOrigins: [],
+        createdAt: NOW,
+      });
+    }
+    await db()
+      .insertInto('webhook_endpoints')
+      .values({
+        id: 'endpoint-1',
+        client_id: 'demo',
+        url: 'https://hooks.example.com/',
+        secret: 'whsec_test',
+        enabled: 1,
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
+  });
+  afterEach(async () => {
+    await store?.close();
+    await database?.close();
+  });
+  afterAll(dropFileDatabase);
+
+  const signed = (launch: LaunchWrite, sign: string, clientId = 'demo'): LaunchWrite => ({
+    ...launch,
+    usedSignature: { client_id: clientId, sign, expires_at: LATER },
+  });
+  /** One outbox row per condition, each named by its event type and the launch's session. */
+  const withOutbox = (launch: LaunchWrite): LaunchWrite => {
+    const entry = (when: OutboxCondition, type: string): LaunchOutboxEntry => ({
+      when,
+      row: {
+        id: `msg_${type}_${launch.session.id}`,
+        endpoint_id: 'endpoint-1',
+        client_id: 'demo',
+        event_type: type,
+        occurred_at: launch.now,
+        player_id: launch.userId,
+        session_id: launch.session.external_session_id,
+        game_session_id: launch.session.id,
+        next_attempt_at: launch.now,
+        created_at: launch.now,
+      },
+    });
+    return {
+      ...launch,
+      outbox: [
+        entry('always', 'session.created'),
+        entry('player_created', 'player.created'),
+        entry('player_updated', 'player.updated'),
+      ],
+    };
+  };
+  const events = async () =>
+    (
+      await db()
+        .selectFrom('webhook_deliveries')
+        .select(['event_type', 'player_id', 'state', 'attempts'])
+        .orderBy('created_at')
+        .orderBy('event_type')
+        .execute()
+    ).map((row) => `${row.player_id} ${row.event_type} ${row.state}/${row.attempts}`);
+  const signatures = async () =>
+    (await db().selectFrom('used_signatures').selectAll().orderBy('sign').execute()).map(
+      (row) => `${row.client_id}:${row.sign}`,
+    );
+  const sessionsOf = async () =>
+    (
+      await db().selectFrom('sessions').select('external_session_id').orderBy('external_session_id').execute()
+    ).map((row) => row.external_session_id);
+  const block = (externalId: string, until: string | null) =>
+    db()
+      .updateTable('players')
+      .set({ blocked_at: EARLIER, blocked_until: until })
+      .where('external_id', '=', externalId)
+      .execute();
+
+  it('records a signature with its launch, and answers replayed for the same signature of the same client, writing nothing', async () => {
+    expect(await sessions().launch(signed(launchOf('u-1'), 'sig-a'))).toMatchObject({ ok: true });
+    const replay = launchOf('u-2', nick('Newcomer'));
+    expect(await sessions().launch(withOutbox(signed(replay, 'sig-a')))).toEqual({
+      ok: false,
+      reason: 'replayed',
+    });
+    expect(await sessions().launch(signed(launchOf('u-1', { avatar: 3 }), 'sig-a'))).toEqual({
+      ok: false,
+      reason: 'replayed',
+    });
+    // The same sign from another client is another signature.
+    expect(await sessions().launch(signed(launchOf('u-3'), 'sig-a', 'other'))).toMatchObject({ ok: true });
+
+    expect(await signatures()).toEqual(['demo:sig-a', 'other:sig-a']);
+    expect(await sessionsOf()).toEqual(['ext-u-1', 'ext-u-3']);
+    const players = await db()
+      .selectFrom('players')
+      .select(['external_id', 'avatar'])
+      .orderBy('external_id')
+      .execute();
+    expect(players).toEqual([
+      { external_id: 'u-1', avatar: null },
+      { external_id: 'u-3', avatar: null },
+    ]);
+    expect(await events()).toEqual([]);
+  });
+
+  it('lets one of two launches with the same signature in one batch through, and answers the other replayed', async () => {
+    const outcomes = await Promise.all([
+      sessions().launch(signed(launchOf('u-1'), 'sig-b')),
+      sessions().launch(signed(launchOf('u-2'), 'sig-b')),
+    ]);
+    expect(outcomes).toEqual([expect.objectContaining({ ok: true }), { ok: false, reason: 'replayed' }]);
+    expect(await sessionsOf()).toEqual(['ext-u-1']);
+  });
+
+  it('keeps no signature of a launch refused or failed, so the same request may be sent again', async () => {
+    await sessions().launch(launchOf('holder', nick('Taken')));
+    await sessions().launch(launchOf('blocked'));
+    await block('blocked', null);
+    await refuseSessionsOf(database as Database, 'ext-refused');
+    const refused = launchOf('refused');
+
+    const outcomes = await Promise.allSettled([
+      sessions().launch(signed(launchOf('thief', nick('TAKEN')), 'sig-nick')),
+      sessions().launch(signed(launchOf('blocked'), 'sig-blocked')),
+      sessions().launch(signed(refused, 'sig-refused')),
+      sessions().launch(signed(launchOf('fine'), 'sig-fine')),
+    ]);
+
+    expect(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : 'rejected'))).toEqual([
+      { ok: false, reason: 'username_exists' },
+      { ok: false, reason: 'player_blocked' },
+      'rejected',
+      expect.objectContaining({ ok: true }),
+    ]);
+    expect(await signatures()).toEqual(['demo:sig-fine']);
+    expect(await sessionsOf()).toEqual(['ext-blocked', 'ext-fine', 'ext-holder']);
+  });
+
+  it('writes each outbox row only when its condition held: always, player created, player updated', async () => {
+    await sessions().launch(withOutbox(launchOf('u-1', nick('Ada'))));
+    await sessions().launch(withOutbox(launchOf('u-1', nick('Ada'), { now: LATER })));
+    expect(await events()).toEqual([
+      'u-1 player.created pending/0',
+      'u-1 session.created pending/0',
+      'u-1 session.created pending/0',
+    ]);
+    await db().deleteFrom('webhook_deliveries').execute();
+
+    await sessions().launch(withOutbox(launchOf('u-1', nick('Ada Lovelace'), { now: LATER })));
+    expect(await events()).toEqual(['u-1 player.updated pending/0', 'u-1 session.created pending/0']);
+  });
+
+  it('writes no outbox row of a launch refused or failed', async () => {
+    await sessions().launch(launchOf('holder', nick('Taken')));
+    await sessions().launch(launchOf('blocked'));
+    await block('blocked', null);
+    await refuseSessionsOf(database as Database, 'ext-refused');
+    const outcomes = await Promise.allSettled([
+      sessions().launch(withOutbox(launchOf('thief', nick('TAKEN')))),
+      sessions().launch(withOutbox(launchOf('blocked', { avatar: 1 }))),
+      sessions().launch(withOutbox(launchOf('refused', nick('New')))),
+      sessions().launch(withOutbox(launchOf('holder', { avatar: 2 }))),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect(await events()).toEqual(['holder player.updated pending/0', 'holder session.created pending/0']);
+  });
+
+  it('refuses a blocked player while its block holds at the write time, and writes nothing of it', async () => {
+    await sessions().launch(launchOf('forever', nick('Forever')));
+    await sessions().launch(launchOf('until-later'));
+    await sessions().launch(launchOf('until-now'));
+    await block('forever', null);
+    await block('until-later', LATER);
+    await block('until-now', NOW);
+
+    const outcomes = await Promise.all([
+      sessions().launch(launchOf('forever', nick('Renamed'))),
+      sessions().launch(launchOf('until-later')),
+      sessions().launch(launchOf('until-later', {}, { now: LATER })),
+      sessions().launch(launchOf('until-now')),
+    ]);
+
+    expect(outcomes).toEqual([
+      { ok: false, reason: 'player_blocked' },
+      { ok: false, reason: 'player_blocked' },
+      expect.objectContaining({ ok: true }),
+      expect.objectContaining({ ok: true }),
+    ]);
+    const forever = await db()
+      .selectFrom('players')
+      .select(['nick', 'updated_at'])
+      .where('external_id', '=', 'forever')
+      .executeTakeFirst();
+    expect(forever).toEqual({ nick: 'Forever', updated_at: NOW });
+    expect(await sessionsOf()).toEqual([
+      'ext-forever',
+      'ext-until-later',
+      'ext-until-later',
+      'ext-until-now',
+      'ext-until-now',
+    ]);
+  });
+});

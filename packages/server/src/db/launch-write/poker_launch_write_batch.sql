@@ -1,0 +1,121 @@
+-- poker_launch_write_batch, version 3: the launch write on PostgreSQL (docs/design.md §10).
+-- Applied by name and version (db/launch-write/routines.ts); a change here is a new version and a new
+-- migration that applies it. The SQLite writer beside it (sqlite-batch-writer.ts) runs the same steps.
+--
+-- One batch of the session writer: `ops` is a JSON array of launches and revocations; the answer is a
+-- JSON array with one result per op, in order. A launch:
+--   1. reads the player (by the integrator's id, or by ours in internal player-id mode);
+--   2. refuses, writing nothing: an unknown player in internal mode (player_not_found), a blocked
+--      player (player_blocked), a nick another player holds (username_exists);
+--   3. records the request's signature when it carries one; a signature the client used before
+--      answers `replayed` (it is the launch's first write, so nothing else was written);
+--   4. registers the player if new, or writes the profile columns sent where they differ;
+--   5. inserts the session with the player's id and default currency, then the outbox rows whose
+--      condition held (always, player created, player updated).
+-- A nick taken by a concurrent transaction raises the unique violation instead, and the caller retries
+-- the batch op by op, so that only that launch fails. No subtransactions: a batch of hundreds of
+-- launches stays one plain transaction.
+create or replace function poker_launch_write_batch(ops jsonb) returns jsonb language plpgsql
+  set search_path from current as $$
+declare
+  op jsonb;
+  profile jsonb;
+  player players;
+  created boolean;
+  changed boolean;
+  session sessions;
+  results jsonb[] := '{}';
+begin
+  for op in select value from jsonb_array_elements(ops) loop
+    if op->>'kind' = 'revoke' then
+      update sessions set revoked_at = op->>'at' where id = op->>'id' and revoked_at is null;
+      results := results || '{"ok":true}'::jsonb;
+      continue;
+    end if;
+
+    profile := op->'profile';
+    if op->>'mode' = 'internal' then
+      select * into player from players where client_id = op->>'clientId' and id = op->>'userId';
+      if not found then
+        results := results || '{"ok":false,"reason":"player_not_found"}'::jsonb;
+        continue;
+      end if;
+      created := false;
+    else
+      select * into player from players where client_id = op->>'clientId' and external_id = op->>'userId';
+      created := not found;
+    end if;
+
+    if created then
+      if profile ? 'nick_key' and exists (select 1 from players where nick_key = profile->>'nick_key') then
+        results := results || '{"ok":false,"reason":"username_exists"}'::jsonb;
+        continue;
+      end if;
+      changed := false;
+    else
+      -- Blocked: set, and with no end or an end still to come (ISO times of one width compare as text).
+      if player.blocked_at is not null and (player.blocked_until is null or player.blocked_until > op->>'now') then
+        results := results || '{"ok":false,"reason":"player_blocked"}'::jsonb;
+        continue;
+      end if;
+      -- Every column sent holds the value sent: the profile's values are scalars, for which
+      -- containment is equality (null included). One test instead of one JSON conversion per column.
+      changed := not (to_jsonb(player) @> profile);
+      if changed and profile ? 'nick_key' and exists (select 1 from players
+          where nick_key = profile->>'nick_key' and id <> player.id) then
+        results := results || '{"ok":false,"reason":"username_exists"}'::jsonb;
+        continue;
+      end if;
+    end if;
+
+    if op ? 'usedSignature' then
+      insert into used_signatures (client_id, sign, expires_at)
+        values (op->'usedSignature'->>'client_id', op->'usedSignature'->>'sign',
+                op->'usedSignature'->>'expires_at')
+        on conflict do nothing;
+      if not found then
+        results := results || '{"ok":false,"reason":"replayed"}'::jsonb;
+        continue;
+      end if;
+    end if;
+
+    if created then
+      insert into players select * from jsonb_populate_record(null::players, op->'newPlayer' || profile)
+        on conflict (client_id, external_id) do nothing;
+      -- Not inserted: a concurrent launch registered the player first; this one is then a returning
+      -- player's launch (a nick conflict of its update raises, and the launch is retried alone).
+      created := found;
+      select * into player from players where client_id = op->>'clientId' and external_id = op->>'userId';
+      if not created then
+        changed := not (to_jsonb(player) @> profile);
+      end if;
+    end if;
+
+    if changed then
+      -- The profile columns sent, whatever they are: one list of them lives in the application.
+      player := jsonb_populate_record(player, profile || jsonb_build_object('updated_at', op->>'now'));
+      execute (select format('update players set %s where id = ($1).id',
+                             string_agg(format('%I = ($1).%I', col, col), ', '))
+               from jsonb_object_keys(profile || '{"updated_at": null}') as col)
+        using player;
+    end if;
+
+    session := jsonb_populate_record(null::sessions,
+      op->'session' || jsonb_build_object('player_id', player.id, 'currency', player.currency));
+    insert into sessions values (session.*);
+
+    if op ? 'outbox' then
+      insert into webhook_deliveries (id, endpoint_id, client_id, event_type, occurred_at, player_id,
+          session_id, game_session_id, next_attempt_at, created_at)
+        select r.id, r.endpoint_id, r.client_id, r.event_type, r.occurred_at, r.player_id,
+          r.session_id, r.game_session_id, r.next_attempt_at, r.created_at
+        from jsonb_array_elements(op->'outbox') as entry,
+          jsonb_populate_record(null::webhook_deliveries, entry->'row') as r
+        where entry->>'when' = 'always'
+          or (entry->>'when' = 'player_created' and created)
+          or (entry->>'when' = 'player_updated' and changed);
+    end if;
+    results := results || jsonb_build_object('ok', true, 'playerId', player.id, 'currency', player.currency);
+  end loop;
+  return to_jsonb(results);
+end $$
