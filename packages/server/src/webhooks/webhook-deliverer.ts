@@ -23,6 +23,8 @@ import { webhookUrlProblem } from './webhook-url.js';
 
 /** How often an instance looks for deliveries due: an event goes out within about this long. */
 export const DELIVERY_POLL_MS = 250;
+/** Deliveries of one endpoint claimed at once by one instance: one claim and one record per batch. */
+export const CLAIM_BATCH = 64;
 /** Deliveries of one endpoint sent at once by one instance. */
 export const ENDPOINT_CONCURRENCY = 16;
 
@@ -103,27 +105,48 @@ export class WebhookDeliverer {
     }
   }
 
-  /** Claims and sends the endpoint's due deliveries, batch after batch, until none is left. */
+  /**
+   * Claims and sends the endpoint's due deliveries, batch after batch, until none is left. A batch's
+   * record is written while the next batch is claimed: the two share a commit of the session writer,
+   * so a backlog costs one commit per batch, not two (the launches' pace is the one to keep up with).
+   */
   private async run(endpoint: WebhookEndpoint): Promise<void> {
     const { db, sessions, clock } = this.options;
-    while (!this.stopped) {
-      const now = clock();
-      const claimId = randomUUID();
-      // The lease outlasts an attempt: no other instance takes the row while this one may still send it.
-      const leaseUntil = new Date(now.getTime() + this.timeoutMs + 5000);
-      const claim = { endpointId: endpoint.id, claimId, now, leaseUntil, limit: ENDPOINT_CONCURRENCY };
-      if ((await sessions.execute(claimStatement(db, claim))) === 0) return;
-      const rows = await claimedDeliveries(db, claimId);
-      const results = await Promise.all(rows.map((row) => this.attempt(endpoint, row)));
-      const at = clock();
-      await sessions.executeAll(
-        results.map(({ row, result }) => attemptStatement(db, row.id, claimId, result, at)),
-      );
-      if (results.some(({ gone }) => gone)) {
-        await updateWebhookEndpoint(db, endpoint.id, { enabled: false }, at, 'gone');
-        this.options.log.warn({ endpoint: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
-        return;
+    let recording: Promise<void> = Promise.resolve();
+    try {
+      while (!this.stopped) {
+        const now = clock();
+        const claimId = randomUUID();
+        // The lease outlasts the batch's attempts, ENDPOINT_CONCURRENCY at a time, each at most the
+        // timeout: no other instance takes a row while this one may still send it.
+        const waves = Math.ceil(CLAIM_BATCH / ENDPOINT_CONCURRENCY);
+        const leaseUntil = new Date(now.getTime() + waves * this.timeoutMs + 5000);
+        const claim = { endpointId: endpoint.id, claimId, now, leaseUntil, limit: CLAIM_BATCH };
+        if ((await sessions.execute(claimStatement(db, claim))) === 0) return;
+        const rows = await claimedDeliveries(db, claimId);
+        const results = await mapLimited(rows, ENDPOINT_CONCURRENCY, (row) => this.attempt(endpoint, row));
+        await recording;
+        const at = clock();
+        recording = sessions
+          .executeAll(results.map(({ row, result }) => attemptStatement(db, row.id, claimId, result, at)))
+          .then(
+            () => undefined,
+            // Not recorded: the rows come back when their lease ends, and are sent again.
+            (error: unknown) =>
+              this.options.log.warn(
+                { err: error, endpoint: endpoint.id },
+                'could not record webhook attempts',
+              ),
+          );
+        if (results.some(({ gone }) => gone)) {
+          await recording;
+          await updateWebhookEndpoint(db, endpoint.id, { enabled: false }, at, 'gone');
+          this.options.log.warn({ endpoint: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
+          return;
+        }
       }
+    } finally {
+      await recording;
     }
   }
 
@@ -175,4 +198,22 @@ export class WebhookDeliverer {
   private count(outcome: DeliveryOutcome): void {
     this.options.metrics.webhookDeliveries.inc({ outcome });
   }
+}
+
+/** `work` on every item, at most `limit` at once; the results in the items' order. */
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

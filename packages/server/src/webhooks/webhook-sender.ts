@@ -22,8 +22,10 @@ export interface SendOptions {
  * connected to is checked after DNS, and at most RESPONSE_BODY_LIMIT bytes of the answer are read.
  */
 export class WebhookSender {
-  private readonly http = new HttpAgent({ keepAlive: true, maxSockets: 8 });
-  private readonly https = new HttpsAgent({ keepAlive: true, maxSockets: 8 });
+  // As many connections per endpoint as the deliverer sends at once (ENDPOINT_CONCURRENCY): an attempt
+  // never waits for a socket, so its timeout runs from when it is sent.
+  private readonly http = new HttpAgent({ keepAlive: true, maxSockets: 16 });
+  private readonly https = new HttpsAgent({ keepAlive: true, maxSockets: 16 });
 
   constructor(private readonly options: SendOptions) {}
 
