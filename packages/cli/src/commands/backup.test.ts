@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openDatabase } from '@poker-launch/server/admin';
 import { sql } from 'kysely';
@@ -45,6 +45,9 @@ describe('poker-launch backup', () => {
     expect(during).toBeGreaterThan(0);
     // It holds client secrets: readable by its owner only.
     expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // The copy is the only file it leaves (no -wal/-shm of its temporary name, nor of the copy).
+    const left = await readdir(folderOf(database().url));
+    expect(left.filter((name) => !name.startsWith('poker-launch.db')).sort()).toEqual(['backup.db']);
 
     const copy = await openDatabase({ dialect: 'sqlite', path: file });
     try {

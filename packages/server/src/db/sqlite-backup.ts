@@ -14,7 +14,7 @@ export interface BackupReport {
  * A consistent copy of a SQLite database that a service is writing to, by SQLite's online backup API.
  * The copy is made in one step, so it is one snapshot (in WAL mode the service keeps writing meanwhile),
  * under a temporary name, readable by the owner only (it holds client secrets), then checked and
- * renamed into place: a file at `destination` is always a complete copy.
+ * renamed into place: a file at `destination` is always a complete copy, and the only file it leaves.
  */
 export async function backupSqlite(sourcePath: string, destination: string): Promise<BackupReport> {
   if (existsSync(destination)) throw new Error(`${destination} exists; choose a new file name`);
@@ -26,21 +26,31 @@ export async function backupSqlite(sourcePath: string, destination: string): Pro
     // After the first (sizing) step, copy every remaining page at once: a backup copied in several
     // steps restarts whenever another connection writes between them, forever under steady load.
     const { totalPages } = await source.backup(partial, { progress: () => 0x7fffffff });
-    const integrity = checkIntegrity(partial);
+    const integrity = settleAndCheck(partial);
     await chmod(partial, 0o600);
     await rename(partial, destination);
     return { pages: totalPages, integrity };
   } catch (error) {
-    await rm(partial, { force: true });
+    await Promise.all(['', ...WAL_FILES].map((suffix) => rm(`${partial}${suffix}`, { force: true })));
     throw error;
   } finally {
     source.close();
   }
 }
 
-function checkIntegrity(path: string): string {
-  const copy = new SQLite(path, { readonly: true, fileMustExist: true });
+/** The files SQLite keeps beside a database in WAL mode. */
+const WAL_FILES = ['-wal', '-shm'] as const;
+
+/**
+ * The copy carries the source's WAL mode, in which every connection that opens it makes `-wal` and `-shm`
+ * files beside it (left behind under the temporary name). Turned back to a rollback journal, it is one
+ * self-contained file, and SQLite removes those files as the mode changes; the service turns WAL on again
+ * when it opens a restored copy. Then `PRAGMA integrity_check` on the same connection.
+ */
+function settleAndCheck(path: string): string {
+  const copy = new SQLite(path, { fileMustExist: true });
   try {
+    copy.pragma('journal_mode = DELETE');
     return String(copy.pragma('integrity_check', { simple: true }));
   } finally {
     copy.close();
