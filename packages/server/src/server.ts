@@ -71,8 +71,9 @@ async function prepareSchema(database: Database, migrate: boolean): Promise<stri
 }
 
 /**
- * Closes gracefully on SIGINT/SIGTERM: readiness turns 503 at once, in-flight requests finish, requests
- * on connections still open get a JSON:API 503, then the database closes. Past `deadlineMs` the
+ * Closes gracefully on SIGINT/SIGTERM: readiness turns 503 at once, idle connections close, in-flight
+ * requests finish with `Connection: close`, requests on connections still open get a JSON:API 503, then
+ * the database closes and the process exits (ops/draining.ts). Past `deadlineMs` the
  * connections still open (a stalled client) are cut, so the process always ends within the deadline.
  */
 export function closeOnSignals(server: RunningServer, deadlineMs: number): void {
@@ -96,8 +97,10 @@ export function closeOnSignals(server: RunningServer, deadlineMs: number): void 
       },
     );
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  // Kept for good, not once: a second signal must not kill the process mid-drain. Ctrl-C under `npm start`
+  // sends SIGINT twice (the terminal's to the process group, and the one npm forwards to its child).
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 /** After the deadline cut the connections, what the rest of the close may take before the process exits. */

@@ -16,6 +16,14 @@ const v2Post = (clientId: string, userId: string, signature: string, body: strin
     body,
   ].join('\r\n');
 
+/** A connection that has had one answer (GET /livez) and stays open, as a keep-alive client's does. */
+async function keptAlive(address: string) {
+  const connection = await openRawConnection(address);
+  connection.write('GET /livez HTTP/1.1\r\nhost: test\r\nconnection: keep-alive\r\n\r\n');
+  await connection.waitFor('"status":"live"');
+  return connection;
+}
+
 describe('poker-launch serve with slow clients and on SIGTERM', () => {
   const database = useTempSqlite();
   let serve: ServeProcess | undefined;
@@ -52,7 +60,7 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
     expect((await createSession(address, clientId, secret, 'u-2')).status).toBe(200);
   });
 
-  it('on SIGTERM finishes in-flight requests, answers new ones 503 JSON:API with Connection: close, and exits within SHUTDOWN_TIMEOUT despite a stalled client', async () => {
+  it('on SIGTERM closes idle connections at once, finishes in-flight requests with Connection: close, answers requests begun on open connections 503 JSON:API, and exits within SHUTDOWN_TIMEOUT despite a stalled client', async () => {
     // debug: the 'incoming request' lines tell when the requests have reached the server.
     serve = await runServe(database().url, {
       REQUEST_TIMEOUT: '120',
@@ -64,30 +72,45 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
     const auth = created.body.data.attributes.auth;
     const request = async (userId: string) =>
       v2Post(clientId, userId, await sign({ userId, lang: 'en' }, secret), `userId=${userId}&lang=en`);
+    // A keep-alive connection idle at SIGTERM, and two whose next request has begun (its head partly sent).
+    const idle = await keptAlive(serve.address);
+    const sessionRead = await keptAlive(serve.address);
+    sessionRead.write(
+      `GET /api/web/v2/app/session HTTP/1.1\r\nhost: test\r\nauthorization: Bearer ${auth}\r\n`,
+    );
+    const readiness = await keptAlive(serve.address);
+    readiness.write('GET /readyz HTTP/1.1\r\nhost: test\r\n');
+    // A request in flight (its body not all sent yet), and a client that stalls for good. Their log lines
+    // also tell that the server has read the partial heads written before them.
     const [first, second] = [await request('u-2'), await request('u-3')];
-    // Two requests in flight (their bodies not sent yet), and a client that stalls for good.
     const inFlight = await openRawConnection(serve.address);
     inFlight.write(first.slice(0, -5));
-    const probed = await openRawConnection(serve.address);
-    probed.write(second.slice(0, -5));
     const stalled = await openRawConnection(serve.address);
-    stalled.write(first.slice(0, -5));
+    stalled.write(second.slice(0, -5));
     await serve.waitForOutput('"url":"/api/web/v2/app/users/u-2/session?clientId=demo"');
     await serve.waitForOutput('"url":"/api/web/v2/app/users/u-3/session?clientId=demo"');
 
     const stopped = serve.stop('SIGTERM');
     await serve.waitForOutput('"msg":"shutting down"');
-    // The in-flight requests finish; the next request on each connection gets a 503 (its body or readiness).
-    inFlight.write(
-      `${first.slice(-5)}GET /api/web/v2/app/session HTTP/1.1\r\nhost: test\r\nauthorization: Bearer ${auth}\r\n\r\n`,
-    );
-    probed.write(`${second.slice(-5)}GET /readyz HTTP/1.1\r\nhost: test\r\n\r\n`);
-    await Promise.all([inFlight.closed, probed.closed]);
-    for (const connection of [inFlight, probed]) {
-      const [finished, refused, ...more] = parseResponses(connection.received());
+    await idle.closed;
+    expect(parseResponses(idle.received()).map((response) => response.status)).toEqual([200]);
+    // The in-flight request finishes, and its connection closes after it (a request pipelined behind it is
+    // not read).
+    inFlight.write(`${first.slice(-5)}GET /livez HTTP/1.1\r\nhost: test\r\n\r\n`);
+    await inFlight.closed;
+    const [finished, ...afterFinished] = parseResponses(inFlight.received());
+    expect(afterFinished).toEqual([]);
+    expect(finished?.status).toBe(200);
+    expect(finished?.headers.connection).toBe('close');
+    expect(JSON.parse(finished?.body ?? '{}').data.type).toBe('session');
+    // A request begun on a connection still open gets a 503 (readiness answers as itself: 503).
+    sessionRead.write('\r\n');
+    readiness.write('\r\n');
+    await Promise.all([sessionRead.closed, readiness.closed]);
+    for (const connection of [sessionRead, readiness]) {
+      const [livez, refused, ...more] = parseResponses(connection.received());
       expect(more).toEqual([]);
-      expect(finished?.status).toBe(200);
-      expect(JSON.parse(finished?.body ?? '{}').data.type).toBe('session');
+      expect(livez?.status).toBe(200);
       expect(refused?.status).toBe(503);
       expect(refused?.headers).toMatchObject({
         connection: 'close',
@@ -111,4 +134,29 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
     expect(parseResponses(stalled.received())).toEqual([]);
     expect(serve.stdout()).toContain('shutdown deadline passed; closing the connections still open');
   });
+
+  it('on SIGTERM with keep-alive clients exits once the last in-flight response is out, not at SHUTDOWN_TIMEOUT', async () => {
+    // A deadline this test would notice: were it waited for, its log line says so.
+    serve = await runServe(database().url, { SHUTDOWN_TIMEOUT: '60', LOG_LEVEL: 'debug' });
+    const { clientId, secret } = printedCredentials(serve.stdout());
+    const body = 'userId=u-1&lang=en';
+    const launch = v2Post(clientId, 'u-1', await sign({ userId: 'u-1', lang: 'en' }, secret), body);
+    const idle = [await keptAlive(serve.address), await keptAlive(serve.address)];
+    const inFlight = await keptAlive(serve.address);
+    inFlight.write(launch.slice(0, -5));
+    await serve.waitForOutput('"url":"/api/web/v2/app/users/u-1/session?clientId=demo"');
+
+    const stopped = serve.stop('SIGTERM');
+    await serve.waitForOutput('"msg":"shutting down"');
+    await Promise.all(idle.map((connection) => connection.closed));
+    for (const connection of idle) expect(parseResponses(connection.received())).toHaveLength(1);
+    inFlight.write(launch.slice(-5));
+    await inFlight.closed;
+    const [launched, ...more] = parseResponses(inFlight.received()).slice(1);
+    expect(more).toEqual([]);
+    expect(launched?.status).toBe(200);
+    expect(launched?.headers.connection).toBe('close');
+    expect(await stopped).toEqual({ code: 0, signal: null });
+    expect(serve.stdout()).not.toContain('shutdown deadline passed');
+  }, 120_000);
 });
