@@ -7,6 +7,7 @@ import type { RateLimiter } from './http/rate-limit.js';
 import type { LiveConfig } from './live-config/live-config.js';
 import type { ServiceState } from './ops/draining.js';
 import type { Metrics } from './ops/metrics.js';
+import type { WriteHealth } from './ops/write-health.js';
 
 /** What route handlers depend on. */
 export interface AppContext {
@@ -15,8 +16,10 @@ export interface AppContext {
   readonly db: Db;
   /** Clients, settings, active currencies and API users, in memory and kept current. */
   readonly live: LiveConfig;
-  /** Launch and logout writes (group commit) and token lookups. */
+  /** Launch and logout writes (group commit) and token lookups; each write's outcome feeds `writeHealth`. */
   readonly sessions: SessionStore;
+  /** Whether the last write committed: readiness follows it (docs/design.md §10). */
+  readonly writeHealth: WriteHealth;
   readonly clock: Clock;
   /** Quotas: handlers count a caller once it has proven who it is. */
   readonly rateLimiter: RateLimiter;

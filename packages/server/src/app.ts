@@ -45,6 +45,7 @@ import { createMetrics, type Metrics } from './ops/metrics.js';
 import { metricsRoutes } from './ops/metrics.routes.js';
 import { type PurgeJobOptions, registerPurgeJob } from './ops/purge-job.js';
 import { registerRequestMetrics } from './ops/request-metrics.js';
+import { WriteHealth } from './ops/write-health.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { sessionControlRoutes } from './session-control/session-control.routes.js';
 import { tokenRoutes } from './token/token.routes.js';
@@ -131,11 +132,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const activity = options.config.activityRecords ? activityRecorder(options, metrics, app) : undefined;
   // Tests and the console write what it holds before they read the records.
   app.decorate('activity', activity);
+  const writeHealth = new WriteHealth(() => metrics.readinessWriteProbes.inc());
   const context: AppContext = {
     config: options.config,
     db: options.db,
     live: options.live,
-    sessions: options.sessions,
+    sessions: writeHealth.observe(options.sessions),
+    writeHealth,
     clock,
     rateLimiter,
     metrics,

@@ -19,10 +19,11 @@ const NETWORK_CODES = new Set([
 /**
  * PostgreSQL SQLSTATEs of a database that cannot serve now but may soon: shutting down or restarting
  * (57P01–57P03), too many connections or out of resources (class 53), a statement or lock timeout
- * (57014, 55P03), and contention a retry resolves (40001 serialization failure, 40P01 deadlock). Class 08
- * is any connection exception. A refused connection (`ALLOW_CONNECTIONS false` is 55000) is FATAL.
+ * (57014, 55P03), contention a retry resolves (40001 serialization failure, 40P01 deadlock), and a
+ * database that takes no writes now (25006: a replica not promoted yet, `default_transaction_read_only`).
+ * Class 08 is any connection exception. A refused connection (`ALLOW_CONNECTIONS false` is 55000) is FATAL.
  */
-const POSTGRES_TRANSIENT = new Set(['57P01', '57P02', '57P03', '57014', '55P03', '40001', '40P01']);
+const POSTGRES_TRANSIENT = new Set(['57P01', '57P02', '57P03', '57014', '55P03', '40001', '40P01', '25006']);
 
 /** node-postgres reports a lost or never-made connection with these messages and no code. */
 const POSTGRES_CONNECTION_MESSAGE =

@@ -13,7 +13,8 @@ const NOT_READY_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Health for balancers and orchestrators. `/livez`: the process answers (restart it if not). `/readyz`:
- * send it traffic: the database answers and the instance is not shutting down. Both touch nothing else.
+ * send it traffic: the database answers, the last write committed (a failed one is retried by a probe
+ * write, write-health.ts) and the instance is not shutting down. Neither writes while writes succeed.
  */
 export function healthRoutes(context: AppContext): RouteDefinition[] {
   const databaseAnswers = databaseProbe(context.db);
@@ -32,6 +33,9 @@ export function healthRoutes(context: AppContext): RouteDefinition[] {
         if (context.state.draining) throw shuttingDown();
         if (!(await databaseAnswers())) {
           throw serviceUnavailable('The database does not answer', NOT_READY_RETRY_AFTER_SECONDS);
+        }
+        if (!(await context.writeHealth.canCommit())) {
+          throw serviceUnavailable('The database does not take writes', NOT_READY_RETRY_AFTER_SECONDS);
         }
         // Checked again: the instance may have started to drain while the database was asked.
         if (context.state.draining) throw shuttingDown();

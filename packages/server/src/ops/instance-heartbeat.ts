@@ -19,7 +19,8 @@ export interface InstanceRecord {
 /**
  * Each listening instance records itself in `instances` every HEARTBEAT_INTERVAL_MS (through the session
  * writer, like the purge), so the console of any instance shows them all; a closing instance deletes
- * its row. Failures are logged and retried at the next beat.
+ * its row. Failures are logged and retried at the next beat. A beat is also the write readiness tries
+ * while writes fail (docs/design.md §10).
  */
 export function registerInstanceHeartbeat(app: FastifyInstance, context: AppContext): void {
   const id = randomUUID();
@@ -38,6 +39,10 @@ export function registerInstanceHeartbeat(app: FastifyInstance, context: AppCont
       app.log.warn({ err: error }, 'could not record this instance as alive; retrying at the next beat');
     });
   };
+  // Readiness's probe write once a write failed (write-health.ts); never once the row is deleted at close.
+  context.writeHealth.probeWith(async () => {
+    if (!context.state.draining) await beat();
+  });
   app.addHook('onListen', async () => {
     await beat();
     timer = setInterval(() => void beat(), HEARTBEAT_INTERVAL_MS);

@@ -34,6 +34,8 @@ export interface Metrics {
   readonly consoleRecordsPurged: Counter<'kind'>;
   /** Launch attempts not recorded: the recorder's buffer was full (a database away for long). */
   readonly activityRecordsDropped: Counter;
+  /** Writes readiness made to learn whether a database that failed a write takes writes again (write-health.ts). */
+  readonly readinessWriteProbes: Counter;
 }
 
 export const METRIC_PREFIX = 'poker_launch_';
@@ -121,6 +123,11 @@ export function createMetrics(): Metrics {
     activityRecordsDropped: new Counter({
       name: `${METRIC_PREFIX}activity_records_dropped_total`,
       help: 'Launch attempts not recorded for the console because the buffer of unwritten ones was full',
+      registers,
+    }),
+    readinessWriteProbes: new Counter({
+      name: `${METRIC_PREFIX}readiness_write_probes_total`,
+      help: 'Writes /readyz made to learn whether the database takes writes again after a write failed (none while writes succeed)',
       registers,
     }),
   };
