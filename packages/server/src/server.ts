@@ -6,6 +6,7 @@ import { type Database, openDatabase } from './db/open-database.js';
 import type { SessionStore } from './db/session-store.js';
 import { LiveConfig } from './live-config/live-config.js';
 import { createMetrics } from './ops/metrics.js';
+import { warnOfUnboundKeys } from './users/unbound-keys.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -53,6 +54,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     app = await buildApp({ config, db: database.db, sessions, live, metrics });
     const running = app;
     live.start((error) => running.log.warn({ err: error }, 'could not refresh the configuration'));
+    warnOfUnboundKeys(live.apiUsers, running.log);
     const address = await app.listen({ host: config.host, port: config.port });
     // Fastify's logger is pino's, which flushes its destination (http/log-destination.ts).
     const flushLog = () => (running.log as FastifyBaseLogger & { flush(): void }).flush();

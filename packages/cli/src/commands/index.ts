@@ -29,6 +29,7 @@ import { signCommand } from './sign.js';
 import { userAddCommand } from './user-add.js';
 import { userListCommand } from './user-list.js';
 import { userRevokeCommand } from './user-revoke.js';
+import { userUpdateCommand } from './user-update.js';
 import { webhookAddCommand } from './webhook-add.js';
 import { webhookDeliveriesCommand } from './webhook-deliveries.js';
 import { webhookListCommand } from './webhook-list.js';
@@ -59,6 +60,7 @@ export const COMMANDS: readonly Command[] = [
   playerBlockCommand,
   playerUnblockCommand,
   userAddCommand,
+  userUpdateCommand,
   userListCommand,
   userRevokeCommand,
   webhookAddCommand,

@@ -12,6 +12,7 @@ const MIGRATIONS = [
   '009_session_control_and_webhooks',
   '010_console',
   '012_launch_write_records',
+  '013_api_user_clients',
 ];
 
 describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {

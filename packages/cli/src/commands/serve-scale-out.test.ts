@@ -28,6 +28,7 @@ describe.runIf(postgresUrl)('three poker-launch instances on one PostgreSQL data
         '009_session_control_and_webhooks',
         '010_console',
         '012_launch_write_records',
+        '013_api_user_clients',
       ]);
       // A first start creates the demo client once, whichever instance wins.
       const printed = instances.filter((instance) => instance.stdout().includes('client id: demo'));

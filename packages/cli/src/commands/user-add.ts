@@ -9,21 +9,29 @@ import {
 } from '@poker-launch/server/admin';
 import { type Command, CommandError, UsageError } from '../command.js';
 import { withAdmin } from '../database.js';
-import { describeAccess } from './user-shared.js';
+import { clientList, describeGrant } from './user-shared.js';
 
 export const userAddCommand: Command = {
   name: 'user add',
   summary: 'Create an API user and print its key, once (v3 open game with Authorization: Bearer <key>).',
-  usage: '<name> (--role ROLE_ADMIN | --permission CREATE:OpenGame)',
+  usage: '<name> (--role ROLE_ADMIN | --permission CREATE:OpenGame --client <id>...)',
   help: [
+    '',
+    'A key acts only for the clients it is bound to with --client (repeatable): any other client it',
+    'names gets 403. A CREATE:OpenGame key names at least one; a ROLE_ADMIN key without --client is',
+    "the operator's, for every client. Change the bindings later with user update.",
     '',
     'The key goes to stdout, alone on its line, so a script can capture it; only its SHA-256 is',
     'stored, so it cannot be shown again. Lost it? Revoke the user and add a new one.',
     `roles: ${API_ROLES.join(', ')}; permissions: ${API_PERMISSIONS.join(', ')}`,
     '',
-    'example: KEY=$(poker-launch user add ops --role ROLE_ADMIN)',
+    'example: KEY=$(poker-launch user add casino-bot --permission CREATE:OpenGame --client casino-1)',
   ],
-  options: { role: { type: 'string' }, permission: { type: 'string', multiple: true } },
+  options: {
+    role: { type: 'string' },
+    permission: { type: 'string', multiple: true },
+    client: { type: 'string', multiple: true },
+  },
   positionals: [1, 1],
   async run({ values, positionals }, context) {
     const [name = ''] = positionals;
@@ -32,11 +40,14 @@ export const userAddCommand: Command = {
     if (role === null && permissions.length === 0) {
       throw new UsageError('give --role ROLE_ADMIN or --permission CREATE:OpenGame');
     }
-    const result = await withAdmin(context, (admin) => addApiUser(admin, { name, role, permissions }));
+    const clients = clientList(values.client);
+    const result = await withAdmin(context, (admin) =>
+      addApiUser(admin, { name, role, permissions, clients }),
+    );
     if (!result.ok) throw new CommandError(result.reason);
     context.out(result.value.key);
     context.err(
-      `created API user ${name} (${describeAccess(result.value.user)}); the key above is shown only this once`,
+      `created API user ${name} (${describeGrant(result.value.user)}); the key above is shown only this once`,
     );
     return 0;
   },

@@ -1,11 +1,11 @@
-import { listApiUsers } from '@poker-launch/server/admin';
-import type { Command } from '../command.js';
+import { type ApiUser, isUnboundPermissionKey, listApiUsers } from '@poker-launch/server/admin';
+import type { Command, CommandContext } from '../command.js';
 import { withDatabase } from '../database.js';
-import { describeAccess } from './user-shared.js';
+import { describeAccess, describeClients } from './user-shared.js';
 
 export const userListCommand: Command = {
   name: 'user list',
-  summary: 'List the API users and what they may do (never their keys).',
+  summary: 'List the API users, what they may do and for which clients (never their keys).',
   usage: '[--json]',
   help: ['', 'example: poker-launch user list --json'],
   options: { json: { type: 'boolean' } },
@@ -14,6 +14,7 @@ export const userListCommand: Command = {
     const users = await withDatabase(context, listApiUsers);
     if (values.json) {
       context.out(JSON.stringify(users, null, 2));
+      warnUnbound(users, context);
       return 0;
     }
     if (users.length === 0) {
@@ -21,8 +22,14 @@ export const userListCommand: Command = {
       return 0;
     }
     const rows = [
-      ['NAME', 'ACCESS', 'CREATED', 'REVOKED'],
-      ...users.map((user) => [user.name, describeAccess(user), user.createdAt, user.revokedAt ?? '-']),
+      ['NAME', 'ACCESS', 'CLIENTS', 'CREATED', 'REVOKED'],
+      ...users.map((user) => [
+        user.name,
+        describeAccess(user),
+        describeClients(user),
+        user.createdAt,
+        user.revokedAt ?? '-',
+      ]),
     ];
     const widths =
       rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
@@ -33,6 +40,17 @@ export const userListCommand: Command = {
           .join('  '),
       );
     }
+    warnUnbound(users, context);
     return 0;
   },
 };
+
+/** Unbound permission keys act for every client (docs/design.md §11): said on stderr until they are bound. */
+function warnUnbound(users: readonly ApiUser[], context: CommandContext): void {
+  const unbound = users.filter((user) => user.revokedAt === null && isUnboundPermissionKey(user));
+  if (unbound.length === 0) return;
+  context.err(
+    `warning: ${unbound.map((user) => user.name).join(', ')} may act for every client; ` +
+      'bind each with: poker-launch user update <name> --client <id>',
+  );
+}

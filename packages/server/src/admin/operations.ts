@@ -1,4 +1,4 @@
-import { addApiUserChange, revokeApiUserChange } from './api-user-admin.js';
+import { addApiUserChange, bindApiUserClientsChange, revokeApiUserChange } from './api-user-admin.js';
 import { audited } from './audited.js';
 import {
   addClient as addClientChange,
@@ -72,6 +72,8 @@ export const addPlayer = audited('player.add', registerPlayer, (registration, pl
 
 export const addApiUser = audited('api-user.add', addApiUserChange);
 export const revokeApiUser = audited('api-user.revoke', revokeApiUserChange);
+/** Sets the clients a key may act for (replacing those it had): the CLI's `user update`, the console's API users page. */
+export const bindApiUserClients = audited('api-user.bind-clients', bindApiUserClientsChange);
 
 export const endSession = audited('session.end', endSessionChange);
 export const endPlayerSessions = audited('player.end-sessions', endPlayerSessionsChange);

@@ -8,6 +8,7 @@ import { cheaperWriteBatch } from './migrations/005-cheaper-write-batch.js';
 import { sessionControlAndWebhooks } from './migrations/009-session-control-and-webhooks.js';
 import { consoleTables } from './migrations/010-console.js';
 import { launchWriteRecords } from './migrations/012-launch-write-records.js';
+import { apiUserClients } from './migrations/013-api-user-clients.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -20,6 +21,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '009_session_control_and_webhooks': sessionControlAndWebhooks(dialect),
     '010_console': consoleTables(dialect),
     '012_launch_write_records': launchWriteRecords(dialect),
+    '013_api_user_clients': apiUserClients(dialect),
   };
 }
 

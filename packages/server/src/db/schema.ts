@@ -11,6 +11,7 @@ export interface DatabaseSchema {
   settings: SettingTable;
   active_currencies: ActiveCurrencyTable;
   api_users: ApiUserTable;
+  api_user_clients: ApiUserClientTable;
   config_version: ConfigVersionTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_subscriptions: WebhookSubscriptionTable;
@@ -117,6 +118,12 @@ export interface ApiUserTable {
   permissions: string;
   created_at: string;
   revoked_at: string | null;
+}
+
+/** A client an API user may act for (docs/design.md §11). */
+export interface ApiUserClientTable {
+  user_name: string;
+  client_id: string;
 }
 
 /** One row: bumped by triggers on every change to clients, settings, active_currencies and api_users. */

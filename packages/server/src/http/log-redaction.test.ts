@@ -20,7 +20,7 @@ describe('logs at trace level, under hostile requests', () => {
     const created = await h().createSession('u-1', { nick: 'Logged' }, { client });
     const user = await createApiUser(
       h().db,
-      { name: 'ops', role: ROLE_ADMIN, permissions: [] },
+      { name: 'ops', role: ROLE_ADMIN, permissions: [], clients: [] },
       h().clock.now(),
     );
     if (!user.ok) throw new Error(user.reason);

@@ -52,7 +52,7 @@ describe.each(DIALECTS)('control characters and invisible text on %s', (dialect)
     await h().addClient();
     const created = await createApiUser(
       h().db,
-      { name: 'ops', role: ROLE_ADMIN, permissions: [] },
+      { name: 'ops', role: ROLE_ADMIN, permissions: [], clients: [] },
       h().clock.now(),
     );
     if (!created.ok) throw new Error(created.reason);

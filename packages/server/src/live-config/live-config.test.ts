@@ -26,7 +26,7 @@ describe.each(DIALECTS)('the configuration an instance holds on %s', (dialect) =
 
     const user = await createApiUser(
       h().db,
-      { name: 'ops', role: ROLE_ADMIN, permissions: [] },
+      { name: 'ops', role: ROLE_ADMIN, permissions: [], clients: [] },
       h().clock.now(),
     );
     if (!user.ok) throw new Error(user.reason);

@@ -75,6 +75,11 @@ export class LiveConfig {
     return this.snapshot.apiUsersByKeyHash.get(keyHash);
   }
 
+  /** Every API user held (revoked ones too). */
+  get apiUsers(): ApiUser[] {
+    return [...this.snapshot.apiUsersByKeyHash.values()];
+  }
+
   /** The user of an API key, looking again at once if it is not held (a key issued a moment ago). */
   async findApiUserByKeyHash(keyHash: string): Promise<ApiUser | undefined> {
     const held = this.apiUserByKeyHash(keyHash);

@@ -6,7 +6,7 @@ const { notAcceptable, payloadTooLarge, rateLimited, internalError, serviceUnava
 
 /** The access errors of every v3 route, as open-game answers them. */
 const ACCESS = V3_OPEN_GAME_ERRORS.filter((example) =>
-  ['unauthorized', 'forbidden', 'clientRequired', 'clientUnknown'].includes(example.name),
+  ['unauthorized', 'forbidden', 'notBound', 'clientRequired', 'clientUnknown'].includes(example.name),
 );
 
 const invalidSignature = (canonical: string) =>

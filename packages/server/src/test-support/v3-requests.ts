@@ -21,14 +21,22 @@ export interface V3Options {
   headers?: Record<string, string>;
 }
 
-/** A new API user with that role or those permissions; answers its key (and name). */
-export async function apiKeyFor(h: Harness, input: { role?: ApiRole; permissions?: ApiPermission[] }) {
+/**
+ * A new API user with that role or those permissions, bound to `clients` (default: none for a role,
+ * the harness's default client for a permission); answers its key (and name).
+ */
+export async function apiKeyFor(
+  h: Harness,
+  input: { role?: ApiRole; permissions?: ApiPermission[]; clients?: string[] },
+) {
+  const clients = input.clients ?? (input.role ? [] : [(await clientFor(h, {})).id]);
   const result = await createApiUser(
     h.db,
     {
       name: `user-${Math.random().toString(36).slice(2)}`,
       role: input.role ?? null,
       permissions: input.permissions ?? [],
+      clients,
     },
     h.clock.now(),
   );
@@ -47,6 +55,7 @@ export async function keyWithoutRights(h: Harness): Promise<string> {
     name: 'viewer',
     role: null,
     permissions: [],
+    clients: [],
     createdAt: h.clock.now().toISOString(),
     revokedAt: null,
   };

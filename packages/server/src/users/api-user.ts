@@ -14,6 +14,12 @@ export interface ApiUser {
   name: string;
   role: ApiRole | null;
   permissions: ApiPermission[];
+  /**
+   * The clients the key may act for, sorted (docs/design.md §11). Empty: a ROLE_ADMIN key of the
+   * operator's, global; or a permission key made before keys were bound, which keeps working, flagged
+   * until bound (isUnboundPermissionKey).
+   */
+  clients: string[];
   createdAt: string;
   revokedAt: string | null;
 }
@@ -32,4 +38,14 @@ export function isApiPermission(value: string): value is ApiPermission {
 /** ROLE_ADMIN holds every permission; anyone else only those granted. */
 export function hasPermission(user: ApiUser, permission: ApiPermission): boolean {
   return user.role === ROLE_ADMIN || user.permissions.includes(permission);
+}
+
+/** A key that may act for `clientId`: one bound to it, or one bound to no client (see ApiUser.clients). */
+export function mayActFor(user: Pick<ApiUser, 'clients'>, clientId: string): boolean {
+  return user.clients.length === 0 || user.clients.includes(clientId);
+}
+
+/** A key with a permission but bound to no client: it acts for every client until an operator binds it. */
+export function isUnboundPermissionKey(user: ApiUser): boolean {
+  return user.role === null && user.permissions.length > 0 && user.clients.length === 0;
 }

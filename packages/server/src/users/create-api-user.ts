@@ -3,11 +3,14 @@ import type { Db } from '../db/schema.js';
 import { generateApiKey, hashApiKey } from './api-key.js';
 import { API_USER_NAME_PATTERN, type ApiPermission, type ApiRole, type ApiUser } from './api-user.js';
 import { insertApiUser } from './api-user.repository.js';
+import { checkedBindings } from './api-user-clients.js';
 
 export interface NewApiUser {
   name: string;
   role: ApiRole | null;
   permissions: readonly ApiPermission[];
+  /** The clients the key acts for (docs/design.md §11); may be empty only for ROLE_ADMIN. */
+  clients: readonly string[];
 }
 
 export type CreateApiUserResult =
@@ -25,10 +28,13 @@ export async function createApiUser(db: Db, input: NewApiUser, now: Date): Promi
   if (input.role === null && input.permissions.length === 0) {
     return { ok: false, reason: 'a user needs a role or at least one permission' };
   }
+  const bindings = await checkedBindings(db, input, input.clients);
+  if (!bindings.ok) return bindings;
   const user: ApiUser = {
     name: input.name,
     role: input.role,
     permissions: [...new Set(input.permissions)],
+    clients: bindings.clients,
     createdAt: now.toISOString(),
     revokedAt: null,
   };

@@ -154,6 +154,7 @@ describeInChromium('the operator console in Chromium', () => {
 
       await page.getByRole('link', { name: 'API users', exact: true }).click();
       await page.getByLabel('Name', { exact: true }).fill('ops-key');
+      await page.getByLabel('Clients', { exact: true }).fill('casino-1');
       await page.getByRole('button', { name: 'Create API user' }).click();
       const key = await page.getByLabel('Key', { exact: true }).inputValue();
       expect(key).toMatch(/^plk_/);

@@ -70,7 +70,7 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
   await activateCurrencies(database.db, ['EUR']);
   const admin = await createApiUser(
     database.db,
-    { name: 'fuzz-admin', role: ROLE_ADMIN, permissions: [] },
+    { name: 'fuzz-admin', role: ROLE_ADMIN, permissions: [], clients: [] },
     clock.now(),
   );
   if (!admin.ok) throw new Error(admin.reason);
@@ -82,6 +82,7 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
       name: 'fuzz-nobody',
       role: null,
       permissions: [],
+      clients: [],
       createdAt: clock.now().toISOString(),
       revokedAt: null,
     },

@@ -17,6 +17,7 @@ export function apiUserRoutes(context: AppContext): ConsoleRoute[] {
     extra: {
       name?: string;
       access?: string;
+      clients?: string;
       errors?: Record<string, string>;
       notice?: string;
       key?: string;
@@ -34,6 +35,7 @@ export function apiUserRoutes(context: AppContext): ConsoleRoute[] {
         users: await listApiUsers(context.db),
         name: extra.name ?? '',
         access: extra.access ?? 'create',
+        clients: extra.clients ?? '',
         errors: extra.errors ?? {},
         notice: extra.notice,
         key: extra.key,
@@ -62,13 +64,18 @@ export function apiUserRoutes(context: AppContext): ConsoleRoute[] {
         const form = formOf(request.body);
         const name = textField(form, 'name', 64);
         const access = textField(form, 'access', 8) === 'admin' ? 'admin' : 'create';
+        const clients = textField(form, 'clients', 1000);
         const created = await addApiUser(signedIn.admin, {
           name,
           role: access === 'admin' ? ROLE_ADMIN : null,
           permissions: access === 'admin' ? [] : [PERMISSION_CREATE_OPEN_GAME],
+          clients: clients.split(/[\s,]+/).filter((id) => id !== ''),
         });
-        if (!created.ok)
-          return page(reply, signedIn, { name, access, errors: { name: sentence(created.reason) } }, 422);
+        if (!created.ok) {
+          const field = /client/.test(created.reason) ? 'clients' : 'name';
+          const errors = { [field]: sentence(created.reason) };
+          return page(reply, signedIn, { name, access, clients, errors }, 422);
+        }
         return page(
           reply,
           signedIn,

@@ -6,15 +6,16 @@ import { ApiError } from '../../http/api-error.js';
 import type { RouteRequest } from '../../http/route-request.js';
 import { headerValue } from '../../http/routes.js';
 import { authenticateClient } from '../../signature/authenticate-client.js';
-import { type ApiUser, PERMISSION_CREATE_OPEN_GAME } from '../../users/api-user.js';
+import { type ApiUser, mayActFor, PERMISSION_CREATE_OPEN_GAME } from '../../users/api-user.js';
 import { authorizeApiKey } from '../../users/authorize-api-key.js';
 import { isNotSent } from '../../validation/parse-fields.js';
 import { v3SignedRequest } from '../signed-request.js';
 
 /**
  * Who may open (and read back) v3 game sessions for the client named by `?client=` (docs/design.md §8):
- * - with `Authorization`, an API key of a user with ROLE_ADMIN or CREATE:OpenGame (no `sign` needed);
- *   the key is then the whole proof, so an unusable client is said plainly: 422;
+ * - with `Authorization`, an API key of a user with ROLE_ADMIN or CREATE:OpenGame (no `sign` needed),
+ *   for a client the key is bound to (403 otherwise, docs/design.md §11); the key is then the whole
+ *   proof, so an unusable client of its own is said plainly: 422;
  * - without it, the request signature, or nothing for a client without a secret; there an unknown or
  *   disabled client is the same 400 as a wrong sign, so nobody can probe which clients exist.
  *
@@ -31,29 +32,40 @@ export async function authorizeV3Caller(
   return client;
 }
 
+/** Whose GameSessions a caller may read: one client's, or (an API key without `client`) its clients'. */
+export interface GameSessionReader {
+  /** The client named by `?client=`, authenticated; undefined when the key alone was given. */
+  readonly client: Client | undefined;
+  mayRead(clientId: string): boolean;
+}
+
 /**
  * Who may read a GameSession. With `?client=`, those who may open games for that client: the client.
  * With an API key and no `client`, the IRI alone (`data.id`, `Location`) is enough, as for any JSON:API
- * resource, since the session knows its client: `undefined`, for a user who may open games for any
- * client. A key whose user may not gets `hidden`, the answer of a session that does not exist, so such
- * a key cannot tell which sessions exist.
+ * resource, since the session knows its client: a session of a client the key may act for
+ * (docs/design.md §11). A key whose user may not open games gets `hidden`, the answer of a session that
+ * does not exist, so such a key cannot tell which sessions exist.
  */
 export async function authorizeGameSessionReader(
   context: AppContext,
   request: RouteRequest,
   params: PhpArray,
   hidden: () => ApiError,
-): Promise<Client | undefined> {
+): Promise<GameSessionReader> {
   const { client } = request.query;
   const { authorization } = request.headers;
-  if (authorization === undefined || !isNotSent(client)) return authorizeV3Caller(context, request, params);
+  if (authorization === undefined || !isNotSent(client)) {
+    const authenticated = await authorizeV3Caller(context, request, params);
+    return { client: authenticated, mayRead: (clientId) => clientId === authenticated.id };
+  }
   let user: ApiUser;
   try {
     user = await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
   } catch (error) {
     throw error instanceof ApiError && error.status === 403 ? hidden() : error;
   }
-  return context.rateLimiter.countCaller(`api-user:${user.name}`)?.then(() => undefined);
+  await context.rateLimiter.countCaller(`api-user:${user.name}`);
+  return { client: undefined, mayRead: (clientId) => mayActFor(user, clientId) };
 }
 
 async function authenticateCaller(
@@ -64,7 +76,12 @@ async function authenticateCaller(
   const clientId = clientIdParameter(request.query, 'client');
   const { authorization } = request.headers;
   if (authorization !== undefined) {
-    await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
+    const user = await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
+    if (clientId === undefined) {
+      throw ApiError.of('field_required', 'The client query parameter cannot be blank');
+    }
+    // Decided before the client is looked up: the answer and its cost are the same whether it exists.
+    if (!mayActFor(user, clientId)) throw notBoundToClient();
     return activeClientOrThrow(context, clientId);
   }
   return authenticateClient(
@@ -80,10 +97,12 @@ async function authenticateCaller(
   );
 }
 
-async function activeClientOrThrow(context: AppContext, clientId: string | undefined): Promise<Client> {
-  if (clientId === undefined) {
-    throw ApiError.of('field_required', 'The client query parameter cannot be blank');
-  }
+/** One answer for every client a key is not bound to, existing or not (docs/design.md §11). */
+export function notBoundToClient(): ApiError {
+  return ApiError.of('forbidden', 'This API key may not act for the client named');
+}
+
+async function activeClientOrThrow(context: AppContext, clientId: string): Promise<Client> {
   const client = await context.live.findClient(clientId);
   if (!client?.active) {
     throw ApiError.of('invalid_field', 'The client query parameter names no active client');

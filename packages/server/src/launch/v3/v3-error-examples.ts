@@ -18,9 +18,15 @@ const FORBIDDEN = errorExample(
   'forbidden',
   'This API key does not have the permission CREATE:OpenGame',
 );
+const NOT_BOUND = errorExample(
+  'notBound',
+  'The API key is not bound to the client named, whether that client exists or not',
+  'forbidden',
+  'This API key may not act for the client named',
+);
 const CLIENT_UNKNOWN = errorExample(
   'clientUnknown',
-  'With an API key: the client query parameter names no active client',
+  'With an API key that may act for it: the client query parameter names no active client',
   'invalid_field',
   'The client query parameter names no active client',
 );
@@ -42,6 +48,7 @@ export const V3_OPEN_GAME_ERRORS: readonly ErrorExample[] = [
   ),
   UNAUTHORIZED,
   FORBIDDEN,
+  NOT_BOUND,
   errorExample(
     'playerNotFound',
     'internal player-id mode, unknown player.id',
@@ -137,9 +144,13 @@ export const V3_GAME_SESSION_ERRORS: readonly ErrorExample[] = [
   ),
   UNAUTHORIZED,
   { ...FORBIDDEN, summary: 'With ?client=: the key user has neither ROLE_ADMIN nor CREATE:OpenGame' },
+  {
+    ...NOT_BOUND,
+    summary: 'With ?client=: the API key is not bound to that client, whether it exists or not',
+  },
   errorExample(
     'notFound',
-    "An unknown id, a v2 session, another client's session; without ?client=, any session to a key that may not read it",
+    "An unknown id, a v2 session, another client's session; without ?client=, a session of a client the key is not bound to, or any to a key that may not read it",
     'not_found',
     'No GameSession /apiweb/v3/game-sessions/2e651c3ca08c49f32a87035539cbcc3d',
   ),

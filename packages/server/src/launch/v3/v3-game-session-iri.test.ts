@@ -36,10 +36,10 @@ describe.each(DIALECTS)('v3 GameSession IRIs on %s', (dialect) => {
     });
   });
 
-  it('answers it to any key that may open games, for a session of any client, signed or not', async () => {
+  it('answers it to any key that may open games for its client, signed or not', async () => {
     await h().addClient({ id: 'casino-2', secretKey: 'another-secret-16' });
     const { id } = await created({ client: await h().addClient({ id: 'casino-1' }) });
-    const { key } = await apiKeyFor(h(), { permissions: ['CREATE:OpenGame'] });
+    const { key } = await apiKeyFor(h(), { permissions: ['CREATE:OpenGame'], clients: ['casino-1'] });
     const response = await getGameSession(h(), id, { apiKey: key, clientId: null });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().data.id).toBe(id);

@@ -70,10 +70,8 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         // Only a well-formed id is looked up: no other (a NUL, say) can name a session.
         const session = isSessionId(id) ? await findSessionById(context.db, id) : undefined;
         // Another client's session, or a v2 one, is not a GameSession this caller can see.
-        if (session?.apiVersion !== 'v3' || (reader && session.clientId !== reader.id)) {
-          throw notFound();
-        }
-        const client = reader ?? context.live.client(session.clientId);
+        if (session?.apiVersion !== 'v3' || !reader.mayRead(session.clientId)) throw notFound();
+        const client = reader.client ?? context.live.client(session.clientId);
         const player = client && (await findPlayerById(context.db, client.id, session.playerId));
         if (!client || !player) throw notFound();
         const state = sessionState(session, context.clock());
