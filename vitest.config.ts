@@ -6,8 +6,10 @@ export default defineConfig({
     // Two cores: one worker per core keeps PostgreSQL and the child processes of CLI tests from starving.
     maxWorkers: 2,
     reporters: ['default', './vitest.summary-reporter.ts'],
-    // Generous: CLI tests start real processes, and a shared two-core machine can make each take seconds.
-    testTimeout: 60_000,
-    hookTimeout: 30_000,
+    // Deadlines, not thresholds: a test waits for what it expects, and these only end one that never comes.
+    // Generous: CLI tests start real processes, and a loaded two-core machine (CI's, or one shared by
+    // several runs) can make a test that takes 10 s alone take minutes; a passing test never waits them out.
+    testTimeout: 300_000,
+    hookTimeout: 180_000,
   },
 });

@@ -53,20 +53,24 @@ interface Run {
  */
 describe('the examples of the README and docs/', () => {
   let checkout = '';
+  /** The examples' TMPDIR (`mktemp -d` makes new projects there, outside the checkout): removed after. */
+  let scratch = '';
   let serve: ServeProcess | undefined;
   let secret = '';
 
   beforeAll(async () => {
     checkout = await mkdtemp(join(tmpdir(), 'poker-launch-docs-'));
+    scratch = await mkdtemp(join(tmpdir(), 'poker-launch-docs-tmp-'));
     await symlink(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
     await symlink(join(ROOT, 'packages'), join(checkout, 'packages'));
     serve = await runServe(`sqlite:${join(checkout, 'data', 'poker-launch.db')}`);
     secret = /^ {2}secret: +([0-9a-f]{64})$/m.exec(serve.stdout())?.[1] ?? '';
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await serve?.stop('SIGTERM');
     if (checkout) await rm(checkout, { recursive: true, force: true });
+    if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
   it('the first start prints the secret and a curl command that creates a session', async () => {
@@ -98,7 +102,7 @@ describe('the examples of the README and docs/', () => {
       const report = `${document}: exit ${run.code}\n--- stderr\n${run.stderr.slice(-4000)}\n--- stdout\n${run.stdout.slice(-4000)}`;
       expect(run.code, report).toBe(0);
       for (const pattern of PRINTS[document] ?? []) expect(run.stdout, report).toMatch(pattern);
-    }, 120_000);
+    });
   }
 
   async function bash(script: string): Promise<Run> {
@@ -110,7 +114,7 @@ describe('the examples of the README and docs/', () => {
     return new Promise((resolve, reject) => {
       const child = spawn('bash', [file], {
         cwd: checkout,
-        env: { ...env, SECRET: secret },
+        env: { ...env, SECRET: secret, TMPDIR: scratch },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';

@@ -78,7 +78,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a PostgreSQL database a command o
   const database = usePostgresDatabase(process.env.TEST_DATABASE_URL ?? '');
 
   // A fresh PostgreSQL database is migrated on first use: slower than the other commands of these tests.
-  it('is named without its password', { timeout: 60_000 }, async () => {
+  it('is named without its password', async () => {
     const url = new URL(database().url);
     url.password = 'not-for-logs';
     const result = await runPokerLaunch(['migrate', '--status'], { DATABASE_URL: url.href });

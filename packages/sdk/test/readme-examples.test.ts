@@ -97,5 +97,5 @@ describe('the examples of the SDK README', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

@@ -10,6 +10,8 @@ export interface LoadOptions {
   readonly duration: number;
   /** Send exactly this many requests instead, however long they take. */
   readonly amount?: number | undefined;
+  /** Seconds a request may wait for its answer before it counts as an error (default 30). */
+  readonly requestTimeout?: number | undefined;
 }
 
 /** What one load run measured. Latencies in milliseconds, of successful answers only. */
@@ -40,7 +42,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         url: options.url,
         connections,
         ...(options.amount === undefined ? { duration: options.duration } : { amount: options.amount }),
-        timeout: 30,
+        timeout: options.requestTimeout ?? 30,
         // Results come on a sample tick: ticks of 100 ms end the run within 100 ms of `duration`.
         sampleInt: 100,
         requests: [toAutocannon(requests[0] as LoadRequest)],

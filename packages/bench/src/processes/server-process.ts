@@ -13,6 +13,8 @@ export interface ServerProcess {
 }
 
 const READY_DEADLINE_MS = 60_000;
+/** Under a runner (valgrind), node starts many times slower, and slower still on a busy machine. */
+const READY_DEADLINE_UNDER_RUNNER_MS = 600_000;
 const STOP_DEADLINE_MS = 15_000;
 
 /** A port nobody listens on now (the service's PORT must be a real port, not 0). */
@@ -57,23 +59,26 @@ export async function startServerProcess(
     stderr: () => stderr,
     stop: () => stopChild(child, closed),
   };
-  const deadline = Date.now() + READY_DEADLINE_MS;
-  while (!(await answers(url))) {
+  const readyWithin = runner.length === 0 ? READY_DEADLINE_MS : READY_DEADLINE_UNDER_RUNNER_MS;
+  const deadline = Date.now() + readyWithin;
+  while (!(await answers(url, runner.length === 0 ? 1000 : 30_000))) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${nodeArgs.join(' ')} ended before listening: ${stderr}`);
     }
     if (Date.now() > deadline) {
       await server.stop();
-      throw new Error(`${nodeArgs.join(' ')} did not listen on ${url} within 60 s: ${stderr}`);
+      throw new Error(
+        `${nodeArgs.join(' ')} did not listen on ${url} within ${readyWithin / 1000} s: ${stderr}`,
+      );
     }
     await sleep(50);
   }
   return server;
 }
 
-async function answers(url: string): Promise<boolean> {
+async function answers(url: string, timeoutMs: number): Promise<boolean> {
   try {
-    await (await fetch(`${url}/`, { signal: AbortSignal.timeout(1000) })).arrayBuffer();
+    await (await fetch(`${url}/`, { signal: AbortSignal.timeout(timeoutMs) })).arrayBuffer();
     return true;
   } catch {
     return false;

@@ -51,9 +51,7 @@ describe.each(DIALECTS)('the store floor (--floor) on %s', (dialect) => {
     store = undefined;
   });
 
-  it('has every v2 launch committed in the service store before it answers', {
-    timeout: 60_000,
-  }, async () => {
+  it('has every v2 launch committed in the service store before it answers', async () => {
     store = await createStore(dialect, TEST_POSTGRES_URL);
     const client = newBenchClient();
     await addBenchClient(store.databaseUrl, client);

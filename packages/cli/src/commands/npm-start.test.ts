@@ -35,40 +35,35 @@ describe('npm start', () => {
     ['SIGTERM', 'to npm, as a supervisor sends it'],
     ['SIGINT', 'to npm'],
     ['SIGINT', "to npm's process group, as Ctrl-C in a terminal sends it"],
-  ] as const)(
-    'stops the server on %s %s',
-    async (signal, how) => {
-      const port = await freePort();
-      // Its own process group, as a terminal's foreground job has.
-      npm = spawn('npm', ['start'], {
-        cwd: REPOSITORY,
-        env: { ...process.env, DATABASE_URL: database().url, HOST: '127.0.0.1', PORT: String(port) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      let stdout = '';
-      npm.stdout?.on('data', (chunk) => (stdout += chunk));
-      npm.stderr?.resume();
-      const exited = new Promise<{ code: number | null }>((resolve) =>
-        npm?.once('close', (code) => resolve({ code })),
-      );
-      await new Promise<void>((resolve, reject) => {
-        const check = () => stdout.includes(`"msg":"${READY_MESSAGE}"`) && resolve();
-        npm?.stdout?.on('data', check);
-        exited.then(() => reject(new Error(`npm start ended before it was ready: ${stdout}`)));
-      });
-      const pid = Number(/"pid":(\d+),[^\n]*"msg":"poker-launch ready"/.exec(stdout)?.[1]);
-      serverPid = pid;
-      expect(pid).not.toBe(npm.pid);
-      expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
+  ] as const)('stops the server on %s %s', async (signal, how) => {
+    const port = await freePort();
+    // Its own process group, as a terminal's foreground job has.
+    npm = spawn('npm', ['start'], {
+      cwd: REPOSITORY,
+      env: { ...process.env, DATABASE_URL: database().url, HOST: '127.0.0.1', PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    npm.stdout?.on('data', (chunk) => (stdout += chunk));
+    npm.stderr?.resume();
+    const exited = new Promise<{ code: number | null }>((resolve) =>
+      npm?.once('close', (code) => resolve({ code })),
+    );
+    await new Promise<void>((resolve, reject) => {
+      const check = () => stdout.includes(`"msg":"${READY_MESSAGE}"`) && resolve();
+      npm?.stdout?.on('data', check);
+      exited.then(() => reject(new Error(`npm start ended before it was ready: ${stdout}`)));
+    });
+    const pid = Number(/"pid":(\d+),[^\n]*"msg":"poker-launch ready"/.exec(stdout)?.[1]);
+    serverPid = pid;
+    expect(pid).not.toBe(npm.pid);
+    expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
 
-      process.kill(how.includes('group') ? -(npm.pid ?? 0) : (npm.pid ?? 0), signal);
-      expect(await exited).toEqual({ code: 0 });
-      expect(stdout).toContain(`"signal":"${signal}"`);
-      expect(alive(pid)).toBe(false);
-      await expect(fetch(`http://127.0.0.1:${port}/livez`)).rejects.toThrow();
-      // npm start builds first (prestart): generous on a busy machine.
-    },
-    180_000,
-  );
+    process.kill(how.includes('group') ? -(npm.pid ?? 0) : (npm.pid ?? 0), signal);
+    expect(await exited).toEqual({ code: 0 });
+    expect(stdout).toContain(`"signal":"${signal}"`);
+    expect(alive(pid)).toBe(false);
+    await expect(fetch(`http://127.0.0.1:${port}/livez`)).rejects.toThrow();
+  });
 });

@@ -9,7 +9,7 @@ import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
  * database for changes, docs/design.md §10). Waited for, not timed: the deadline only ends a test that
  * would otherwise hang, so a slow shared machine cannot fail it.
  */
-const DEADLINE_MS = 30_000;
+const DEADLINE_MS = 120_000;
 
 /** Polls `probe` on every instance until each answers true; fails once the deadline has passed. */
 async function untilAll(instances: ServeProcess[], probe: (address: string) => Promise<boolean>) {

@@ -102,6 +102,5 @@ describe.runIf(postgresUrl)('three poker-launch instances on one PostgreSQL data
     } finally {
       await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));
     }
-    // Three processes starting at once on two shared cores: more than the default 20 s.
-  }, 60_000);
+  });
 });

@@ -9,9 +9,9 @@ const [FIRST, SECOND, THIRD] = ['first-secret-000000', 'second-secret-00000', 't
 // One database for both instances: PostgreSQL where the suite has one (the scale-out setup), else SQLite.
 const dialect = DIALECTS.includes('postgres') ? 'postgres' : 'sqlite';
 
-/** Polls `check` every 100 ms until it holds; fails after 20 s. */
+/** Polls `check` every 100 ms until it holds; fails after 2 minutes (a deadline sized for a loaded machine). */
 async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + 20_000; !(await check()); ) {
+  for (const deadline = Date.now() + 120_000; !(await check()); ) {
     if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -58,5 +58,5 @@ describe(`secret rotation across two serve processes on one ${dialect} database`
       refusedEverywhere(SECOND),
     );
     expect(await statuses(THIRD)).toEqual([200, 200]);
-  }, 60_000);
+  });
 });

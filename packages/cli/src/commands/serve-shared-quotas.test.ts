@@ -45,5 +45,5 @@ describeWithRedis(`two serve processes on one ${dialect} database and one Redis`
     ];
     expect(within).toEqual([200, 200, 200, 200]);
     expect([await status(a, 'u-5'), await status(b, 'u-6')]).toEqual([429, 429]);
-  }, 60_000);
+  });
 });

@@ -158,5 +158,5 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
     expect(launched?.headers.connection).toBe('close');
     expect(await stopped).toEqual({ code: 0, signal: null });
     expect(serve.stdout()).not.toContain('shutdown deadline passed');
-  }, 120_000);
+  });
 });

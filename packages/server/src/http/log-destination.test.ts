@@ -35,7 +35,7 @@ describe('the buffered log destination', () => {
 
     destination.write(line(1));
     expect(readFileSync(path, 'utf8')).toBe('');
-    await eventually(() => readFileSync(path, 'utf8') === line(1), 10_000);
+    await eventually(() => readFileSync(path, 'utf8') === line(1), 60_000);
   });
 
   it('starts one write as soon as a buffer of lines is full, without waiting for the timer', async () => {
@@ -55,7 +55,7 @@ describe('the buffered log destination', () => {
     // Started within the last write() call, in this turn: not by the timer.
     expect(writes).toHaveBeenCalledTimes(1);
     expect(writes.mock.calls[0]?.[1]).toBe(text);
-    await eventually(() => readFileSync(path, 'utf8') === text, 10_000);
+    await eventually(() => readFileSync(path, 'utf8') === text, 60_000);
   });
 
   it('drops and counts lines while the output takes nothing, and writes the rest whole once it does', async () => {
@@ -97,7 +97,7 @@ describe('the buffered log destination', () => {
     await eventually(() => {
       drain();
       return received.split('\n').length - 1 >= expectedLines;
-    }, 10_000);
+    }, 60_000);
     destination.destroy();
     const numbers = received
       .trimEnd()

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { LiveConfig } from '../live-config/live-config.js';
 import { useHarness } from '../test-support/harness.js';
-import { createTestDatabase, DIALECTS } from '../test-support/test-database.js';
+import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
 
 const METRICS_TOKEN = 'scrape-0123456789abcdef';
 /** A caller's own public address: failed authentications are counted per address only where it is known. */
@@ -104,6 +104,7 @@ describe.each(DIALECTS)('metrics with METRICS_TOKEN on %s', (dialect) => {
 });
 
 describe.each(DIALECTS)('readiness without a database on %s', (dialect) => {
+  afterAll(dropFileDatabase);
   it('answers /readyz 503 service_unavailable with Retry-After while /livez stays 200', async () => {
     const database = await createTestDatabase(dialect);
     const sessions = database.openSessionStore();

@@ -7,7 +7,7 @@ import { purgeInBatches } from './purge.js';
 import { startPurgeScheduler } from './purge-scheduler.js';
 
 /** Resolves once `condition` holds, polling; rejects after `ms`. */
-async function eventually(condition: () => boolean, ms = 5000): Promise<void> {
+async function eventually(condition: () => boolean, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeInChromium, launchChromium } from './support/chromium.js';
+import { describeInChromium, LOCATOR_DEADLINE_MS, launchChromium } from './support/chromium.js';
 import { type RunningService, startRunningService } from './support/running-service.js';
 
 describeInChromium('the API reference page in Chromium', () => {
@@ -28,7 +28,7 @@ describeInChromium('the API reference page in Chromium', () => {
     );
     const response = await page.goto(`${service.origin}/docs/`);
     expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
-    await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+    await page.locator('.opblock').first().waitFor({ timeout: LOCATOR_DEADLINE_MS });
     expect(await page.locator('.opblock').count()).toBeGreaterThanOrEqual(5);
     expect(await page.locator('.opblock-summary-path').allTextContents()).toContain(
       '/api/web/v2/app/users/{userId}/session',

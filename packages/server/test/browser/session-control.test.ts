@@ -2,7 +2,7 @@ import { sign } from '@poker-launch/sdk';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client } from '../../src/clients/client.js';
-import { describeInChromium, launchChromium } from './support/chromium.js';
+import { describeInChromium, LOCATOR_DEADLINE_MS, launchChromium } from './support/chromium.js';
 import { readShownSession } from './support/game-page.js';
 import { type RunningService, startRunningService } from './support/running-service.js';
 
@@ -37,7 +37,9 @@ describeInChromium('a session ended by the integrator, in Chromium', () => {
     });
     expect(ended.status).toBe(204);
     // The page asks every 5 s while in view; a generous deadline for a loaded machine.
-    await page.locator('#status', { hasText: 'Your session has ended.' }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('#status', { hasText: 'Your session has ended.' })
+      .waitFor({ timeout: LOCATOR_DEADLINE_MS });
     expect(await page.locator('#session').isHidden()).toBe(true);
     expect(await page.evaluate("sessionStorage.getItem('poker-launch.auth')")).toBeNull();
   });

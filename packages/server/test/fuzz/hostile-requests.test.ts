@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../../src/test-support/test-database.js';
+import { DIALECTS, dropFileDatabase } from '../../src/test-support/test-database.js';
 import { brokenPromises, collectHandouts } from './answer-checks.js';
 import {
   anyRequests,
@@ -42,6 +42,9 @@ function outcomeOf(answer: LightMyRequestResponse): string {
     return `${answer.statusCode} (not JSON)`;
   }
 }
+
+// The PostgreSQL database this file's worlds were made in goes with them.
+afterAll(dropFileDatabase);
 
 describe.each(DIALECTS)('hostile requests on %s', (dialect) => {
   let world: FuzzWorld;

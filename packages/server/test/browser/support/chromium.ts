@@ -14,6 +14,12 @@ if (missing) {
   console.warn(`Browser tests skipped: ${CHROMIUM_PATH} is not installed (apt-get install chromium).`);
 }
 
+/**
+ * How long a test waits for the page to show what it expects: a deadline, not a threshold (the wait ends
+ * as soon as it shows), sized for a loaded machine where Chromium renders slowly.
+ */
+export const LOCATOR_DEADLINE_MS = 120_000;
+
 /** `describe`, or `describe.skip` on a machine without Chromium (outside CI only, see above). */
 export const describeInChromium = missing ? describe.skip : describe;
 
