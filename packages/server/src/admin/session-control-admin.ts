@@ -44,6 +44,31 @@ export interface OperatorBlock {
   reason?: string | undefined;
 }
 
+/**
+ * A block as an operator gave it, read with the API's rules for `until` and `reason` (an `until` in
+ * the past refused too): the block to store, or each field's problem in the order the fields come.
+ */
+export function checkOperatorBlock(
+  block: OperatorBlock,
+  now: Date,
+):
+  | { ok: true; value: { until: string | null; reason: string | null } }
+  | { ok: false; problems: { field: 'until' | 'reason'; problem: string }[] } {
+  const problems: { field: 'until' | 'reason'; problem: string }[] = [];
+  const until = block.until === undefined ? undefined : PLAYER_BLOCK_FIELDS.until.parse(block.until, 'until');
+  const reason =
+    block.reason === undefined ? undefined : PLAYER_BLOCK_FIELDS.reason.parse(block.reason, 'reason');
+  if (until && !until.ok) problems.push({ field: 'until', problem: until.issue.detail });
+  if (reason && !reason.ok) problems.push({ field: 'reason', problem: reason.issue.detail });
+  if (until?.ok && until.value <= now.toISOString())
+    problems.push({ field: 'until', problem: 'until must be in the future' });
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    value: { until: until?.ok ? until.value : null, reason: reason?.ok ? reason.value : null },
+  };
+}
+
 /** Blocks a client's player, with the API's rules for `until` and `reason`; answers the sessions ended. */
 export async function blockPlayerAsOperator(
   db: Db,
@@ -52,16 +77,11 @@ export async function blockPlayerAsOperator(
   block: OperatorBlock,
   now: Date,
 ): Promise<AdminResult<{ revokedSessions: number; until: string | null }>> {
-  const problems: string[] = [];
-  const until = block.until === undefined ? undefined : PLAYER_BLOCK_FIELDS.until.parse(block.until, 'until');
-  const reason =
-    block.reason === undefined ? undefined : PLAYER_BLOCK_FIELDS.reason.parse(block.reason, 'reason');
-  for (const result of [until, reason]) if (result && !result.ok) problems.push(result.issue.detail);
-  if (until?.ok && until.value <= now.toISOString()) problems.push('until must be in the future');
-  if (problems.length > 0) return fail(problems.join('; '));
+  const checked = checkOperatorBlock(block, now);
+  if (!checked.ok) return fail(checked.problems.map(({ problem }) => problem).join('; '));
   const player = await playerOrFail(db, clientId, userId);
   if (!player.ok) return player;
-  const stored = { until: until?.ok ? until.value : null, reason: reason?.ok ? reason.value : null };
+  const stored = checked.value;
   const revokedSessions = await blockPlayer(transactionStatements(db), db, player.value.id, stored, now);
   return succeed({ revokedSessions, until: stored.until });
 }

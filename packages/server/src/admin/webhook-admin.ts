@@ -170,10 +170,11 @@ export async function listWebhookDeliveries(
   db: Db,
   endpointId: string,
   failedOnly: boolean,
+  window: { limit: number; offset: number } = { limit: 50, offset: 0 },
 ): Promise<AdminResult<WebhookDeliveryJson[]>> {
   if (!(await findWebhookEndpoint(db, endpointId)))
     return fail(`no webhook endpoint "${endpointId}"; see "webhook list"`);
-  const rows = await listDeliveries(db, endpointId, { failed: failedOnly });
+  const rows = await listDeliveries(db, endpointId, { failed: failedOnly, ...window });
   return succeed(
     rows.map((row) => ({
       id: row.id,

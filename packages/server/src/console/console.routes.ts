@@ -22,6 +22,7 @@ import { playerRoutes } from './pages/players.page.js';
 import { sessionRoutes } from './pages/sessions.page.js';
 import { settingRoutes } from './pages/settings.page.js';
 import { signInRoutes } from './pages/sign-in.page.js';
+import { webhookRoutes } from './pages/webhooks.page.js';
 import { sendPage } from './render.js';
 
 export const CONSOLE_CSS_PATH = `${CONSOLE_PATH}/assets/console.css`;
@@ -67,6 +68,7 @@ function consoleRoutes(context: AppContext): ConsoleRoute[] {
     ...signInRoutes(context),
     ...overviewRoutes(context),
     ...clientRoutes(context),
+    ...webhookRoutes(context),
     ...playerRoutes(context),
     ...sessionRoutes(context),
     ...currencyRoutes(context),

@@ -105,14 +105,15 @@ export async function oldestPendingAgeSeconds(db: Db, now: Date): Promise<number
 export async function listDeliveries(
   db: Db,
   endpointId: string,
-  options: { failed?: boolean; limit?: number } = {},
+  options: { failed?: boolean; limit?: number; offset?: number } = {},
 ): Promise<DeliveryRow[]> {
   let query = db
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('endpoint_id', '=', endpointId)
     .orderBy('id', 'desc')
-    .limit(options.limit ?? 50);
+    .limit(options.limit ?? 50)
+    .offset(options.offset ?? 0);
   if (options.failed) query = query.where('state', '=', 'failed');
   return query.execute();
 }

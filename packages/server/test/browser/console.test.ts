@@ -1,20 +1,15 @@
-import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/clients/client.js';
 import { findClient } from '../../src/clients/client.repository.js';
-import { addTestOperator, TEST_PASSWORD } from '../../src/console/test-support/console-client.js';
+import { addTestOperator } from '../../src/console/test-support/console-client.js';
 import { hashToken } from '../../src/sessions/token.js';
 import { loadSettings } from '../../src/settings/setting.repository.js';
 import { DIALECTS } from '../../src/test-support/test-database.js';
 import { describeInChromium, launchChromium } from './support/chromium.js';
-import { screenshot } from './support/game-page.js';
+import { consoleShot, signInWithKeyboard as signIn, watchForProblems } from './support/console-page.js';
 import { type RunningService, startRunningService } from './support/running-service.js';
 import { serveSite } from './support/static-site.js';
-
-/** `UPDATE_CONSOLE_SCREENSHOTS=1`: the SQLite run writes the screenshots of docs/console.md. */
-const DOCS_SCREENSHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1';
-const DOCS_IMAGES = new URL('../../../../docs/console/', import.meta.url);
 
 describeInChromium('the operator console in Chromium', () => {
   let browser: Browser;
@@ -42,40 +37,15 @@ describeInChromium('the operator console in Chromium', () => {
     beforeEach(async () => {
       context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       page = await context.newPage();
-      problems = [];
-      // Whatever the policy refuses (an inline style, a script, a frame) shows as a console error; the
-      // 4xx answers of refused forms show too, and are not problems.
-      page.on('console', (message) => {
-        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-          problems.push(message.text());
-        }
-      });
-      page.on('pageerror', (error) => problems.push(error.message));
+      problems = watchForProblems(page);
     });
     afterEach(async () => {
       await context?.close();
     });
 
     const url = (path: string) => `${service.origin}${path}`;
-    const shot = async (name: string) => {
-      if (!DOCS_SCREENSHOTS || dialect !== 'sqlite') return screenshot(page, `console-${dialect}-${name}`);
-      await mkdir(DOCS_IMAGES, { recursive: true });
-      await page.screenshot({ path: new URL(name, DOCS_IMAGES).pathname, fullPage: true });
-    };
-
-    /** Signs in with the keyboard alone: skip link, the two fields, Enter. */
-    async function signInWithKeyboard(username: string): Promise<void> {
-      await page.goto(url('/console'));
-      await page.waitForURL(url('/console/sign-in'));
-      await page.keyboard.press('Tab');
-      expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type(username);
-      await page.keyboard.press('Tab');
-      await page.keyboard.type(TEST_PASSWORD);
-      await page.keyboard.press('Enter');
-      await page.waitForURL(url('/console'));
-    }
+    const shot = (name: string) => consoleShot(page, dialect, name);
+    const signInWithKeyboard = (username: string) => signIn(page, service.origin, username);
 
     it('an admin creates a client whose secret launches, fixes a bad URL, rotates the secret, saves settings, disables and enables the client, and finds it all in the activity and the audit log', async () => {
       await page.goto(url('/console/sign-in'));

@@ -1,20 +1,108 @@
-import { endPlayerSessions } from '../../admin/operations.js';
+import type { FastifyReply } from 'fastify';
+import { blockPlayerAsOperator, endPlayerSessions, unblockPlayerAsOperator } from '../../admin/operations.js';
+import { checkOperatorBlock } from '../../admin/session-control-admin.js';
 import type { AppContext } from '../../app-context.js';
+import { findClient } from '../../clients/client.repository.js';
+import { integratorPlayerId } from '../../players/player.js';
 import { findPlayerAnywhere, searchPlayers } from '../../players/player-search.js';
+import { findControlledPlayer, isBlocked } from '../../session-control/player-block.js';
 import { findLiveSessionsOfPlayer } from '../../sessions/session-search.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { formOf, pageNumber, pageOf, pageWindow, queryString, textField } from '../form.js';
+import { type FormValues, formOf, pageNumber, pageOf, pageWindow, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
+import { sentence } from './client-form.js';
 
 const PLAYERS = '/console/players';
+/** The API's limits (session-control/player-block-document.ts): an ISO 8601 time, a reason. */
+const UNTIL_MAX = 40;
+const REASON_MAX = 200;
 
-/** Players: search by the integrator's id or the nick; a player's profile and live sessions. */
+/** A block as the form shows and sends it: text, as typed. */
+interface BlockForm {
+  until: string;
+  reason: string;
+}
+
+const frame = (signedIn: SignedIn) => ({
+  operator: signedIn.operator,
+  csrf: signedIn.csrf,
+  section: 'players',
+});
+
+/** What the change just made says (`?ended=2`, `?blocked=1`, `?unblocked=yes`). */
+function doneNotice(query: FormValues): string | undefined {
+  const ended = textField(query, 'ended', 6);
+  if (/^\d+$/.test(ended)) return `${ended} live session(s) ended.`;
+  const blocked = textField(query, 'blocked', 6);
+  if (/^\d+$/.test(blocked)) return `Blocked: its launches are refused; ${blocked} live session(s) ended.`;
+  const unblocked = textField(query, 'unblocked', 3);
+  if (unblocked === 'yes') return 'Unblocked: its launches are accepted again.';
+  if (unblocked === 'no') return 'It was not blocked.';
+  return undefined;
+}
+
+function idParam(params: unknown): string {
+  return String((params as { id?: unknown }).id ?? '').slice(0, 64);
+}
+
+function noSuchPlayer(reply: FastifyReply, signedIn: SignedIn, id: string) {
+  return sendPage(
+    reply,
+    'message',
+    { title: 'No such player', message: `No player ${id}.`, ...frame(signedIn), back: PLAYERS },
+    404,
+  );
+}
+
+/**
+ * Players: search by the integrator's id or the nick; a player's profile, block and live sessions; its
+ * sessions ended (support too), a block set or lifted (admin), as `poker-launch player …` does.
+ */
 export function playerRoutes(context: AppContext): ConsoleRoute[] {
-  const frame = (signedIn: SignedIn) => ({
-    operator: signedIn.operator,
-    csrf: signedIn.csrf,
-    section: 'players',
-  });
+  /** The player by our id, with its client and the id the integrator knows it by (what the CLI takes). */
+  const playerOf = async (id: string) => {
+    const player = await findPlayerAnywhere(context.db, id);
+    const client = player && (await findClient(context.db, player.clientId));
+    if (!player || !client) return undefined;
+    const userId = integratorPlayerId(client, player);
+    return { player, client, ref: { clientId: client.id, userId } };
+  };
+
+  const playerPage = async (
+    reply: FastifyReply,
+    signedIn: SignedIn,
+    id: string,
+    extra: { block?: BlockForm; errors?: Record<string, string>; notice?: string | undefined } = {},
+    status = 200,
+  ) => {
+    const found = await playerOf(id);
+    if (!found) return noSuchPlayer(reply, signedIn, id);
+    const { player, client, ref } = found;
+    const now = context.clock();
+    const controlled = await findControlledPlayer(context.db, client, ref.userId);
+    const block = controlled?.block;
+    const until = block?.until ?? null;
+    const holds = isBlocked(block, now);
+    return sendPage(
+      reply,
+      'player',
+      {
+        title: `Player ${player.nick ?? player.externalId}`,
+        ...frame(signedIn),
+        player,
+        live: await findLiveSessionsOfPlayer(context.db, player.id, now),
+        block: holds ? block : undefined,
+        // A block whose `until` has passed is still stored, and says when it ended.
+        blockEnded: holds ? null : until,
+        blockForm: extra.block ?? { until: '', reason: '' },
+        errors: extra.errors ?? {},
+        limits: { until: UNTIL_MAX, reason: REASON_MAX },
+        notice: extra.notice,
+      },
+      status,
+    );
+  };
+
   return [
     {
       method: 'GET',
@@ -51,25 +139,63 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
       url: '/players/:id',
       role: 'support',
       async handler(request, reply, signedIn) {
-        const id = String((request.params as { id?: unknown }).id ?? '').slice(0, 64);
-        const player = await findPlayerAnywhere(context.db, id);
-        if (!player) {
-          return sendPage(
-            reply,
-            'message',
-            { title: 'No such player', message: `No player ${id}.`, ...frame(signedIn), back: PLAYERS },
-            404,
-          );
-        }
-        const now = context.clock();
-        const ended = textField(formOf(request.query), 'ended', 6);
-        return sendPage(reply, 'player', {
-          title: `Player ${player.nick ?? player.externalId}`,
-          ...frame(signedIn),
-          player,
-          live: await findLiveSessionsOfPlayer(context.db, player.id, now),
-          notice: /^\d+$/.test(ended) ? `${ended} live session(s) ended.` : undefined,
+        return playerPage(reply, signedIn, idParam(request.params), {
+          notice: doneNotice(formOf(request.query)),
         });
+      },
+    },
+    {
+      method: 'POST',
+      url: '/players/:id/block',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const id = idParam(request.params);
+        const values = formOf(request.body);
+        const form = {
+          until: textField(values, 'until', UNTIL_MAX),
+          reason: textField(values, 'reason', REASON_MAX),
+        };
+        const block = {
+          until: form.until === '' ? undefined : form.until,
+          reason: form.reason === '' ? undefined : form.reason,
+        };
+        const checked = checkOperatorBlock(block, context.clock());
+        if (!checked.ok) {
+          const errors: Record<string, string> = {};
+          for (const { field, problem } of checked.problems) errors[field] ??= sentence(problem);
+          return playerPage(reply, signedIn, id, { block: form, errors }, 422);
+        }
+        const found = await playerOf(id);
+        if (!found) return noSuchPlayer(reply, signedIn, id);
+        const done = await blockPlayerAsOperator(signedIn.admin, { ...found.ref, block });
+        if (!done.ok)
+          return playerPage(
+            reply,
+            signedIn,
+            id,
+            { block: form, errors: { block: sentence(done.reason) } },
+            422,
+          );
+        return reply.redirect(
+          `${PLAYERS}/${encodeURIComponent(id)}?blocked=${done.value.revokedSessions}`,
+          303,
+        );
+      },
+    },
+    {
+      method: 'POST',
+      url: '/players/:id/unblock',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const id = idParam(request.params);
+        const found = await playerOf(id);
+        if (!found) return noSuchPlayer(reply, signedIn, id);
+        const done = await unblockPlayerAsOperator(signedIn.admin, found.ref);
+        if (!done.ok) return playerPage(reply, signedIn, id, { notice: sentence(done.reason) }, 422);
+        return reply.redirect(
+          `${PLAYERS}/${encodeURIComponent(id)}?unblocked=${done.value ? 'yes' : 'no'}`,
+          303,
+        );
       },
     },
     {
@@ -77,16 +203,9 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
       url: '/players/:id/end-sessions',
       role: 'support',
       async handler(request, reply, signedIn) {
-        const id = String((request.params as { id?: unknown }).id ?? '').slice(0, 64);
+        const id = idParam(request.params);
         const player = await findPlayerAnywhere(context.db, id);
-        if (!player) {
-          return sendPage(
-            reply,
-            'message',
-            { title: 'No such player', message: `No player ${id}.`, ...frame(signedIn), back: PLAYERS },
-            404,
-          );
-        }
+        if (!player) return noSuchPlayer(reply, signedIn, id);
         const result = await endPlayerSessions(signedIn.admin, { playerId: player.id });
         const ended = result.ok ? result.value.ended : 0;
         return reply.redirect(`${PLAYERS}/${encodeURIComponent(player.id)}?ended=${ended}`, 303);

@@ -18,6 +18,8 @@ import type { Dialect } from '../../../src/test-support/test-database.js';
 export interface RunningService {
   /** The origin it listens on, which is also its PUBLIC_URL. */
   origin: string;
+  /** Its DATABASE_URL, for another instance on the same database (`sharing`). */
+  databaseUrl: string;
   server: RunningServer;
   addClient(overrides?: Partial<Client>): Promise<Client>;
   setSetting(name: SettingName, value: string): Promise<void>;
@@ -39,6 +41,8 @@ export interface RunningServiceOptions {
   readonly dialect?: Dialect;
   /** More of the configuration (CONSOLE, POKER_LAUNCH_ENV, …). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Another instance of this one's database (dialect ignored); the database stays when it closes. */
+  readonly sharing?: RunningService;
 }
 
 /**
@@ -47,8 +51,9 @@ export interface RunningServiceOptions {
  */
 export async function startRunningService(options: RunningServiceOptions = {}): Promise<RunningService> {
   const directory = await mkdtemp(join(tmpdir(), 'poker-launch-browser-'));
-  const store =
-    options.dialect === 'postgres'
+  const store = options.sharing
+    ? { url: options.sharing.databaseUrl, drop: async () => {} }
+    : options.dialect === 'postgres'
       ? await createPostgresDatabase()
       : { url: `sqlite:${join(directory, 'poker-launch.db')}`, drop: async () => {} };
   const { server, config } = await listenOnFreePort(store.url, options.env ?? {});
@@ -58,6 +63,7 @@ export async function startRunningService(options: RunningServiceOptions = {}): 
   let clients = 0;
   return {
     origin,
+    databaseUrl: store.url,
     server,
     async addClient(overrides = {}) {
       const client: Client = {

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { listAuditRecords } from '../../audit/audit.repository.js';
+import { useHarness } from '../../test-support/harness.js';
+import { DIALECTS } from '../../test-support/test-database.js';
+import { LOCAL_WEBHOOKS } from '../../webhooks/test-support/webhook-world.js';
+import { findWebhookEndpoint, listWebhookEndpoints } from '../../webhooks/webhook-endpoint.repository.js';
+import { addTestOperator, consoleClient } from '../test-support/console-client.js';
+
+const EVERY_EVENT_BUT_ONE = {
+  'event-player-created': 'on',
+  'event-player-updated': 'on',
+  'event-player-blocked': 'on',
+  'event-player-unblocked': 'on',
+  'event-session-created': 'on',
+  'event-session-opened': 'on',
+  'event-session-logged_out': 'on',
+  'event-session-revoked': 'on',
+};
+
+describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) => {
+  const h = useHarness(dialect, LOCAL_WEBHOOKS);
+
+  it('adds an endpoint with the ticked events and shows its secret once; refuses a long or bad URL beside the field', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await h().addClient({ id: 'casino-1' });
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+
+    const long = await browser.post('/console/clients/casino-1/webhooks', {
+      url: `https://casino.example/${'a'.repeat(2100)}`,
+      'event-player-blocked': 'on',
+    });
+    expect(long.statusCode).toBe(422);
+    expect(long.body).toContain('id="e-url">A webhook URL is at most 2048 characters.');
+    const none = await browser.post('/console/clients/casino-1/webhooks', {
+      url: 'https://casino.example/h',
+    });
+    expect(none.body).toContain('id="e-events">Tick at least one event.');
+    expect(none.body).toContain('value="https://casino.example/h"');
+    expect(await listWebhookEndpoints(h().db, 'casino-1')).toEqual([]);
+
+    const added = await browser.post('/console/clients/casino-1/webhooks', {
+      url: 'https://casino.example/hooks',
+      ...EVERY_EVENT_BUT_ONE,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const secret = /id="secret"[^>]* value="(whsec_[^"]+)"/.exec(added.body)?.[1];
+    expect(secret).toBeDefined();
+    const [endpoint] = await listWebhookEndpoints(h().db, 'casino-1');
+    expect(endpoint?.secret).toBe(secret);
+    expect(endpoint?.eventTypes).not.toContain('session.expired');
+    expect(endpoint?.eventTypes).toHaveLength(8);
+    const page = await browser.get(`/console/webhooks/${endpoint?.id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain(secret);
+    const [record] = await listAuditRecords(h().db, { limit: 10, offset: 0, search: 'webhook' });
+    expect(record).toMatchObject({ action: 'webhook.add', target: endpoint?.id });
+    expect(JSON.stringify(record)).not.toContain(secret);
+  });
+
+  it('refuses support every webhook change and a block, and an unknown endpoint or delivery is a page, not an error', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await addTestOperator(h().db, 'sam', 'support');
+    await h().addClient({ id: 'casino-1' });
+    const admin = consoleClient(h().app);
+    await admin.signIn('alice');
+    await admin.post('/console/clients/casino-1/webhooks', {
+      url: 'https://casino.example/hooks',
+      'event-session-revoked': 'on',
+    });
+    const [endpoint] = await listWebhookEndpoints(h().db, 'casino-1');
+    const id = endpoint?.id ?? '';
+    const support = consoleClient(h().app);
+    await support.signIn('sam');
+    for (const path of [
+      '/console/clients/casino-1/webhooks',
+      `/console/webhooks/${id}`,
+      `/console/webhooks/${id}/disable`,
+      `/console/webhooks/${id}/rotate`,
+      `/console/webhooks/${id}/remove`,
+      `/console/webhooks/${id}/deliveries/msg_0/redeliver`,
+      '/console/players/p/block',
+      '/console/players/p/unblock',
+    ]) {
+      expect(
+        (await support.post(path, { url: 'https://elsewhere.example/', 'event-player-blocked': 'on' }))
+          .statusCode,
+        path,
+      ).toBe(403);
+    }
+    expect(await findWebhookEndpoint(h().db, id)).toEqual(endpoint);
+    expect((await admin.get('/console/webhooks/ep_nothing')).statusCode).toBe(404);
+    expect((await admin.post(`/console/webhooks/${id}/deliveries/msg_nothing/redeliver`)).statusCode).toBe(
+      404,
+    );
+  });
+});

@@ -1,0 +1,310 @@
+import type { FastifyReply } from 'fastify';
+import {
+  addWebhookEndpoint,
+  changeWebhookEndpoint,
+  redeliverWebhook,
+  removeWebhookEndpoint,
+} from '../../admin/operations.js';
+import {
+  listWebhookDeliveries,
+  toWebhookEndpointJson,
+  type WebhookEndpointJson,
+} from '../../admin/webhook-admin.js';
+import type { AppContext } from '../../app-context.js';
+import { findClient } from '../../clients/client.repository.js';
+import { findDelivery } from '../../webhooks/delivery.repository.js';
+import { findWebhookEndpoint, listWebhookEndpoints } from '../../webhooks/webhook-endpoint.repository.js';
+import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-event.js';
+import type { ConsoleRoute, SignedIn } from '../console-route.js';
+import { formOf, pageNumber, pageOf, pageWindow, queryString, textField } from '../form.js';
+import { sendPage } from '../render.js';
+import { sentence } from './client-form.js';
+import { frame } from './clients.page.js';
+import { eventFieldName, readWebhookForm, type WebhookForm, webhookChangesOf } from './webhook-form.js';
+
+const CLIENTS = '/console/clients';
+const WEBHOOKS = '/console/webhooks';
+
+/** What a change just done says on the endpoint's page (`?done=…`). */
+const DONE: Record<string, string> = {
+  updated: 'Saved.',
+  enabled: 'Enabled: new events are delivered to it again.',
+  disabled: 'Disabled: no event is delivered to it, and its pending deliveries were marked failed.',
+  redelivered: 'The delivery is sent again, from now, with the same webhook-id.',
+};
+
+/**
+ * A client's webhook endpoints: the list, a new one (its secret shown once), each endpoint's URL and
+ * events, its state, its secret's rotation, its removal, and its deliveries, failed ones sent again.
+ * Changes through the operations the `webhook` CLI commands use (admin/operations.ts), so each is
+ * recorded in the audit log; admin only. Support reads everything here but a secret, which no page
+ * shows again anyway.
+ */
+export function webhookRoutes(context: AppContext): ConsoleRoute[] {
+  const rules = context.config;
+  const now = () => context.clock();
+
+  const clientWebhooksPage = async (
+    reply: FastifyReply,
+    signedIn: SignedIn,
+    clientId: string,
+    extra: { form?: WebhookForm; errors?: Record<string, string>; notice?: string | undefined } = {},
+    status = 200,
+  ) => {
+    const client = await findClient(context.db, clientId);
+    if (!client) return notFound(reply, signedIn, `No client "${clientId}".`, CLIENTS);
+    const endpoints = (await listWebhookEndpoints(context.db, clientId)).map((endpoint) =>
+      toWebhookEndpointJson(endpoint, now()),
+    );
+    return sendPage(
+      reply,
+      'webhooks',
+      {
+        title: `Webhook endpoints of ${clientId}`,
+        ...frame(signedIn),
+        client,
+        endpoints,
+        form: extra.form ?? { url: '', events: [...WEBHOOK_EVENT_TYPES] },
+        errors: extra.errors ?? {},
+        notice: extra.notice,
+        eventTypes: WEBHOOK_EVENT_TYPES,
+        eventFieldName,
+      },
+      status,
+    );
+  };
+
+  const endpointPage = async (
+    reply: FastifyReply,
+    signedIn: SignedIn,
+    query: Record<string, unknown>,
+    endpointId: string,
+    extra: { form?: WebhookForm; errors?: Record<string, string>; notice?: string | undefined } = {},
+    status = 200,
+  ) => {
+    const stored = await findWebhookEndpoint(context.db, endpointId);
+    if (!stored) return notFound(reply, signedIn, `No webhook endpoint "${endpointId}".`, CLIENTS);
+    const endpoint = toWebhookEndpointJson(stored, now());
+    const page = pageNumber(query);
+    const failedOnly = textField(query, 'failed', 3) === 'yes';
+    const listed = await listWebhookDeliveries(context.db, endpoint.id, failedOnly, pageWindow(page));
+    const deliveries = pageOf(listed.ok ? listed.value : [], page);
+    const base = `${WEBHOOKS}/${encodeURIComponent(endpoint.id)}`;
+    return sendPage(
+      reply,
+      'webhook',
+      {
+        title: `Webhook endpoint ${endpoint.id}`,
+        ...frame(signedIn),
+        endpoint,
+        base,
+        form: extra.form ?? { url: endpoint.url, events: endpoint.events },
+        errors: extra.errors ?? {},
+        notice: extra.notice,
+        eventTypes: WEBHOOK_EVENT_TYPES,
+        eventFieldName,
+        deliveries: deliveries.rows,
+        failedOnly,
+        pager: {
+          page,
+          hasNext: deliveries.hasNext,
+          href: (n: number) => `${base}${queryString({ failed: failedOnly ? 'yes' : undefined, page: n })}`,
+        },
+      },
+      status,
+    );
+  };
+
+  /** Runs an endpoint change and goes back to its page saying what was done, or shows why not. */
+  const changeAndReturn = async (
+    reply: FastifyReply,
+    signedIn: SignedIn,
+    endpointId: string,
+    changes: { enabled: boolean },
+    done: string,
+  ) => {
+    const changed = await changeWebhookEndpoint(signedIn.admin, { rules, id: endpointId, changes });
+    if (!changed.ok) return notFound(reply, signedIn, sentence(changed.reason), CLIENTS);
+    return reply.redirect(`${WEBHOOKS}/${encodeURIComponent(endpointId)}?done=${done}`, 303);
+  };
+
+  return [
+    {
+      method: 'GET',
+      url: '/clients/:id/webhooks',
+      role: 'support',
+      handler: async (request, reply, signedIn) => {
+        const removed = textField(formOf(request.query), 'removed', 64);
+        return clientWebhooksPage(reply, signedIn, param(request.params, 'id'), {
+          notice: /^ep_[0-9a-f]{24}$/.test(removed)
+            ? `Endpoint ${removed} removed, with its deliveries.`
+            : undefined,
+        });
+      },
+    },
+    {
+      method: 'POST',
+      url: '/clients/:id/webhooks',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const clientId = param(request.params, 'id');
+        const form = readWebhookForm(formOf(request.body));
+        const checked = webhookChangesOf(form, rules);
+        if (!checked.ok)
+          return clientWebhooksPage(reply, signedIn, clientId, { form, errors: checked.errors }, 422);
+        const added = await addWebhookEndpoint(signedIn.admin, {
+          rules,
+          clientId,
+          url: checked.url,
+          events: checked.events,
+        });
+        if (!added.ok)
+          return clientWebhooksPage(
+            reply,
+            signedIn,
+            clientId,
+            { form, errors: { form: sentence(added.reason) } },
+            422,
+          );
+        return secretPage(reply, signedIn, added.value.endpoint, added.value.secret, 'Endpoint added.', 201);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/webhooks/:id',
+      role: 'support',
+      handler: async (request, reply, signedIn) => {
+        const query = formOf(request.query);
+        return endpointPage(reply, signedIn, query, param(request.params, 'id'), {
+          notice: DONE[textField(query, 'done', 16)],
+        });
+      },
+    },
+    {
+      method: 'POST',
+      url: '/webhooks/:id',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const id = param(request.params, 'id');
+        const form = readWebhookForm(formOf(request.body));
+        const checked = webhookChangesOf(form, rules);
+        if (!checked.ok) return endpointPage(reply, signedIn, {}, id, { form, errors: checked.errors }, 422);
+        const changed = await changeWebhookEndpoint(signedIn.admin, {
+          rules,
+          id,
+          changes: { url: checked.url, events: checked.events },
+        });
+        if (!changed.ok)
+          return endpointPage(
+            reply,
+            signedIn,
+            {},
+            id,
+            { form, errors: { form: sentence(changed.reason) } },
+            422,
+          );
+        return reply.redirect(`${WEBHOOKS}/${encodeURIComponent(id)}?done=updated`, 303);
+      },
+    },
+    {
+      method: 'POST',
+      url: '/webhooks/:id/disable',
+      role: 'admin',
+      handler: (request, reply, signedIn) =>
+        changeAndReturn(reply, signedIn, param(request.params, 'id'), { enabled: false }, 'disabled'),
+    },
+    {
+      method: 'POST',
+      url: '/webhooks/:id/enable',
+      role: 'admin',
+      handler: (request, reply, signedIn) =>
+        changeAndReturn(reply, signedIn, param(request.params, 'id'), { enabled: true }, 'enabled'),
+    },
+    {
+      method: 'POST',
+      url: '/webhooks/:id/rotate',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const id = param(request.params, 'id');
+        const rotated = await changeWebhookEndpoint(signedIn.admin, {
+          rules,
+          id,
+          changes: { rotateSecret: true },
+        });
+        if (!rotated.ok || rotated.value.secret === undefined)
+          return notFound(
+            reply,
+            signedIn,
+            sentence(rotated.ok ? 'no secret was made' : rotated.reason),
+            CLIENTS,
+          );
+        const { endpoint, secret } = rotated.value;
+        return secretPage(
+          reply,
+          signedIn,
+          endpoint,
+          secret,
+          `The secret was replaced; until ${(endpoint.previousSecretUntil ?? '').slice(0, 19).replace('T', ' ')} UTC every delivery is signed with the previous one too.`,
+          200,
+        );
+      },
+    },
+    {
+      method: 'POST',
+      url: '/webhooks/:id/remove',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const id = param(request.params, 'id');
+        const endpoint = await findWebhookEndpoint(context.db, id);
+        const removed = await removeWebhookEndpoint(signedIn.admin, { id });
+        if (!endpoint || !removed.ok)
+          return notFound(reply, signedIn, `No webhook endpoint "${id}".`, CLIENTS);
+        return reply.redirect(
+          `${CLIENTS}/${encodeURIComponent(endpoint.clientId)}/webhooks?removed=${encodeURIComponent(id)}`,
+          303,
+        );
+      },
+    },
+    {
+      method: 'POST',
+      url: '/webhooks/:id/deliveries/:delivery/redeliver',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const id = param(request.params, 'id');
+        const deliveryId = param(request.params, 'delivery');
+        const delivery = await findDelivery(context.db, deliveryId);
+        if (!delivery || delivery.endpoint_id !== id)
+          return notFound(reply, signedIn, `Endpoint ${id} has no delivery "${deliveryId}".`, CLIENTS);
+        const sent = await redeliverWebhook(signedIn.admin, { id: deliveryId });
+        if (!sent.ok) return endpointPage(reply, signedIn, {}, id, { notice: sentence(sent.reason) }, 409);
+        return reply.redirect(`${WEBHOOKS}/${encodeURIComponent(id)}?done=redelivered`, 303);
+      },
+    },
+  ];
+}
+
+function param(params: unknown, name: string): string {
+  const value = (params as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value.slice(0, 64) : '';
+}
+
+function notFound(reply: FastifyReply, signedIn: SignedIn, message: string, back: string) {
+  return sendPage(reply, 'message', { title: 'Not found', message, ...frame(signedIn), back }, 404);
+}
+
+/** The one page that shows an endpoint's secret: not cached, never in a URL, never again. */
+function secretPage(
+  reply: FastifyReply,
+  signedIn: SignedIn,
+  endpoint: WebhookEndpointJson,
+  secret: string,
+  notice: string,
+  status: number,
+) {
+  return sendPage(
+    reply,
+    'webhook-secret',
+    { title: `Webhook endpoint ${endpoint.id}`, ...frame(signedIn), endpoint, secret, notice },
+    status,
+  );
+}
