@@ -16,7 +16,9 @@ import { operatorListCommand } from './operator-list.js';
 import { operatorPasswordCommand } from './operator-password.js';
 import { playerAddCommand } from './player-add.js';
 import { playerBlockCommand } from './player-block.js';
+import { playerEraseCommand } from './player-erase.js';
 import { playerRevokeSessionsCommand } from './player-revoke-sessions.js';
+import { playerShowCommand } from './player-show.js';
 import { playerUnblockCommand } from './player-unblock.js';
 import { serveCommand } from './serve.js';
 import { sessionCreateCommand } from './session-create.js';
@@ -56,9 +58,11 @@ export const COMMANDS: readonly Command[] = [
   settingSetCommand,
   settingListCommand,
   playerAddCommand,
+  playerShowCommand,
   playerRevokeSessionsCommand,
   playerBlockCommand,
   playerUnblockCommand,
+  playerEraseCommand,
   userAddCommand,
   userUpdateCommand,
   userListCommand,

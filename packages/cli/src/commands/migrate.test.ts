@@ -13,6 +13,7 @@ const MIGRATIONS = [
   '010_console',
   '012_launch_write_records',
   '013_api_user_clients',
+  '015_api_user_and_erasure',
 ];
 
 describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {

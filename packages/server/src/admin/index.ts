@@ -63,6 +63,13 @@ export { createDemoClientIfEmpty, DEMO_CLIENT_ID } from './demo-client.js';
 export * from './operations.js';
 export type { NewOperator } from './operator-admin.js';
 export type { PlayerRegistration } from './player-admin.js';
+export type { ErasureReport } from './player-erase.js';
+export {
+  type PlayerRecordJson,
+  type PlayerSessionJson,
+  SHOWN_SESSIONS,
+  showPlayer,
+} from './player-record.js';
 export { type PurgeReport, purgeEndedSessions } from './session-admin.js';
 export type { OperatorBlock } from './session-control-admin.js';
 export { getSetting, listSettings, type SettingListing } from './setting-admin.js';

@@ -12,6 +12,7 @@ import {
 } from './currency-admin.js';
 import { addOperatorChange, changeOperatorPasswordChange, disableOperatorChange } from './operator-admin.js';
 import { registerPlayer } from './player-admin.js';
+import { erasePlayer as erasePlayerChange, PERSONAL_COLUMNS } from './player-erase.js';
 import { endPlayerSessionsChange, endSessionChange } from './session-admin.js';
 import * as control from './session-control-admin.js';
 import { changeSettings as changeSettingsChange } from './setting-admin.js';
@@ -108,6 +109,12 @@ export const unblockPlayerAsOperator = audited(
   (db, { clientId, userId }: PlayerRef, now) => control.unblockPlayerAsOperator(db, clientId, userId, now),
   (input) => ({ target: playerTarget(input), details: { ...input } }),
 );
+
+/** An erasure request answered: recorded with what was removed, never the values removed. */
+export const erasePlayer = audited('player.erase', erasePlayerChange, (input: PlayerRef, report) => ({
+  target: playerTarget(input),
+  details: { ...input, endedSessions: report.endedSessions, erasedColumns: [...PERSONAL_COLUMNS] },
+}));
 
 type WebhookRules = Parameters<typeof webhooks.addWebhookEndpoint>[1];
 

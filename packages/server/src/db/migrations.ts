@@ -9,6 +9,7 @@ import { sessionControlAndWebhooks } from './migrations/009-session-control-and-
 import { consoleTables } from './migrations/010-console.js';
 import { launchWriteRecords } from './migrations/012-launch-write-records.js';
 import { apiUserClients } from './migrations/013-api-user-clients.js';
+import { apiUserAndErasure } from './migrations/015-api-user-and-erasure.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -22,6 +23,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '010_console': consoleTables(dialect),
     '012_launch_write_records': launchWriteRecords(dialect),
     '013_api_user_clients': apiUserClients(dialect),
+    '015_api_user_and_erasure': apiUserAndErasure,
   };
 }
 

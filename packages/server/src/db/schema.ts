@@ -73,6 +73,8 @@ export interface PlayerTable {
   /** When the block ends by itself; null with blocked_at: until it is lifted. */
   blocked_until: string | null;
   block_reason: string | null;
+  /** When its personal fields were erased on request (`poker-launch player erase`); null: never. */
+  erased_at: string | null;
 }
 
 export interface SessionTable {
@@ -99,6 +101,8 @@ export interface SessionTable {
   opened_at: string | null;
   /** Why it was revoked (integrator, operator, block, client_disabled); null for the player's logout. */
   revoke_reason: string | null;
+  /** The API user whose key opened it (v3 with Authorization); null for a signed launch. */
+  api_user: string | null;
 }
 
 export interface SettingTable {

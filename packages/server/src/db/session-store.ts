@@ -46,7 +46,13 @@ export const TOKEN_SESSION_COLUMNS = [
 ].join(', ');
 
 /** A new session's columns but those the writer takes from the player, and those only a later change sets. */
-export type LaunchSessionRow = Omit<SessionRow, 'player_id' | 'currency' | 'opened_at' | 'revoke_reason'>;
+export type LaunchSessionRow = Omit<
+  SessionRow,
+  'player_id' | 'currency' | 'opened_at' | 'revoke_reason' | 'api_user'
+> & {
+  /** Only a v3 launch authorized by an API key has one; left out, the column stays null. */
+  api_user?: string | null;
+};
 
 /** The columns a launch may write on a player: its profile, and the nick's uniqueness key with the nick. */
 export type ProfileRow = Partial<

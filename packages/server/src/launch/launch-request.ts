@@ -17,6 +17,8 @@ export interface LaunchRequest {
   target: Target;
   longLife: boolean;
   userIp?: string | undefined;
+  /** The API user whose key authorized the launch (v3); undefined for a signed one. */
+  apiUser?: string | undefined;
 }
 
 /** Where each operation's document carries the fields the shared rules speak about. */

@@ -59,6 +59,7 @@ export async function launchSession(
     createdAt: timestamp,
     expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000).toISOString(),
     revokedAt: null,
+    apiUser: request.apiUser ?? null,
   };
   const outcome = await context.sessions.launch({
     kind: 'launch',

@@ -144,6 +144,11 @@ export const GAME_SESSION_STATE_DOCUMENT = resourceDocument({
       expiresAt: { type: 'string', format: 'date-time' },
       createdAt: { type: 'string', format: 'date-time' },
       revokedAt: { type: 'string', format: 'date-time' },
+      apiUser: {
+        type: ['string', 'null'],
+        description:
+          'Only to an API key with ROLE_ADMIN: the API user whose key opened the session, null when it was signed',
+      },
     },
   },
 });

@@ -22,6 +22,7 @@ export function sessionColumns(session: Omit<Session, 'playerId' | 'currency'>):
     created_at: session.createdAt,
     expires_at: session.expiresAt,
     revoked_at: session.revokedAt,
+    api_user: session.apiUser,
   };
 }
 
@@ -62,6 +63,7 @@ export function sessionFromRow(row: SessionRow): Session {
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
+    apiUser: row.api_user,
   };
 }
 

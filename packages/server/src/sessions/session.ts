@@ -23,6 +23,8 @@ export interface Session {
   createdAt: string;
   expiresAt: string;
   revokedAt: string | null;
+  /** The API user whose key opened it; null when the launch was signed. */
+  apiUser: string | null;
 }
 
 /** Revoked wins over expired: a logged-out session stays "revoked" after its expiry passes. */

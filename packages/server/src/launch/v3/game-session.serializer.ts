@@ -42,7 +42,8 @@ export interface GameSessionStateDocument {
       target: 'lobby' | 'table';
       tableId?: number;
     };
-    meta: { expiresAt: string; createdAt: string; revokedAt?: string };
+    /** `apiUser`: shown to an admin only; the API user whose key opened it, null when it was signed. */
+    meta: { expiresAt: string; createdAt: string; revokedAt?: string; apiUser?: string | null };
   };
 }
 
@@ -50,6 +51,7 @@ export function toGameSessionStateDocument(
   session: Session,
   playerId: string,
   state: SessionState,
+  forAdmin = false,
 ): GameSessionStateDocument {
   const tableId = session.target.gameCode === 'poker' ? session.target.tableId : undefined;
   return {
@@ -66,6 +68,7 @@ export function toGameSessionStateDocument(
         expiresAt: session.expiresAt,
         createdAt: session.createdAt,
         ...(session.revokedAt === null ? {} : { revokedAt: session.revokedAt }),
+        ...(forAdmin ? { apiUser: session.apiUser } : {}),
       },
     },
   };

@@ -27,15 +27,31 @@ export async function authorizeV3Caller(
   request: RouteRequest,
   params: PhpArray,
 ): Promise<Client> {
-  const client = await authenticateCaller(context, request, params);
-  await context.rateLimiter.countCaller(`client:${client.id}`);
-  return client;
+  return (await authorizeV3CallerAs(context, request, params)).client;
+}
+
+/** The same, with the API user whose key authorized the call (undefined for a signed call). */
+export async function authorizeV3CallerAs(
+  context: AppContext,
+  request: RouteRequest,
+  params: PhpArray,
+): Promise<V3Caller> {
+  const caller = await authenticateCaller(context, request, params);
+  await context.rateLimiter.countCaller(`client:${caller.client.id}`);
+  return caller;
+}
+
+export interface V3Caller {
+  client: Client;
+  apiUser?: ApiUser | undefined;
 }
 
 /** Whose GameSessions a caller may read: one client's, or (an API key without `client`) its clients'. */
 export interface GameSessionReader {
   /** The client named by `?client=`, authenticated; undefined when the key alone was given. */
   readonly client: Client | undefined;
+  /** The API user whose key was given, if one was (admins see who opened a session). */
+  readonly apiUser?: ApiUser | undefined;
   mayRead(clientId: string): boolean;
 }
 
@@ -55,8 +71,8 @@ export async function authorizeGameSessionReader(
   const { client } = request.query;
   const { authorization } = request.headers;
   if (authorization === undefined || !isNotSent(client)) {
-    const authenticated = await authorizeV3Caller(context, request, params);
-    return { client: authenticated, mayRead: (clientId) => clientId === authenticated.id };
+    const { client: authenticated, apiUser } = await authorizeV3CallerAs(context, request, params);
+    return { client: authenticated, apiUser, mayRead: (clientId) => clientId === authenticated.id };
   }
   let user: ApiUser;
   try {
@@ -65,26 +81,26 @@ export async function authorizeGameSessionReader(
     throw error instanceof ApiError && error.status === 403 ? hidden() : error;
   }
   await context.rateLimiter.countCaller(`api-user:${user.name}`);
-  return { client: undefined, mayRead: (clientId) => mayActFor(user, clientId) };
+  return { client: undefined, apiUser: user, mayRead: (clientId) => mayActFor(user, clientId) };
 }
 
 async function authenticateCaller(
   context: AppContext,
   request: RouteRequest,
   params: PhpArray,
-): Promise<Client> {
+): Promise<V3Caller> {
   const clientId = clientIdParameter(request.query, 'client');
   const { authorization } = request.headers;
   if (authorization !== undefined) {
-    const user = await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
+    const apiUser = await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
     if (clientId === undefined) {
       throw ApiError.of('field_required', 'The client query parameter cannot be blank');
     }
     // Decided before the client is looked up: the answer and its cost are the same whether it exists.
-    if (!mayActFor(user, clientId)) throw notBoundToClient();
-    return activeClientOrThrow(context, clientId);
+    if (!mayActFor(apiUser, clientId)) throw notBoundToClient();
+    return { client: await activeClientOrThrow(context, clientId), apiUser };
   }
-  return authenticateClient(
+  const client = await authenticateClient(
     context.live,
     context.config,
     v3SignedRequest({
@@ -95,6 +111,7 @@ async function authenticateCaller(
       now: context.clock(),
     }),
   );
+  return { client };
 }
 
 /** One answer for every client a key is not bound to, existing or not (docs/design.md §11). */

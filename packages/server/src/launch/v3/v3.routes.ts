@@ -9,6 +9,7 @@ import { findPlayerById } from '../../players/player.repository.js';
 import { sessionState } from '../../sessions/session.js';
 import { findSessionById } from '../../sessions/session.repository.js';
 import { isSessionId } from '../../sessions/token.js';
+import { ROLE_ADMIN } from '../../users/api-user.js';
 import { isPlainObject } from '../../validation/parse-fields.js';
 import { checkAndLaunch } from '../check-and-launch.js';
 import {
@@ -17,7 +18,7 @@ import {
   toGameSessionDocument,
   toGameSessionStateDocument,
 } from './game-session.serializer.js';
-import { authorizeGameSessionReader, authorizeV3Caller } from './v3-access.js';
+import { authorizeGameSessionReader, authorizeV3CallerAs } from './v3-access.js';
 import { parseOpenGameAttributes, readOpenGameDocument, unknownAttributeWarnings } from './v3-document.js';
 import { V3_POINTERS } from './v3-fields.js';
 import { v3GameSessionSchema, v3OpenGameSchema } from './v3-schema.js';
@@ -36,15 +37,13 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         // Who is asking comes first: a caller without access learns nothing about the document's problems.
         // The signature covers the document as PHP's json_decode reads it (a body that is no object, none).
         const body = isPlainObject(request.body) ? phpReading(request.body) : new PhpArray();
-        const client = await authorizeV3Caller(context, request, body);
+        const { client, apiUser } = await authorizeV3CallerAs(context, request, body);
         const attributes = readOpenGameDocument(request.body);
+        const parsed = parseOpenGameAttributes(attributes);
+        // Who opened it, for the operators (GET on its IRI with an admin key, player show).
+        if (parsed.request) parsed.request.apiUser = apiUser?.name;
 
-        const { result, warnings } = await checkAndLaunch(
-          context,
-          client,
-          parseOpenGameAttributes(attributes),
-          V3_POINTERS,
-        );
+        const { result, warnings } = await checkAndLaunch(context, client, parsed, V3_POINTERS);
         reply.header('location', gameSessionIri(result.session.id));
         return sendDocument(
           reply,
@@ -76,7 +75,9 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         if (!client || !player) throw notFound();
         const state = sessionState(session, context.clock());
         const playerId = integratorPlayerId(client, player);
-        return sendDocument(reply, 200, toGameSessionStateDocument(session, playerId, state));
+        // Which API user opened it is for admins only (docs/design.md §8).
+        const forAdmin = reader.apiUser?.role === ROLE_ADMIN;
+        return sendDocument(reply, 200, toGameSessionStateDocument(session, playerId, state, forAdmin));
       },
     }),
   ];
