@@ -117,9 +117,27 @@ function toStoredAttempt(row: Selectable<LaunchActivityTable>): StoredAttempt {
     clientId: row.client_id,
     apiVersion: row.api_version,
     status: Number(row.status),
-    errors: row.errors === null ? [] : (JSON.parse(row.errors) as AttemptError[]),
-    hints: row.hints === null ? [] : (JSON.parse(row.hints) as string[]),
+    errors: storedErrors(row.errors),
+    hints: storedHints(row.hints),
     playerId: row.player_id,
     requestId: row.request_id,
   };
+}
+
+/** The errors column (JSON, written by this service): `unknown` until checked; what is not an error is left out. */
+function storedErrors(column: string | null): AttemptError[] {
+  const errors: unknown = column === null ? [] : JSON.parse(column);
+  if (!Array.isArray(errors)) return [];
+  return errors.flatMap((error: unknown) => {
+    if (typeof error !== 'object' || error === null) return [];
+    const { code, pointer, detail } = error as Record<string, unknown>;
+    if (typeof code !== 'string' || typeof detail !== 'string') return [];
+    return [{ code, pointer: typeof pointer === 'string' ? pointer : null, detail }];
+  });
+}
+
+/** The hints column (JSON array of texts): `unknown` until checked. */
+function storedHints(column: string | null): string[] {
+  const hints: unknown = column === null ? [] : JSON.parse(column);
+  return Array.isArray(hints) ? hints.filter((hint): hint is string => typeof hint === 'string') : [];
 }

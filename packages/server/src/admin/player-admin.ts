@@ -1,10 +1,9 @@
 import { findClient } from '../clients/client.repository.js';
-import { isUniqueViolation } from '../db/open-database.js';
 import type { Db } from '../db/schema.js';
 import { NICK, USER_ID } from '../launch/launch-fields.js';
 import { nickLengthProblem } from '../players/nick.js';
 import type { Player } from '../players/player.js';
-import { findPlayerByExternalId, insertPlayerIfAbsent } from '../players/player.repository.js';
+import { findPlayerByExternalId, registerPlayerIfAbsent } from '../players/player.repository.js';
 import { loadSettings } from '../settings/setting.repository.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 
@@ -36,21 +35,17 @@ export async function registerPlayer(
   if (nickProblem !== undefined) return fail(nickProblem);
   const existing = await findPlayerByExternalId(db, clientId, userId);
   if (existing) return fail(`client "${clientId}" has a player "${userId}" already, with id ${existing.id}`);
-  try {
-    const player = await insertPlayerIfAbsent(
-      db,
-      {
-        clientId,
-        externalId: userId,
-        profile: nick === undefined ? {} : { nick },
-        active: settings.PlayerDefaultActive,
-        verified: settings.PlayerDefaultVerified,
-      },
-      now,
-    );
-    return succeed(player);
-  } catch (error) {
-    if (isUniqueViolation(error)) return fail('A Player with this username already exists in the system.');
-    throw error;
-  }
+  const player = await registerPlayerIfAbsent(
+    db,
+    {
+      clientId,
+      externalId: userId,
+      profile: nick === undefined ? {} : { nick },
+      active: settings.PlayerDefaultActive,
+      verified: settings.PlayerDefaultVerified,
+    },
+    now,
+  );
+  if (player === 'username_exists') return fail('A Player with this username already exists in the system.');
+  return succeed(player);
 }

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Dialect } from './dialect.js';
@@ -7,6 +7,7 @@ import { type MigrationState, migrateToLatest, migrationStatus } from './migrati
 import { PostgresSessionStore } from './postgres/postgres-session-store.js';
 import type { DatabaseSchema, Db } from './schema.js';
 import type { SessionStore } from './session-store.js';
+import { ConnectedSqliteDialect } from './sqlite/connected-sqlite-dialect.js';
 import { openSqliteConnection } from './sqlite/sqlite-connection.js';
 import { SqliteSessionStore } from './sqlite/sqlite-session-store.js';
 
@@ -67,7 +68,7 @@ export async function openDatabase(
 }
 
 function openSqlite(path: string): Database {
-  const db: Db = new Kysely({ dialect: new SqliteDialect({ database: openSqliteConnection(path) }) });
+  const db: Db = new Kysely({ dialect: new ConnectedSqliteDialect(openSqliteConnection(path)) });
   return {
     db,
     dialect: 'sqlite',

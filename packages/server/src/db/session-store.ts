@@ -87,6 +87,14 @@ export interface LaunchWrite {
   outbox?: readonly LaunchOutboxEntry[] | undefined;
 }
 
+/**
+ * A player registered without a session (`player add`): the launch write's player steps alone, so a
+ * player is made one way whoever makes it (docs/design.md §10).
+ */
+export interface RegisterWrite extends Omit<LaunchWrite, 'kind' | 'session' | 'usedSignature' | 'outbox'> {
+  kind: 'register';
+}
+
 /** A signature as `used_signatures` keeps it: by client and sign, until it could no longer be accepted. */
 export type UsedSignatureRow = Selectable<UsedSignatureTable>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { PROFILE_COLUMNS, type ProfileColumnMap } from '../db/profile-columns.js';
 import type { PlayerProfile } from './player.js';
-import { PROFILE_COLUMNS, type ProfileColumnMap } from './player.repository.js';
 
 const FULL_PROFILE: Required<PlayerProfile> = {
   nick: 'Ada',

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, PlayerTable } from '../db/schema.js';
+import { registerWithin } from '../db/launch-write/launch-write-within.js';
+import { PROFILE_COLUMNS } from '../db/profile-columns.js';
+import type { Db } from '../db/schema.js';
 import type { PlayerRow, ProfileRow } from '../db/session-store.js';
+import { withinTransaction } from '../db/within-transaction.js';
 import { nickKey } from './nick.js';
 import type { Player, PlayerProfile } from './player.js';
 
@@ -38,75 +41,50 @@ export interface NewPlayer {
 }
 
 /**
- * Inserts the player unless (client, externalId) exists already, then returns the stored row: two
- * concurrent first requests for one player both end with the same row. A nick another player holds
- * raises a unique violation.
+ * Registers the player unless (client, externalId) exists already, then returns the stored row: two
+ * concurrent first requests for one player both end with the same row. The row is made by the launch
+ * write (docs/design.md §10), as a launch would make it. A nick another player holds: `username_exists`.
  */
-export async function insertPlayerIfAbsent(db: Db, player: NewPlayer, now: Date): Promise<Player> {
+export async function registerPlayerIfAbsent(
+  db: Db,
+  player: NewPlayer,
+  now: Date,
+): Promise<Player | 'username_exists'> {
+  const existing = await findPlayerByExternalId(db, player.clientId, player.externalId);
+  if (existing) return existing;
   const timestamp = now.toISOString();
-  await db
-    .insertInto('players')
-    .values({
-      id: randomUUID(),
-      client_id: player.clientId,
-      external_id: player.externalId,
-      ...profileColumns(player.profile),
-      active: player.active ? 1 : 0,
-      verified: player.verified ? 1 : 0,
-      created_at: timestamp,
-      updated_at: timestamp,
-    })
-    .onConflict((conflict) => conflict.columns(['client_id', 'external_id']).doNothing())
-    .execute();
+  const outcome = await withinTransaction(db, (trx) =>
+    registerWithin(trx, {
+      kind: 'register',
+      mode: 'external',
+      clientId: player.clientId,
+      userId: player.externalId,
+      profile: profileColumns(player.profile),
+      newPlayer: {
+        id: randomUUID(),
+        client_id: player.clientId,
+        external_id: player.externalId,
+        active: player.active ? 1 : 0,
+        verified: player.verified ? 1 : 0,
+        created_at: timestamp,
+        updated_at: timestamp,
+      },
+      now: timestamp,
+    }),
+  );
+  if (!outcome.ok && outcome.reason === 'username_exists') return outcome.reason;
+  if (!outcome.ok) throw new Error(`the registration of a new player was refused: ${outcome.reason}`);
   const stored = await findPlayerByExternalId(db, player.clientId, player.externalId);
   if (!stored) throw new Error('player vanished after insert');
   return stored;
 }
 
-/** Columns no profile field may be stored in: identity, the derived nick key, the timestamps, the block. */
-type NotProfileColumn =
-  | 'id'
-  | 'client_id'
-  | 'external_id'
-  | 'nick_key'
-  | 'created_at'
-  | 'updated_at'
-  | 'blocked_at'
-  | 'blocked_until'
-  | 'block_reason';
-/** A value as a column holds it: SQLite has no boolean, so booleans are 0 or 1 on both databases. */
-type Stored<T> = T extends boolean ? number : T;
-/** The profile columns that can hold a value of type `V`. */
-type ColumnFor<V> = {
-  [C in Exclude<keyof PlayerTable, NotProfileColumn>]: Stored<V> extends PlayerTable[C] ? C : never;
-}[Exclude<keyof PlayerTable, NotProfileColumn>];
-
-/** Where each profile field is stored: every field of PlayerProfile, each in a column of its type. */
-export type ProfileColumnMap = {
-  readonly [K in keyof Required<PlayerProfile>]: ColumnFor<NonNullable<PlayerProfile[K]>>;
-};
-
-/**
- * The one list of profile fields and their columns. A field added to the SDK's OpenGamePlayer does not
- * compile until it is named here (and so stored, and read from a v3 document).
- */
-export const PROFILE_COLUMNS = {
-  nick: 'nick',
-  name: 'name',
-  email: 'email',
-  referredBy: 'referred_by',
-  referralCode: 'referral_code',
-  bonusCode: 'bonus_code',
-  avatar: 'avatar',
-  phoneNumber: 'phone_number',
-  tag: 'tag',
-  active: 'active',
-  verified: 'verified',
-  trustedLevel: 'trusted_level',
-  currency: 'currency',
-  preferredCurrency: 'preferred_currency',
-  country: 'country',
-} as const satisfies ProfileColumnMap;
+/** registerPlayerIfAbsent for callers that know the nick is free (test fixtures): a taken nick throws. */
+export async function insertPlayerIfAbsent(db: Db, player: NewPlayer, now: Date): Promise<Player> {
+  const registered = await registerPlayerIfAbsent(db, player, now);
+  if (registered === 'username_exists') throw new Error('the nick is taken by another player');
+  return registered;
+}
 
 /** Every profile field an integrator may send (v2 sends only nick; v3 all). */
 export const PROFILE_FIELDS = Object.keys(PROFILE_COLUMNS) as (keyof PlayerProfile)[];

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertClient } from '../../clients/client.repository.js';
+import { registerPlayerIfAbsent } from '../../players/player.repository.js';
 import { LATER, launchOf, NOW, nick } from '../../test-support/launch-write-of.js';
 import { refuseSessionsOf } from '../../test-support/refuse-sessions.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../../test-support/test-database.js';
@@ -231,6 +232,41 @@ describe.each(DIALECTS)('the launch write on %s: signatures, outbox rows, blocks
       'ext-until-later',
       'ext-until-now',
       'ext-until-now',
+    ]);
+  });
+
+  it('registers a player without a session (player add) through the same write: its row as a launch makes it', async () => {
+    const registration = { clientId: 'demo', externalId: 'added', active: false, verified: true };
+    const added = await registerPlayerIfAbsent(
+      db(),
+      { ...registration, profile: { nick: 'Added' } },
+      new Date(NOW),
+    );
+    expect(added).toMatchObject({ externalId: 'added', nick: 'Added', active: false, verified: true });
+    const stored = await db()
+      .selectFrom('players')
+      .select(['nick_key', 'created_at', 'updated_at'])
+      .where('external_id', '=', 'added')
+      .executeTakeFirst();
+    expect(stored).toEqual({ nick_key: 'added', created_at: NOW, updated_at: NOW });
+    expect(await sessionsOf()).toEqual([]);
+
+    const taken = await registerPlayerIfAbsent(
+      db(),
+      { ...registration, externalId: 'other', profile: { nick: 'ADDED' } },
+      new Date(NOW),
+    );
+    expect(taken).toBe('username_exists');
+    // Within a transaction of its own caller too (an audited change), on the caller's connection.
+    const again = await db()
+      .transaction()
+      .execute((trx) =>
+        registerPlayerIfAbsent(trx, { ...registration, externalId: 'third', profile: {} }, new Date(NOW)),
+      );
+    expect(again).toMatchObject({ externalId: 'third', nick: null });
+    expect(await db().selectFrom('players').select('external_id').orderBy('external_id').execute()).toEqual([
+      { external_id: 'added' },
+      { external_id: 'third' },
     ]);
   });
 });

@@ -12,6 +12,7 @@
 --   4. registers the player if new, or writes the profile columns sent where they differ;
 --   5. inserts the session with the player's id and default currency, then the outbox rows whose
 --      condition held (always, player created, player updated).
+-- A registration (`player add`, kind `register`) runs steps 1 to 4 only.
 -- A nick taken by a concurrent transaction raises the unique violation instead, and the caller retries
 -- the batch op by op, so that only that launch fails. No subtransactions: a batch of hundreds of
 -- launches stays one plain transaction.
@@ -98,6 +99,11 @@ begin
                              string_agg(format('%I = ($1).%I', col, col), ', '))
                from jsonb_object_keys(profile || '{"updated_at": null}') as col)
         using player;
+    end if;
+
+    if op->>'kind' = 'register' then
+      results := results || jsonb_build_object('ok', true, 'playerId', player.id, 'currency', player.currency);
+      continue;
     end if;
 
     session := jsonb_populate_record(null::sessions,

@@ -12,7 +12,7 @@ import { routineSource } from './routines.js';
 const PINNED = {
   poker_launch_write_batch: {
     version: 3,
-    sha256: '922bb5ce94b3d27bab61de74d3daf87a41b4c46a28a694565813734a32a3bf80',
+    sha256: 'f039f1b1eef207f95c586ebdb620d494a070eae4b931be8d57714b64afc41d49',
   },
 };
 

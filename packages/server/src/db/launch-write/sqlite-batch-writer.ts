@@ -1,9 +1,10 @@
 import type SQLite from 'better-sqlite3';
-import { PROFILE_COLUMNS } from '../../players/player.repository.js';
+import { PROFILE_COLUMNS } from '../profile-columns.js';
 import type {
   LaunchOutcome,
   LaunchWrite,
   OutboxCondition,
+  RegisterWrite,
   RevokeWrite,
   WriteOp,
   WriteOutcome,
@@ -40,6 +41,13 @@ const INSERT_USED_SIGNATURE =
   'INSERT INTO used_signatures (client_id, sign, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING';
 const REPLAYED = { ok: false, reason: 'replayed' } as const;
 
+/**
+ * Most statements shaped by their columns kept prepared (docs/design.md §10). A v3 client choosing which
+ * of fifteen profile fields to send could otherwise make tens of thousands of shapes; the service's own
+ * shapes are a few dozen, so the oldest goes first and a hot one that went is prepared again, once.
+ */
+export const SHAPED_STATEMENT_CAP = 128;
+
 /** What a session takes of its player: the player's id and default currency. */
 interface StoredPlayer {
   id: string;
@@ -68,6 +76,11 @@ export class SqliteBatchWriter {
   /** Inserts, updates and other statements, shaped by the columns they write, prepared once per shape. */
   private readonly shaped = new Map<string, SQLite.Statement>();
 
+  /** How many shaped statements are prepared now (at most SHAPED_STATEMENT_CAP). */
+  get shapedStatements(): number {
+    return this.shaped.size;
+  }
+
   constructor(private readonly sqlite: SQLite.Database) {
     this.statements = prepare(sqlite);
   }
@@ -84,9 +97,22 @@ export class SqliteBatchWriter {
     }
   }
 
-  private writeOne(operation: WriteOp): WriteOutcome | FailedOperation {
+  /**
+   * Runs operations in the transaction the caller holds on this connection (an audited `player add`):
+   * no BEGIN or COMMIT here; an operation that fails throws.
+   */
+  writeWithin(operations: readonly (WriteOp | RegisterWrite)[]): WriteOutcome[] {
+    return operations.map((operation) => {
+      const result = this.writeOne(operation);
+      if ('failed' in result)
+        throw Object.assign(new Error(result.failed.message), { code: result.failed.code });
+      return result;
+    });
+  }
+
+  private writeOne(operation: WriteOp | RegisterWrite): WriteOutcome | FailedOperation {
     try {
-      return operation.kind === 'launch'
+      return operation.kind === 'launch' || operation.kind === 'register'
         ? this.launch(operation)
         : operation.kind === 'revoke'
           ? this.revoke(operation)
@@ -117,7 +143,7 @@ export class SqliteBatchWriter {
    * write, and the used signature is the first write, so a refused launch writes nothing. A launch that
    * writes one statement (a returning player's session, nothing else) needs no savepoint.
    */
-  private launch(write: LaunchWrite): LaunchOutcome {
+  private launch(write: LaunchWrite | RegisterWrite): LaunchOutcome {
     const player = this.findPlayer(write);
     if (player === undefined) {
       if (write.mode === 'internal') return { ok: false, reason: 'player_not_found' };
@@ -131,7 +157,10 @@ export class SqliteBatchWriter {
     }
     if (isBlocked(player, write.now)) return { ok: false, reason: 'player_blocked' };
     const changed = this.changedColumns(player, write);
-    if (changed === undefined && write.usedSignature === undefined && write.outbox === undefined) {
+    if (
+      changed === undefined &&
+      (write.kind === 'register' || (write.usedSignature === undefined && write.outbox === undefined))
+    ) {
       return this.insertSession(write, player, undefined);
     }
     return this.inSavepoint(() => {
@@ -144,18 +173,19 @@ export class SqliteBatchWriter {
   }
 
   /** Records the launch's signature if it carries one; false if the client used it before. */
-  private recordSignature({ usedSignature }: LaunchWrite): boolean {
-    if (usedSignature === undefined) return true;
-    const { client_id, sign, expires_at } = usedSignature;
+  private recordSignature(write: LaunchWrite | RegisterWrite): boolean {
+    if (write.kind === 'register' || write.usedSignature === undefined) return true;
+    const { client_id, sign, expires_at } = write.usedSignature;
     return this.shapedStatement(INSERT_USED_SIGNATURE).run(client_id, sign, expires_at).changes === 1;
   }
 
   /** Inserts the session, then the outbox rows of `always` and of what happened to the player. */
   private insertSession(
-    write: LaunchWrite,
+    write: LaunchWrite | RegisterWrite,
     player: StoredPlayer,
     happened: OutboxCondition | undefined,
   ): LaunchOutcome {
+    if (write.kind === 'register') return { ok: true, playerId: player.id, currency: player.currency };
     this.insert('sessions', { ...write.session, player_id: player.id, currency: player.currency });
     if (write.outbox !== undefined) {
       for (const { when, row } of write.outbox) {
@@ -185,7 +215,7 @@ export class SqliteBatchWriter {
     return { ok: true };
   }
 
-  private findPlayer(write: LaunchWrite): FoundPlayer | undefined {
+  private findPlayer(write: LaunchWrite | RegisterWrite): FoundPlayer | undefined {
     const statement =
       write.mode === 'internal' ? this.statements.playerById : this.statements.playerByExternalId;
     const values = statement.get(write.clientId, write.userId) as unknown[] | undefined;
@@ -194,7 +224,10 @@ export class SqliteBatchWriter {
   }
 
   /** The profile columns sent whose stored value differs (only they are written); none: undefined. */
-  private changedColumns(player: FoundPlayer, write: LaunchWrite): Record<string, unknown> | undefined {
+  private changedColumns(
+    player: FoundPlayer,
+    write: LaunchWrite | RegisterWrite,
+  ): Record<string, unknown> | undefined {
     let changed: Record<string, unknown> | undefined;
     for (const [column, value] of Object.entries(write.profile)) {
       if (value === undefined) continue;
@@ -215,10 +248,7 @@ export class SqliteBatchWriter {
     let statement = this.shaped.get(key);
     if (statement === undefined) {
       const values = names.map(() => '?').join(', ');
-      statement = this.sqlite.prepare(
-        `INSERT INTO ${table} (${names.map(quote).join(', ')}) VALUES (${values})`,
-      );
-      this.shaped.set(key, statement);
+      statement = this.keep(key, `INSERT INTO ${table} (${names.map(quote).join(', ')}) VALUES (${values})`);
     }
     // Positional: binding by name looks every name up in the row again.
     statement.run(...Object.values(row));
@@ -234,11 +264,17 @@ export class SqliteBatchWriter {
   }
 
   private shapedStatement(text: string): SQLite.Statement {
-    let statement = this.shaped.get(text);
-    if (statement === undefined) {
-      statement = this.sqlite.prepare(text);
-      this.shaped.set(text, statement);
+    return this.shaped.get(text) ?? this.keep(text, text);
+  }
+
+  /** Prepares `text` and keeps it under `key`, the oldest kept statement going if the cap is reached. */
+  private keep(key: string, text: string): SQLite.Statement {
+    const statement = this.sqlite.prepare(text);
+    if (this.shaped.size >= SHAPED_STATEMENT_CAP) {
+      const oldest = this.shaped.keys().next().value;
+      if (oldest !== undefined) this.shaped.delete(oldest);
     }
+    this.shaped.set(key, statement);
     return statement;
   }
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { batchResults } from '../checked-write-outcomes.js';
 import { type BatchResult, GroupCommit, type GroupCommitOptions, OperationFailed } from '../group-commit.js';
 import {
   type LaunchOutcome,
@@ -109,11 +110,11 @@ export class PostgresSessionStore implements SessionStore {
    */
   private async commit(operations: readonly WriteOp[]): Promise<BatchResult<WriteOutcome>[]> {
     try {
-      const { rows } = await this.pool.query<{ results: WriteOutcome[] }>({
+      const { rows } = await this.pool.query<{ results: unknown }>({
         ...WRITE_BATCH,
         values: [JSON.stringify(operations)],
       });
-      return rows[0]?.results ?? [];
+      return batchResults(rows[0]?.results, operations.length);
     } catch (error) {
       if (!isStatementError(error)) throw error;
       if (operations.length > 1) {

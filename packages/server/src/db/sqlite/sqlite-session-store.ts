@@ -1,5 +1,5 @@
-import { type BatchResult, GroupCommit, type GroupCommitOptions, OperationFailed } from '../group-commit.js';
-import type { FailedOperation } from '../launch-write/sqlite-batch-writer.js';
+import { batchResults } from '../checked-write-outcomes.js';
+import { type BatchResult, GroupCommit, type GroupCommitOptions } from '../group-commit.js';
 import type {
   LaunchOutcome,
   LaunchWrite,
@@ -71,23 +71,20 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   private async findAll(hashes: string[]): Promise<Map<string, TokenSessionRow>> {
-    const rows = JSON.parse(await this.reader.request(JSON.stringify(hashes))) as (TokenSessionRow | null)[];
+    const rows: unknown = JSON.parse(await this.reader.request(JSON.stringify(hashes)));
+    if (!Array.isArray(rows) || rows.length !== hashes.length) {
+      throw new Error('the token reader answered another number of rows than it was asked for');
+    }
     const found = new Map<string, TokenSessionRow>();
-    rows.forEach((row, index) => {
-      if (row !== null) found.set(hashes[index] as string, row);
+    rows.forEach((row: unknown, index) => {
+      // Rows of the reader's one SELECT (TOKEN_SESSION_COLUMNS), or null where none matched.
+      if (typeof row === 'object' && row !== null) found.set(hashes[index] as string, row as TokenSessionRow);
     });
     return found;
   }
 
   private async commit(operations: readonly WriteOp[]): Promise<BatchResult<WriteOutcome>[]> {
-    const results = JSON.parse(await this.writer.request(JSON.stringify(operations))) as (
-      | WriteOutcome
-      | FailedOperation
-    )[];
-    return results.map((result) =>
-      'failed' in result
-        ? new OperationFailed(Object.assign(new Error(result.failed.message), { code: result.failed.code }))
-        : result,
-    );
+    const answer: unknown = JSON.parse(await this.writer.request(JSON.stringify(operations)));
+    return batchResults(answer, operations.length);
   }
 }

@@ -1,16 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ThreadChannel } from './thread-channel.js';
 
-/** A thread as the database threads are built (answerRequests, from the build), that can be told to die. */
-const ECHO_THREAD = `data:text/javascript,${encodeURIComponent(`
-  import { parentPort } from 'node:worker_threads';
-  import { answerRequests } from ${JSON.stringify(new URL('../../../dist/db/sqlite/thread-channel.js', import.meta.url).href)};
-  answerRequests(parentPort, (payload) => {
-    if (payload === 'die') process.exit(3);
-    if (payload === 'refuse') throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-    return payload.toUpperCase();
-  });
-`)}`;
+/** A thread as the database threads are built (answerRequests), run from its source like them. */
+const ECHO_THREAD = '../../test-support/echo-thread.js';
 
 describe('a channel to a database thread', () => {
   let channel: ThreadChannel | undefined;

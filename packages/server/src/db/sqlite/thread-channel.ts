@@ -54,7 +54,7 @@ export class ThreadChannel {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(compiledSibling(this.file, this.from), { workerData: this.workerData });
+    const worker = new Worker(threadModule(this.file, this.from), { workerData: this.workerData });
     worker.on('message', (reply: ThreadReply) => {
       const settle = this.pending.get(reply.id);
       this.pending.delete(reply.id);
@@ -98,11 +98,18 @@ export function answerRequests(port: MessagePort | null, handle: (payload: strin
 }
 
 /**
- * The URL of a compiled module next to `from`. Under Vitest the stores run from their TypeScript
- * sources, but a worker thread needs JavaScript: it runs the build's copy (tests run after `tsc -b`).
+ * The module a thread runs: `file` next to `from`. Built (dist/), that module itself. Run from the
+ * TypeScript sources (under Vitest), its `.ts` source, compiled as it loads by module hooks the thread
+ * registers first (test-support/typescript-hooks.mjs): a test runs the code under test in the thread
+ * too, never an older build.
  */
-function compiledSibling(file: string, from: string): URL {
+function threadModule(file: string, from: string): URL {
   const url = new URL(file, from);
-  if (!from.endsWith('.ts')) return url;
-  return new URL(url.href.replace('/src/', '/dist/'));
+  if (!from.endsWith('.ts') || url.protocol !== 'file:') return url;
+  const hooks = new URL('../../test-support/typescript-hooks.mjs', import.meta.url);
+  const source = url.href.replace(/\.js$/, '.ts');
+  const bootstrap = `import { register } from 'node:module';
+    register(${JSON.stringify(hooks.href)});
+    await import(${JSON.stringify(source)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
 }
