@@ -13,6 +13,7 @@ import type { SessionStore } from './db/session-store.js';
 import { registerBodyParsers } from './http/body/body-parsers.js';
 import { BODY_LIMIT_BYTES } from './http/body/limits.js';
 import { parseQueryString, registerQueryStringCheck } from './http/body/query-string.js';
+import { noticeIgnoredForwardingHeaders } from './http/caller-address.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { bufferedLogDestination } from './http/log-destination.js';
 import {
@@ -160,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   registerDraining(app, context.state);
+  noticeIgnoredForwardingHeaders(app, options.config);
   registerRequestMetrics(app, metrics);
   registerPurgeJob(app, context, options.purge);
   registerWebhookJobs(app, context, options.webhooks);
@@ -200,11 +202,9 @@ function activityRecorder(options: AppOptions, metrics: Metrics, app: FastifyIns
   return recorder;
 }
 
-/** Fastify takes the list as a mutable array. */
-function trustProxy(config: Config): boolean | string[] {
-  return config.trustProxy === true || config.trustProxy === false
-    ? config.trustProxy
-    : [...config.trustProxy];
+/** Fastify takes the list as a mutable array; with it, request.ip is http/caller-address.ts's resolved address. */
+function trustProxy(config: Config): false | string[] {
+  return config.trustProxy === false ? false : [...config.trustProxy];
 }
 
 /** Quotas per instance, or shared by all through Redis when REDIS_URL is set (docs/design.md §10). */

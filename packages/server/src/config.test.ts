@@ -85,8 +85,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:8080');
   });
 
-  it('reads TRUST_PROXY as on/off or a list of proxy addresses, CIDRs and named ranges', () => {
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  it('reads TRUST_PROXY as off or a list of proxy addresses, CIDRs and named ranges', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1, 192.0.2.7, fd00::/8, loopback' }).trustProxy).toEqual([
       '10.0.0.0/8',
       '::1',
@@ -99,7 +99,14 @@ describe('loadConfig', () => {
   it('refuses a TRUST_PROXY hop count, which anyone can spoof, saying what to give instead', () => {
     expect(() => loadConfig({ TRUST_PROXY: '2' })).toThrow(
       'TRUST_PROXY takes no hop count ("2"): a client can add hops of its own to X-Forwarded-For. ' +
-        'Give true or the addresses/CIDRs of your proxies, e.g. TRUST_PROXY=10.0.0.0/8',
+        'Give the addresses/CIDRs of your proxies, e.g. TRUST_PROXY=10.0.0.0/8',
+    );
+  });
+
+  it('refuses TRUST_PROXY=true, which lets any caller choose its address, naming the list form', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      'TRUST_PROXY=true is refused: it would let anyone who connects choose the address it is counted by. ' +
+        'Give the addresses/CIDRs of your proxies, e.g. TRUST_PROXY=127.0.0.1 or TRUST_PROXY=10.0.0.0/8',
     );
   });
 
@@ -127,7 +134,7 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL must be an absolute http\(s\) URL/],
     [{ POKER_LAUNCH_ENV: 'prod' }, /POKER_LAUNCH_ENV must be one of staging, production, got "prod"/],
     [{ RATE_LIMIT_PER_MINUTE: '-1' }, /RATE_LIMIT_PER_MINUTE must be a whole number from 0/],
-    [{ TRUST_PROXY: 'the balancer' }, /TRUST_PROXY must be true, false, or a comma list of proxy/],
+    [{ TRUST_PROXY: 'the balancer' }, /TRUST_PROXY must be false or a comma list of proxy/],
     [{ TRUST_PROXY: '10.0.0.0/33, 10.0.0.1' }, /not an address or CIDR: "10.0.0.0\/33"$/],
     [{ TRUST_PROXY: '300.1.1.1' }, /not an address or CIDR: "300.1.1.1"/],
     [{ REDIS_URL: 'http://cache:6379' }, /REDIS_URL must start with redis:\/\/ or rediss:\/\//],

@@ -13,7 +13,7 @@ export interface Config {
   /** Requests per minute per client and server instance on the API routes; 0 turns the limit off. */
   readonly rateLimitPerMinute: number;
   /** Whom to believe in X-Forwarded-For: off, all (`true`), or proxy addresses/CIDRs. */
-  readonly trustProxy: boolean | readonly string[];
+  readonly trustProxy: false | readonly string[];
   /** Quotas shared by every instance through this Redis; `undefined`: counted per instance. */
   readonly redis: RedisConfig | undefined;
   /** Bearer token that `/metrics` requires; undefined: `/metrics` is open (bind it to a private interface). */
@@ -125,21 +125,31 @@ function parseRateLimit(text: string): number {
 /** Address ranges proxy-addr knows by name, for a proxy on the same host or network. */
 const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 
-function parseTrustProxy(text: string): boolean | readonly string[] {
+/**
+ * `false`, or the proxies whose `X-Forwarded-For` is believed (docs/design.md §11). `true` is refused:
+ * it would believe whoever connects, and a hop count believes as many entries as it says, both of which a
+ * caller who reaches the service can write.
+ */
+function parseTrustProxy(text: string): false | readonly string[] {
   if (text === 'false') return false;
-  if (text === 'true') return true;
+  if (text === 'true') {
+    throw new ConfigError(
+      'TRUST_PROXY=true is refused: it would let anyone who connects choose the address it is counted by. ' +
+        'Give the addresses/CIDRs of your proxies, e.g. TRUST_PROXY=127.0.0.1 or TRUST_PROXY=10.0.0.0/8',
+    );
+  }
   if (/^\d+$/.test(text)) {
     // Fastify dropped hop counts too: anyone can put more hops into X-Forwarded-For than there are proxies.
     throw new ConfigError(
       `TRUST_PROXY takes no hop count ("${text}"): a client can add hops of its own to X-Forwarded-For. ` +
-        'Give true or the addresses/CIDRs of your proxies, e.g. TRUST_PROXY=10.0.0.0/8',
+        'Give the addresses/CIDRs of your proxies, e.g. TRUST_PROXY=10.0.0.0/8',
     );
   }
   const entries = text.split(',').map((part) => part.trim());
   const wrong = entries.filter((entry) => !NAMED_RANGES.includes(entry) && !isAddressOrCidr(entry));
   if (wrong.length === 0) return Object.freeze(entries);
   throw new ConfigError(
-    `TRUST_PROXY must be true, false, or a comma list of proxy addresses/CIDRs (or loopback, linklocal, ` +
+    `TRUST_PROXY must be false or a comma list of proxy addresses/CIDRs (or loopback, linklocal, ` +
       `uniquelocal); not an address or CIDR: ${wrong.map((entry) => `"${entry}"`).join(', ')}`,
   );
 }

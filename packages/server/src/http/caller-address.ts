@@ -1,5 +1,6 @@
 import { BlockList, isIPv4 } from 'node:net';
-import type { FastifyRequest } from 'fastify';
+import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 
 /** Where proxies and load balancers connect from: addresses many callers may share. */
@@ -26,24 +27,59 @@ for (const [network, prefix] of [
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
 
 /**
- * The caller's own address, when the service can know it; `undefined` when the address it sees may be
- * shared by many callers, so that counting failures or page views per address could shut them all out:
- * - a trusted proxy (TRUST_PROXY) reported the caller's address: that address;
- * - the peer connected directly from a public address and, without TRUST_PROXY, sent no forwarding
- *   header: the peer;
- * - otherwise (a private, loopback or carrier-NAT peer, which is how proxies and load balancers
- *   connect; forwarding headers nobody was told to trust): unknown.
+ * THE caller's address (docs/design.md §11), for logs, the per-address quotas and anything else that
+ * asks where a request comes from; no header a caller writes can choose it:
+ * - with TRUST_PROXY (a list of proxies), the first address of the chain, read from the right (the
+ *   connection's, then X-Forwarded-For's last entry, and so on), that is not a trusted proxy: each
+ *   trusted proxy vouches only for the address it saw, never for what the caller wrote further left;
+ * - without it, the connection's: forwarding headers are ignored.
+ * Fastify resolves it so (trustProxy, with proxy-addr's rules) as `request.ip`; read it here.
+ */
+export function resolvedAddress(request: FastifyRequest): string | undefined {
+  return request.ip;
+}
+
+/**
+ * The resolved address when it is the caller's own, for counting per address; `undefined` when it may
+ * be shared by many callers, so that counting failures or page views per address could shut them all
+ * out: a trusted proxy that reported no caller, or, without TRUST_PROXY, a private, loopback or
+ * carrier-NAT peer (how proxies and load balancers connect).
  */
 export function callerAddress(request: FastifyRequest, config: Config): string | undefined {
-  const peer = request.socket.remoteAddress;
-  if (peer === undefined) return undefined;
-  // Fastify resolves request.ip through X-Forwarded-For from trusted proxies only.
-  if (request.ip !== peer) return request.ip;
-  if (isShared(peer)) return undefined;
-  if (config.trustProxy === false && FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined)) {
-    return undefined;
+  const address = resolvedAddress(request);
+  if (address === undefined) return undefined;
+  if (config.trustProxy === false) return isShared(address) ? undefined : address;
+  return trustedProxies(config.trustProxy)(address, 0) ? undefined : address;
+}
+
+/**
+ * Without TRUST_PROXY, says once that forwarding headers arrive and are ignored: a sign that the
+ * service sits behind a proxy nobody named, so every caller counts as the proxy.
+ */
+export function noticeIgnoredForwardingHeaders(app: FastifyInstance, config: Config): void {
+  if (config.trustProxy !== false) return;
+  let noticed = false;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!noticed && FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined)) {
+      noticed = true;
+      app.log.warn(
+        'forwarding headers (X-Forwarded-For, Forwarded, X-Real-IP) are ignored: TRUST_PROXY is off, ' +
+          "so each request counts by its connection's address; behind a proxy, set TRUST_PROXY to its addresses",
+      );
+    }
+    done();
+  });
+}
+
+const compiled = new WeakMap<readonly string[], (address: string, hop: number) => boolean>();
+
+function trustedProxies(list: readonly string[]): (address: string, hop: number) => boolean {
+  let trust = compiled.get(list);
+  if (!trust) {
+    trust = proxyAddr.compile([...list]);
+    compiled.set(list, trust);
   }
-  return peer;
+  return trust;
 }
 
 function isShared(address: string): boolean {

@@ -264,7 +264,7 @@ describe('request quota against forgers', () => {
 });
 
 describe('request quota behind a trusted proxy', () => {
-  const h = useHarness('sqlite', { RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: 'true' });
+  const h = useHarness('sqlite', { RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: '10.0.0.0/8' });
 
   it('counts the forwarded address, not the proxy', async () => {
     await h().addClient({ id: 'demo' });
