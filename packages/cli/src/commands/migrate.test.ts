@@ -14,6 +14,7 @@ const MIGRATIONS = [
   '012_launch_write_records',
   '013_api_user_clients',
   '015_api_user_and_erasure',
+  '016_block_waits_for_launches',
 ];
 
 describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {

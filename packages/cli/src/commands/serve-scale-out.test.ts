@@ -30,6 +30,7 @@ describe.runIf(postgresUrl)('three poker-launch instances on one PostgreSQL data
         '012_launch_write_records',
         '013_api_user_clients',
         '015_api_user_and_erasure',
+        '016_block_waits_for_launches',
       ]);
       // A first start creates the demo client once, whichever instance wins.
       const printed = instances.filter((instance) => instance.stdout().includes('client id: demo'));

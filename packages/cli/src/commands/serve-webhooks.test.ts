@@ -25,7 +25,7 @@ describe.each(DIALECTS)('webhooks from running instances on %s', (kind) => {
   });
 
   const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url, ...WEBHOOK_ENV });
-  /** Launches on `instance` and logs out at once: one session.logged_out event each. */
+  /** Launches on `instance` and logs out at once: a session.created and a session.logged_out event each. */
   const launchAndLogOut = async (
     instance: ServeProcess,
     credentials: { clientId: string; secret: string },
@@ -41,7 +41,14 @@ describe.each(DIALECTS)('webhooks from running instances on %s', (kind) => {
   };
   const addEndpoint = async () => {
     receiver = await startWebhookReceiver();
-    const added = await cli('webhook', 'add', 'demo', receiver.url, '--events', 'session.logged_out');
+    const added = await cli(
+      'webhook',
+      'add',
+      'demo',
+      receiver.url,
+      '--events',
+      'session.created,session.logged_out',
+    );
     expect(added.code, added.stderr).toBe(0);
     const [id, secret] = added.stdout.trim().split('\n');
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -78,17 +85,26 @@ describe.each(DIALECTS)('webhooks from running instances on %s', (kind) => {
     for (let index = 0; index < 40; index++) await launchAndLogOut(first, credentials, `player-${index}`);
     // The receiver is down: every delivery fails and waits for its next attempt.
     const stored = await storedStates();
-    expect(stored.filter((state) => state === 'pending')).toHaveLength(40);
+    expect(stored.filter((state) => state === 'pending')).toHaveLength(80);
     await first.stop('SIGKILL');
 
     receiver.up();
     instances = [await runServe(database().url, WEBHOOK_ENV)];
     // Rows the killed instance held stay its own until their lease ends (45 s): a generous deadline.
-    const delivered = await receiver.waitForDelivered(40, 150_000);
-    expect(new Set(delivered.map((webhook) => webhook.id)).size).toBe(40);
+    const delivered = await receiver.waitForDelivered(80, 150_000);
+    expect(new Set(delivered.map((webhook) => webhook.id)).size).toBe(80);
     expect(delivered.every((webhook) => webhook.verifiedWith.length === 1)).toBe(true);
+    // Each session reported created (by the launch's own write) and logged out (by the trigger).
+    const sessionsOf = (type: string) =>
+      new Set(
+        delivered
+          .filter((webhook) => webhook.payload.type === type)
+          .map((webhook) => webhook.payload.data.gameSessionId),
+      );
+    expect(sessionsOf('session.created').size).toBe(40);
+    expect(sessionsOf('session.created')).toEqual(sessionsOf('session.logged_out'));
     expect(new Set(delivered.map((webhook) => webhook.payload.data.playerId)).size).toBe(40);
-    expect(await allRecordedDelivered(40)).toEqual(Array.from({ length: 40 }, () => 'delivered'));
+    expect(await allRecordedDelivered(80)).toEqual(Array.from({ length: 80 }, () => 'delivered'));
   }, 240_000);
 
   it('share the work between two instances on one database: each event delivered once', async () => {
@@ -103,13 +119,14 @@ describe.each(DIALECTS)('webhooks from running instances on %s', (kind) => {
         }
       }),
     );
-    const delivered = await receiver.waitForDelivered(60, 60_000);
+    const delivered = await receiver.waitForDelivered(120, 60_000);
     // Let a second instance's duplicate, if there were one, arrive before counting.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const ids = receiver.received.map((webhook) => webhook.id);
-    expect(ids).toHaveLength(60);
-    expect(new Set(ids).size).toBe(60);
+    expect(ids).toHaveLength(120);
+    expect(new Set(ids).size).toBe(120);
+    expect(delivered.filter((webhook) => webhook.payload.type === 'session.created')).toHaveLength(60);
     expect(delivered.every((webhook) => webhook.verifiedWith.length === 1)).toBe(true);
-    expect(await allRecordedDelivered(60)).toEqual(Array.from({ length: 60 }, () => 'delivered'));
+    expect(await allRecordedDelivered(120)).toEqual(Array.from({ length: 120 }, () => 'delivered'));
   }, 120_000);
 });

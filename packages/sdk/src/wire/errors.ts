@@ -7,6 +7,7 @@ export const ERROR_CODES = [
   'token_expired',
   'token_revoked',
   'forbidden',
+  'player_blocked',
   'not_found',
   'player_not_found',
   'method_not_allowed',

@@ -10,6 +10,7 @@ import { consoleTables } from './migrations/010-console.js';
 import { launchWriteRecords } from './migrations/012-launch-write-records.js';
 import { apiUserClients } from './migrations/013-api-user-clients.js';
 import { apiUserAndErasure } from './migrations/015-api-user-and-erasure.js';
+import { blockWaitsForLaunches } from './migrations/016-block-waits-for-launches.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -24,6 +25,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '012_launch_write_records': launchWriteRecords(dialect),
     '013_api_user_clients': apiUserClients(dialect),
     '015_api_user_and_erasure': apiUserAndErasure,
+    '016_block_waits_for_launches': blockWaitsForLaunches(dialect),
   };
 }
 

@@ -9,6 +9,7 @@ const ERROR_TABLE: Record<ErrorCode, { status: number; title: string }> = {
   token_expired: { status: 401, title: 'Unauthorized' },
   token_revoked: { status: 401, title: 'Unauthorized' },
   forbidden: { status: 403, title: 'Forbidden' },
+  player_blocked: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not Found' },
   player_not_found: { status: 404, title: 'Not Found' },
   method_not_allowed: { status: 405, title: 'Method Not Allowed' },

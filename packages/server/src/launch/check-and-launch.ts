@@ -39,7 +39,13 @@ export async function checkAndLaunch(
   const launch = parsed.request;
   launch.profile.currency = rules.currency;
   const result = await launchSession(
-    { sessions: context.sessions, config: context.config, now: context.clock(), settings },
+    {
+      sessions: context.sessions,
+      config: context.config,
+      now: context.clock(),
+      settings,
+      webhookEndpoints: live.webhookEndpoints,
+    },
     client,
     launch,
     pointers,

@@ -18,3 +18,6 @@ export const signatureHint = (canonical: string, acceptedAlternative?: string) =
 });
 
 export const USERNAME_EXISTS = 'A Player with this username already exists in the system.';
+
+/** A launch for a player under a block (docs/design.md §11): the integrator's own decision, not to retry. */
+export const PLAYER_BLOCKED = 'The player is blocked: no session can be opened for it until the block ends';

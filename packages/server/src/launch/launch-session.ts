@@ -8,6 +8,9 @@ import type { Session } from '../sessions/session.js';
 import { sessionColumns } from '../sessions/session.repository.js';
 import { generateSessionId, generateToken, hashToken } from '../sessions/token.js';
 import type { Settings } from '../settings/settings.js';
+import { launchOutbox } from '../webhooks/launch-events.js';
+import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
+import { PLAYER_BLOCKED } from './launch-error-examples.js';
 import type { LaunchPointers, LaunchRequest } from './launch-request.js';
 import { buildLaunchUrl } from './launch-url.js';
 
@@ -16,6 +19,8 @@ export interface LaunchContext {
   config: Config;
   now: Date;
   settings: Settings;
+  /** The webhook endpoints of every client, from the live configuration: the launch's events go to them. */
+  webhookEndpoints: readonly WebhookEndpoint[];
 }
 
 export interface LaunchResult {
@@ -78,6 +83,13 @@ export async function launchSession(
     },
     session: sessionColumns(session),
     now: timestamp,
+    outbox: launchOutbox(context.webhookEndpoints, {
+      clientId: client.id,
+      playerId: request.userId,
+      sessionId: session.externalSessionId,
+      gameSessionId: session.id,
+      at: timestamp,
+    }),
   });
   if (!outcome.ok) throw refusalError(outcome.reason, pointers);
   // Completed in place, not copied: a spread of a dozen fields per launch shows in the profile.
@@ -103,9 +115,9 @@ function refusalError(reason: LaunchRefusal, pointers: LaunchPointers): ApiError
         pointer: pointers.nick,
         status: pointers.usernameErrorStatus,
       });
-    // Temporary answers until the block and replay errors of their own land (issues #25 and #24).
     case 'player_blocked':
-      return ApiError.of('forbidden', 'The player is blocked.', { pointer: pointers.userId });
+      return ApiError.of('player_blocked', PLAYER_BLOCKED, { pointer: pointers.userId });
+    // Temporary answer until the replay error of its own lands (issue #24).
     case 'replayed':
       return ApiError.of('invalid_signature', 'This signature was used before.');
   }

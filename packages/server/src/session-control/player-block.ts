@@ -1,4 +1,5 @@
 import type { Client } from '../clients/client.js';
+import { dialectOf } from '../db/dialect-of.js';
 import type { Db } from '../db/schema.js';
 import type { WriteStatements } from '../db/write-statements.js';
 import { endPlayerSessionsStatement } from './session-end.js';
@@ -63,11 +64,23 @@ export async function blockPlayer(
     db
       .updateTable('players')
       .set({ blocked_at: at, blocked_until: block.until, block_reason: block.reason, updated_at: at })
-      .where('id', '=', playerId)
+      .where('id', '=', lockedForBlock(db, playerId))
       .compile(),
     endPlayerSessionsStatement(db, playerId, 'block', now),
   ]);
   return ended;
+}
+
+/**
+ * The player's id, for the block's update. On PostgreSQL the row is taken FOR UPDATE, the one lock that
+ * conflicts with the FOR KEY SHARE a launch reads its player with: the block waits for launches that
+ * read the player before it and have not committed, so its end of the live sessions sees their
+ * sessions; a launch that reads after waits for the block and finds it (docs/design.md §11). SQLite
+ * has one writer at a time: nothing can come between.
+ */
+function lockedForBlock(db: Db, playerId: string) {
+  if (dialectOf(db) === 'sqlite') return playerId;
+  return db.selectFrom('players').select('id').where('id', '=', playerId).forUpdate();
 }
 
 /** Lifts the player's block; answers whether there was one to lift. */

@@ -63,8 +63,13 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
       payload.data.playerId,
       payload.data.reason ?? payload.data.until,
     ]);
+    const launched = ['u-1', 'u-2', 'u-3', 'u-4', 'u-5', 'u-6'].flatMap((player) => [
+      ['player.created', player, undefined],
+      ['session.created', player, undefined],
+    ]);
     expect(summary.sort()).toEqual(
       [
+        ...launched,
         ['player.blocked', 'u-3', '2026-12-01T00:00:00.000Z'],
         ['player.unblocked', 'u-3', undefined],
         ['session.expired', 'u-5', undefined],
@@ -91,7 +96,57 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     );
     // Each event once: another pass sends nothing more.
     await world.deliver();
-    expect(world.receiver.received).toHaveLength(9);
+    expect(world.receiver.received).toHaveLength(21);
+  });
+
+  it("reports a launch's own events, written with it: session.created always, player.created and player.updated when they happened, nothing for a refused launch", async () => {
+    world = await webhookWorld(h(), 'player.created,player.updated,session.created');
+    // The first attempt of each delivery fails: the retry must carry the same bytes.
+    const seen = new Set<string>();
+    world.receiver.answer = ({ id }) => (seen.has(id) ? { status: 204 } : (seen.add(id), { status: 503 }));
+    const first = await launch('u-1');
+    const again = await launch('u-1');
+    const renamed = await h().createSession('u-1', { nick: 'Bobby' });
+    expect(renamed.statusCode).toBe(200);
+    // Refused: the nick is u-1's now; then u-1 is blocked. Neither writes an event.
+    expect((await h().createSession('u-2', { nick: 'Bobby' })).statusCode).toBe(500);
+    await blockRequest(h(), 'PUT', 'u-1', { body: blockDocument() });
+    expect((await h().createSession('u-1', {})).statusCode).toBe(403);
+
+    await world.deliver();
+    h().clock.advance(2);
+    await world.deliver();
+    const delivered = world.receiver.received.filter((webhook) => webhook.status === 204);
+    expect(delivered.every((webhook) => webhook.verifiedWith.length === 1)).toBe(true);
+    const byType = (type: string) => delivered.filter(({ payload }) => payload.type === type);
+    expect(
+      byType('session.created')
+        .map(({ payload }) => payload.data.gameSessionId)
+        .sort(),
+    ).toEqual([first.id, again.id, renamed.json().data.id].sort());
+    expect(byType('player.created')).toHaveLength(1);
+    expect(byType('player.updated')).toHaveLength(1);
+    expect(delivered).toHaveLength(5);
+    const created = byType('session.created').find(({ payload }) => payload.data.gameSessionId === first.id);
+    expect(JSON.parse(created?.body ?? '')).toEqual({
+      type: 'session.created',
+      timestamp: '2026-11-21T12:00:00.000Z',
+      data: { clientId: 'demo', playerId: 'u-1', sessionId: 'ext-u-1', gameSessionId: first.id },
+    });
+    expect(JSON.parse(byType('player.updated')[0]?.body ?? '')).toEqual({
+      type: 'player.updated',
+      timestamp: '2026-11-21T12:00:00.000Z',
+      data: { clientId: 'demo', playerId: 'u-1' },
+    });
+    for (const webhook of delivered) {
+      const attempts = world.receiver.received.filter((other) => other.id === webhook.id);
+      expect(attempts.map((attempt) => attempt.body)).toEqual([webhook.body, webhook.body]);
+      expect(webhook.id).toMatch(/^msg_[0-9a-f]{32}$/);
+    }
+    const everything = delivered.map((webhook) => webhook.body).join('\n');
+    for (const secret of [first.auth, again.auth, 'Bobby']) {
+      expect(everything).not.toContain(secret);
+    }
   });
 
   it('writes nothing for a client without an endpoint taking the event', async () => {

@@ -1,10 +1,12 @@
--- poker_launch_write_batch, version 3: the launch write on PostgreSQL (docs/design.md §10).
+-- poker_launch_write_batch, version 4: the launch write on PostgreSQL (docs/design.md §10).
 -- Applied by name and version (db/launch-write/routines.ts); a change here is a new version and a new
 -- migration that applies it. The SQLite writer beside it (sqlite-batch-writer.ts) runs the same steps.
 --
 -- One batch of the session writer: `ops` is a JSON array of launches and revocations; the answer is a
 -- JSON array with one result per op, in order. A launch:
---   1. reads the player (by the integrator's id, or by ours in internal player-id mode);
+--   1. reads the player (by the integrator's id, or by ours in internal player-id mode), FOR KEY SHARE:
+--      the lock the session's foreign key takes anyway, taken at the read so that a block, which takes
+--      the row FOR UPDATE, waits for this launch or this launch for it (docs/design.md §11);
 --   2. refuses, writing nothing: an unknown player in internal mode (player_not_found), a blocked
 --      player (player_blocked), a nick another player holds (username_exists);
 --   3. records the request's signature when it carries one; a signature the client used before
@@ -36,14 +38,14 @@ begin
 
     profile := op->'profile';
     if op->>'mode' = 'internal' then
-      select * into player from players where client_id = op->>'clientId' and id = op->>'userId';
+      select * into player from players where client_id = op->>'clientId' and id = op->>'userId' for key share;
       if not found then
         results := results || '{"ok":false,"reason":"player_not_found"}'::jsonb;
         continue;
       end if;
       created := false;
     else
-      select * into player from players where client_id = op->>'clientId' and external_id = op->>'userId';
+      select * into player from players where client_id = op->>'clientId' and external_id = op->>'userId' for key share;
       created := not found;
     end if;
 

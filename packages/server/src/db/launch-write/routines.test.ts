@@ -11,8 +11,8 @@ import { routineSource } from './routines.js';
  */
 const PINNED = {
   poker_launch_write_batch: {
-    version: 3,
-    sha256: 'f039f1b1eef207f95c586ebdb620d494a070eae4b931be8d57714b64afc41d49',
+    version: 4,
+    sha256: '7ab5633eb44feb86bb0992aaafc6b151a4d0b174d9ad96fbcb5fbe318e4fc6b9',
   },
 };
 

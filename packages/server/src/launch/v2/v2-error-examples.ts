@@ -1,5 +1,5 @@
 import { COMMON_ERRORS, type ErrorExample, errorExample, refusal } from '../../openapi/error-responses.js';
-import { signatureHint, USERNAME_EXISTS } from '../launch-error-examples.js';
+import { PLAYER_BLOCKED, signatureHint, USERNAME_EXISTS } from '../launch-error-examples.js';
 import { V2_FIELDS, v2Pointer } from './v2-params.js';
 
 const { notAcceptable, payloadTooLarge, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;
@@ -29,6 +29,13 @@ export const V2_CREATE_SESSION_ERRORS: readonly ErrorExample[] = [
     {
       pointer: v2Pointer('userId'),
     },
+  ),
+  errorExample(
+    'playerBlocked',
+    'The player (userId) is blocked (PUT /apiweb/v3/players/{playerId}/block)',
+    'player_blocked',
+    PLAYER_BLOCKED,
+    { pointer: v2Pointer('userId') },
   ),
   notAcceptable,
   payloadTooLarge,

@@ -53,6 +53,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         response: {
           200: { description: 'The session and the launch URL', ...ref(SESSION_DOCUMENT) },
           ...errorResponses(V2_CREATE_SESSION_ERRORS, {
+            403: 'The player is blocked (player_blocked) until its block ends',
             500:
               'Business errors of the spec: "A Player with this username already exists in the system." ' +
               '(username_exists), "The maximum username length is X" (username_too_long); or an internal error',

@@ -1,5 +1,5 @@
 import { COMMON_ERRORS, type ErrorExample, errorExample, refusal } from '../../openapi/error-responses.js';
-import { signatureHint, USERNAME_EXISTS } from '../launch-error-examples.js';
+import { PLAYER_BLOCKED, signatureHint, USERNAME_EXISTS } from '../launch-error-examples.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS, v3PlayerPointer, v3SessionPointer } from './v3-fields.js';
 
 const { notAcceptable, payloadTooLarge, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;
@@ -57,6 +57,13 @@ export const V3_OPEN_GAME_ERRORS: readonly ErrorExample[] = [
     {
       pointer: v3PlayerPointer('id'),
     },
+  ),
+  errorExample(
+    'playerBlocked',
+    'The player (player.id) is blocked (PUT /apiweb/v3/players/{playerId}/block)',
+    'player_blocked',
+    PLAYER_BLOCKED,
+    { pointer: v3PlayerPointer('id') },
   ),
   notAcceptable,
   errorExample(

@@ -71,7 +71,11 @@ export function v3OpenGameSchema() {
         },
         ...ref(GAME_SESSION_DOCUMENT),
       },
-      ...errorResponses(V3_OPEN_GAME_ERRORS),
+      ...errorResponses(V3_OPEN_GAME_ERRORS, {
+        403:
+          "The API key's user may not open games (forbidden), or the player is blocked (player_blocked) " +
+          'until its block ends',
+      }),
     },
   } as const satisfies FastifySchema;
 }

@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WriteStatements } from '../db/write-statements.js';
+import { TEST_POSTGRES_URL } from '../test-support/dialects.js';
+import { useHarness } from '../test-support/harness.js';
+import { blockPlayer, findControlledPlayer } from './player-block.js';
+
+/**
+ * PostgreSQL runs a block and the launches' batches at once (READ COMMITTED): without the row lock
+ * each takes (docs/design.md §11), a launch that read the player before the block committed could
+ * commit its session after the block ended the player's sessions, and leave it live.
+ */
+describe.runIf(TEST_POSTGRES_URL)('a block racing a launch on PostgreSQL', () => {
+  const h = useHarness('postgres');
+  let release: (() => void) | undefined;
+  afterEach(() => release?.());
+
+  it('leaves no live session: a launch that reads the player while the block is not committed waits for it, then is refused', async () => {
+    expect((await h().createSession('u-1', {})).statusCode).toBe(200);
+    const client = h().live.client('demo');
+    const player = client && (await findControlledPlayer(h().db, client, 'u-1'));
+    if (!player) throw new Error('no player u-1');
+
+    // The block's own statements, in a transaction the test holds open after they ran.
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let ran: () => void = () => {};
+    const statementsRan = new Promise<void>((resolve) => {
+      ran = resolve;
+    });
+    const heldOpen: WriteStatements = (statements) =>
+      h()
+        .db.transaction()
+        .execute(async (trx) => {
+          const changes: number[] = [];
+          for (const statement of statements) {
+            changes.push(Number((await trx.executeQuery(statement)).numAffectedRows ?? 0));
+          }
+          ran();
+          await gate;
+          return changes;
+        });
+    const block = blockPlayer(heldOpen, h().db, player.id, { until: null, reason: 'race' }, h().clock.now());
+    await statementsRan;
+
+    // The launch goes to the store while the block is written but not committed.
+    let settled = false;
+    const launch = h()
+      .createSession('u-1', {})
+      .finally(() => {
+        settled = true;
+      });
+    // Until it answered or waits on a row lock: then the block commits.
+    const deadline = Date.now() + 10_000;
+    while (!settled && Date.now() < deadline) {
+      const { rows } = await sql<{ waiting: string }>`
+        select count(*) as waiting from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(h().db);
+      if (Number(rows[0]?.waiting) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    release?.();
+    expect(await block).toBe(1);
+
+    const answer = await launch;
+    expect(answer.statusCode, answer.body).toBe(403);
+    expect(answer.json().errors[0].code).toBe('player_blocked');
+    const live = await h()
+      .db.selectFrom('sessions')
+      .select('id')
+      .where('player_id', '=', player.id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    expect(live).toEqual([]);
+  });
+});
