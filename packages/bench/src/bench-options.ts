@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SCENARIO_NAMES, type ScenarioName } from './scenarios/scenario.js';
+import { PLAIN_SCENARIOS, SCENARIO_NAMES, type ScenarioName } from './scenarios/scenario.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -44,7 +44,10 @@ export const USAGE = `npm run bench -- [options]
 Measures poker-launch against bare Fastify over HTTP, alternating them, and prints a markdown table
 (also written under artifacts/).
 
-  --scenarios <list>      v2,v3,token (default all three; --flat-store: v2,token; --soak: v2)
+  --scenarios <list>      v2,v3,token,v2-webhook (default all four; --flat-store: v2,token; --soak: v2;
+                          --instructions: v2,v3,token). v2-webhook: v2 launches of a client with an
+                          endpoint subscribed to session.created (an https receiver answering 204)
+                          against plain v2 on the same service
   --dialect <d>           sqlite, postgres or both (default: both when a PostgreSQL server is named,
                           else sqlite)
   --postgres <url>        PostgreSQL server to create a fresh database on (default TEST_DATABASE_URL)
@@ -131,8 +134,21 @@ export function parseBenchOptions(
     );
   }
   const defaultScenarios =
-    soak > 0 || floor ? 'v2' : flatStore ? 'v2,token' : activityCost ? 'v2,v3' : SCENARIO_NAMES.join(',');
+    soak > 0 || floor
+      ? 'v2'
+      : flatStore
+        ? 'v2,token'
+        : activityCost
+          ? 'v2,v3'
+          : instructions
+            ? PLAIN_SCENARIOS.join(',')
+            : SCENARIO_NAMES.join(',');
   const scenarios = parseScenarios(values.scenarios ?? defaultScenarios);
+  if (scenarios.includes('v2-webhook') && (flatStore || soak > 0 || instructions || activityCost)) {
+    throw new UsageError(
+      'v2-webhook runs in the comparison with bare Fastify only: no --flat-store, --soak, --instructions or --activity-cost',
+    );
+  }
   if (floor && !scenarios.includes('v2')) throw new UsageError('--floor measures v2: name it in --scenarios');
   return {
     scenarios,

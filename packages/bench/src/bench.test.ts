@@ -78,7 +78,7 @@ describe('npm run bench', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it('measures every scenario on SQLite against bare Fastify and prints a table with no failed request', async () => {
+  it('measures every scenario on SQLite against bare Fastify (v2-webhook against plain v2) and prints the tables with no failed request', async () => {
     const out = join(folder, 'bench.md');
     const run = await runBench(['--dialect=sqlite', ...SHORT_RUN, '--seed-sessions=2000', `--out=${out}`]);
     expect(run.stderr).not.toContain('FAILED');
@@ -94,6 +94,15 @@ describe('npm run bench', () => {
       for (const value of [p50, p99, ratio, cpuRatio]) expect(Number(value)).toBeGreaterThan(0);
       expect(errors).toBe('0');
     }
+    // v2-webhook: every launch of bench-hooks delivered to the receiver, the rest of a run waited for.
+    const [webhookRow, ...otherWebhookRows] = tableRows(run.stdout, 'dialect');
+    expect(otherWebhookRows).toEqual([]);
+    const [dialect, connections, plain, withWebhook, , ratio, , delivered, , webhookErrors] =
+      webhookRow ?? [];
+    expect([dialect, connections, webhookErrors]).toEqual(['sqlite', '10', '0']);
+    for (const value of [plain, withWebhook, ratio])
+      expect(Number(value?.replaceAll(',', ''))).toBeGreaterThan(0);
+    expect(delivered).toMatch(/^\d+ % of [\d,]+$/);
     expect(run.stdout).toMatch(/- machine: \d+ CPUs .*, node v\d+/);
     expect(run.stdout).toContain('Storing 2,000 sessions took: sqlite');
     expect(await readFile(out, 'utf8')).toBe(run.stdout);

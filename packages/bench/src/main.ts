@@ -18,6 +18,7 @@ import {
   instructionsTable,
   roundsTable,
   soakTable,
+  webhookTable,
 } from './report/tables.js';
 
 const REPOSITORY = fileURLToPath(new URL('../../../', import.meta.url));
@@ -82,6 +83,14 @@ const FLOOR_NOTE =
   'signature, validation, log line, metrics or security headers). Its ratio is to bare Fastify too: what ' +
   'the durable write alone leaves of the machine, the ceiling of any service built on this store.';
 
+const WEBHOOK_NOTE =
+  'v2-webhook: the same service answers v2 launches of the `bench` client (no endpoint: plain v2) and of ' +
+  '`bench-hooks`, whose one endpoint takes session.created; each of those launches writes its event in ' +
+  'its own transaction, and the service delivers it over https to a receiver in its own process that ' +
+  'answers 204, while the load goes on. After each run the benchmark waits until every delivery of it ' +
+  'arrived before the next run starts (outside the measurement): "delivered during the run" is the share ' +
+  'that arrived while the run lasted, the rest is the backlog the run left.';
+
 interface Section {
   readonly lines: string[];
   /** Failed requests (non-2xx or no answer), warm-ups included. */
@@ -135,6 +144,8 @@ async function pairedSection(options: BenchOptions): Promise<Section> {
     if (options.seedSessions > 0) seeding.push(`${dialect} ${result.seedSeconds.toFixed(1)} s`);
   }
   const stored = options.seedSessions.toLocaleString('en-US');
+  const webhookRows = rows.filter((row) => row.scenario === 'v2-webhook');
+  const againstBare = rows.filter((row) => row.scenario !== 'v2-webhook');
   return {
     lines: [
       options.flatStore
@@ -147,10 +158,20 @@ async function pairedSection(options: BenchOptions): Promise<Section> {
         ? flatStoreTable(rows)
         : options.activityCost
           ? activityCostTable(rows)
-          : compareTable(rows)),
+          : compareTable(againstBare)),
       '',
       CPU_RATIO_NOTE,
       '',
+      ...(webhookRows.length > 0
+        ? [
+            '## Webhooks: v2 with an endpoint subscribed to session.created against plain v2 (ratio = with ÷ without, same service)',
+            '',
+            ...webhookTable(webhookRows),
+            '',
+            WEBHOOK_NOTE,
+            '',
+          ]
+        : []),
       ...(options.floor ? [FLOOR_NOTE, ''] : []),
       ...(seeding.length > 0 ? [`Storing ${stored} sessions took: ${seeding.join(', ')}.`, ''] : []),
       ...roundsTable(rows),

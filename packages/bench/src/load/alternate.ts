@@ -11,6 +11,8 @@ export interface Target {
   readonly requests: readonly LoadRequest[];
   /** The server's process, whose CPU time is read around each measured run. */
   readonly pid: number;
+  /** Called after each of its runs (warm-up or measured), outside the measurement. */
+  readonly afterRun?: (result: LoadResult, measured: boolean) => Promise<void>;
 }
 
 export interface RoundsOptions {
@@ -68,10 +70,12 @@ export async function alternate(
       if (options.warmup > 0) {
         const warm = await runLoad({ ...load, duration: options.warmup });
         warmupFailures[index] = (warmupFailures[index] ?? 0) + warm.non2xx + warm.errors;
+        await target.afterRun?.(warm, false);
       }
       const cpuBefore = await cpuTime(target.pid);
       const result = await runLoad({ ...load, duration: options.duration });
       const cpuAfter = await cpuTime(target.pid);
+      await target.afterRun?.(result, true);
       const perRequest = (seconds: number) =>
         result.answered > 0 ? (seconds * 1000) / result.answered : Number.NaN;
       const cpuMsPerRequest = perRequest(cpuAfter.total - cpuBefore.total);

@@ -8,31 +8,60 @@ import { prepareScenario } from '../scenarios/prepare-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { newBenchClient } from '../stores/add-bench-client.js';
 import { type ServerOnFreshStore, startOnFreshStore } from '../stores/server-on-fresh-store.js';
+import { type ReceiverProcess, startReceiver } from '../webhooks/receiver-process.js';
+import { runWebhookCost } from '../webhooks/webhook-cost.js';
 import { type PairedResult, type PairedRow, pairedRow } from './paired-row.js';
 import { startServiceUnderTest } from './service-under-test.js';
 
 /**
  * Bare Fastify against the service, per dialect and scenario, alternated round by round; with --floor,
  * for v2, the store floor (bare Fastify plus the service's durable session write) as a third target.
+ * v2-webhook is the service against itself: v2 with a webhook endpoint against plain v2.
  */
 export async function runCompare(
   options: BenchOptions,
   dialect: Dialect,
   progress: (line: string) => void,
 ): Promise<PairedResult> {
-  const under = await startServiceUnderTest(
-    dialect,
-    options,
-    options.seedSessions,
-    newBenchClient(),
-    progress,
-  );
+  const withWebhook = options.scenarios.includes('v2-webhook');
+  const receiver: ReceiverProcess | undefined = withWebhook ? await startReceiver() : undefined;
+  const forgetReceiver = receiver ? cleanUpOnInterrupt(receiver.stop) : () => {};
+  let under: Awaited<ReturnType<typeof startServiceUnderTest>> | undefined;
+  try {
+    under = await startServiceUnderTest(
+      dialect,
+      options,
+      options.seedSessions,
+      newBenchClient(),
+      progress,
+      undefined,
+      receiver?.serviceEnv,
+    );
+    return await compareOn(options, dialect, under, receiver, progress);
+  } finally {
+    try {
+      await under?.close();
+    } finally {
+      await receiver?.stop();
+      forgetReceiver();
+    }
+  }
+}
+
+async function compareOn(
+  options: BenchOptions,
+  dialect: Dialect,
+  under: Awaited<ReturnType<typeof startServiceUnderTest>>,
+  receiver: ReceiverProcess | undefined,
+  progress: (line: string) => void,
+): Promise<PairedResult> {
   let bare: ServerProcess | undefined;
   let forgetBare = () => {};
   let floor: ServerOnFreshStore | undefined;
   try {
     const scenarios: Scenario[] = [];
     for (const name of options.scenarios) {
+      if (name === 'v2-webhook') continue;
       progress(`${dialect}: preparing ${name} (${options.players} players, each request sent once)…`);
       scenarios.push(await prepareScenario(name, under.service.url, under.client, options.players));
     }
@@ -64,6 +93,12 @@ export async function runCompare(
       const summaries = await alternate(targets, options, progress);
       rows.push(pairedRow(scenario.name, dialect, options.connections, options.seedSessions, summaries));
     }
+    if (receiver) {
+      const plain =
+        scenarios.find((scenario) => scenario.name === 'v2') ??
+        (await prepareScenario('v2', under.service.url, under.client, options.players));
+      rows.push(await runWebhookCost(options, dialect, under, receiver, plain, progress));
+    }
     return { rows, seedSeconds: under.seedSeconds };
   } finally {
     try {
@@ -71,7 +106,6 @@ export async function runCompare(
     } finally {
       await bare?.stop();
       forgetBare();
-      await under.close();
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { Dialect } from '../bench-options.js';
 import type { TargetSummary } from '../load/alternate.js';
 import type { ScenarioName } from '../scenarios/scenario.js';
+import type { WebhookDeliveryStats } from '../webhooks/webhook-cost.js';
 
 /**
  * One scenario on one dialect, two targets alternated: the reference (bare Fastify, or the service on
@@ -16,6 +17,8 @@ export interface PairedRow {
   readonly measured: TargetSummary;
   /** --floor, v2: the store floor, alternated with the other two; its ratio is also to the reference. */
   readonly floor?: TargetSummary;
+  /** v2-webhook: how the deliveries kept up with the launches. */
+  readonly webhooks?: WebhookDeliveryStats;
 }
 
 /** What a paired mode (compare, flat store) measured on one dialect. */

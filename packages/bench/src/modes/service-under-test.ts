@@ -10,6 +10,8 @@ export interface ServiceUnderTest {
   readonly dialect: Dialect;
   readonly service: ServerProcess;
   readonly client: BenchClient;
+  /** Its store's DATABASE_URL, for the operator CLI. */
+  readonly databaseUrl: string;
   readonly storedSessions: number;
   /** Seconds the seeding took; 0 without seeding. */
   readonly seedSeconds: number;
@@ -27,7 +29,9 @@ export async function startServiceUnderTest(
   env?: Readonly<Record<string, string>>,
 ): Promise<ServiceUnderTest> {
   let seedSeconds = 0;
+  let databaseUrl = '';
   const started = await startOnFreshStore(dialect, options.postgresUrl, client, async (store) => {
+    databaseUrl = store.databaseUrl;
     seedSeconds = await seed(store, client, storedSessions, progress);
     return startService({
       databaseUrl: store.databaseUrl,
@@ -37,7 +41,15 @@ export async function startServiceUnderTest(
       env,
     });
   });
-  return { dialect, service: started.server, client, storedSessions, seedSeconds, close: started.close };
+  return {
+    dialect,
+    service: started.server,
+    client,
+    databaseUrl,
+    storedSessions,
+    seedSeconds,
+    close: started.close,
+  };
 }
 
 async function seed(

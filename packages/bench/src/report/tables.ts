@@ -76,6 +76,40 @@ export function compareTable(rows: readonly PairedRow[]): string[] {
   );
 }
 
+/**
+ * v2-webhook: v2 launches of a client with an endpoint subscribed to session.created against plain v2
+ * on the same service (ratio = with ÷ without), and how the deliveries kept up.
+ */
+export function webhookTable(rows: readonly PairedRow[]): string[] {
+  return table(
+    [
+      'dialect',
+      'connections',
+      'v2 req/s',
+      'v2 + webhook req/s',
+      'p99 ms v2 / + webhook',
+      'ratio',
+      'CPU ratio',
+      'delivered during the run',
+      'longest wait for the rest (s)',
+      'errors',
+    ],
+    rows.map((row) => [
+      row.dialect,
+      String(row.connections),
+      count(row.reference.requestsPerSecond),
+      count(row.measured.requestsPerSecond),
+      `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`,
+      ...verdict(row).slice(0, 2),
+      row.webhooks
+        ? `${(row.webhooks.deliveredDuringRuns * 100).toFixed(0)} % of ${count(row.webhooks.launched)}`
+        : '–',
+      row.webhooks ? row.webhooks.longestDrainSeconds.toFixed(1) : '–',
+      failures(...rowSummaries(row)),
+    ]),
+  );
+}
+
 /** Every round's req/s: how noisy the machine was while the medians above were taken. */
 export function roundsTable(rows: readonly PairedRow[]): string[] {
   return table(

@@ -17,5 +17,7 @@ export function prepareScenario(
       return prepareV3(serviceUrl, client, players);
     case 'token':
       return prepareToken(serviceUrl, client, players);
+    case 'v2-webhook':
+      throw new Error('v2-webhook is prepared with its receiver (webhooks/webhook-cost.ts)');
   }
 }

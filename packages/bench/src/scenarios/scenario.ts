@@ -1,4 +1,6 @@
-export const SCENARIO_NAMES = ['v2', 'v3', 'token'] as const;
+export const SCENARIO_NAMES = ['v2', 'v3', 'token', 'v2-webhook'] as const;
+/** The scenarios every mode runs; v2-webhook runs in the comparison with bare Fastify only. */
+export const PLAIN_SCENARIOS = ['v2', 'v3', 'token'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** One HTTP request as the load generator sends it, to the service or to bare Fastify alike. */
