@@ -1,4 +1,13 @@
-import type { ClientChanges, LaunchTarget } from '@poker-launch/server/admin';
+import {
+  type ClientChanges,
+  type LaunchTarget,
+  REPLAY_PROTECTIONS,
+  REPLAY_WINDOW_MAX_SECONDS,
+  REPLAY_WINDOW_MIN_SECONDS,
+  type ReplayProtection,
+  SIGNATURE_SCHEMES,
+  type SignatureSchemes,
+} from '@poker-launch/server/admin';
 import { type OptionSpec, type ParsedArgs, UsageError } from './command.js';
 
 /** Each --url-… flag and the target it configures. */
@@ -21,6 +30,11 @@ export const CLIENT_OPTIONS = {
   'url-casino': { type: 'string' },
   'url-sport': { type: 'string' },
   'frame-origin': { type: 'string', multiple: true },
+  'replay-protection': { type: 'string' },
+  'replay-window': { type: 'string' },
+  signature: { type: 'string' },
+  'allow-address': { type: 'string', multiple: true },
+  'no-allowed-addresses': { type: 'boolean' },
 } as const satisfies OptionSpec;
 
 /** `client update` takes the same flags, plus ways back: --enable, --no-url-…, --no-frame-origins. */
@@ -55,9 +69,26 @@ export function parseOverlap(text: string): number {
   return ms;
 }
 
+/**
+ * `--replay-window 5m` (also `300s`, `300`, `1h`): how far a signed time may be from the server's clock,
+ * in whole seconds, 30 s to 1 h.
+ */
+export function parseReplayWindow(text: string): number {
+  const match = /^(\d{1,5})([smh]?)$/.exec(text);
+  const seconds = match ? Number(match[1]) * ((DURATION_UNITS_MS[match[2] || 's'] ?? 0) / 1000) : 0;
+  if (seconds < REPLAY_WINDOW_MIN_SECONDS || seconds > REPLAY_WINDOW_MAX_SECONDS) {
+    throw new UsageError(
+      `--replay-window takes a duration such as 300s, 5m or 1h, from ${REPLAY_WINDOW_MIN_SECONDS}s to 1h, got "${text}"`,
+    );
+  }
+  return seconds;
+}
+
 export const CLIENT_OPTIONS_USAGE =
   '[--secret <s> | --no-secret] [--currency-mandatory] [--player-ids external|internal] ' +
-  '[--url-poker U] [--url-casino-lobby U] [--url-casino U] [--url-sport U] [--frame-origin <origin>]…';
+  '[--url-poker U] [--url-casino-lobby U] [--url-casino U] [--url-sport U] [--frame-origin <origin>]… ' +
+  '[--replay-protection off|accept|require] [--replay-window <duration>] [--signature legacy|hmac|both] ' +
+  '[--allow-address <cidr>… | --no-allowed-addresses]';
 
 export const CLIENT_OPTIONS_HELP = [
   '',
@@ -70,6 +101,14 @@ export const CLIENT_OPTIONS_HELP = [
   '                          --url-sport); without one, the built-in game page is used',
   '  --frame-origin <origin> an origin allowed to frame the game and host restoreSessionUrl, e.g.',
   '                          https://casino.example (repeat it for several)',
+  '  --replay-protection <p> off: ts and nonce are plain parameters (default); accept: a request that',
+  '                          carries them is good once, near its ts; require: every request must',
+  '  --replay-window <d>     how far ts (or t= of an hmac sign) may be from the server clock, either',
+  '                          way: 30s to 1h (default 5m)',
+  "  --signature <scheme>    legacy: the API's sign (default); hmac: t=…,n=…,hmac=… only; both: either",
+  "  --allow-address <cidr>  a range the client's calls may come from, e.g. 203.0.113.0/24 or",
+  '                          2001:db8::/32 (repeat it for several; the list given replaces the old one)',
+  '  --no-allowed-addresses  calls from any address (the default)',
 ];
 
 /** What the flags ask to change; a flag left out changes nothing. */
@@ -95,6 +134,35 @@ export function readClientChanges(values: ParsedArgs['values']): ClientChanges {
   const origins = values['frame-origin'];
   if (Array.isArray(origins)) changes.frameOrigins = origins.filter((origin) => typeof origin === 'string');
   else if (negated(values, 'frame-origins')) changes.frameOrigins = [];
+  return { ...changes, ...readProtectionChanges(values) };
+}
+
+/** The flags of replay protection, signature schemes and the allow-list (docs/security.md). */
+function readProtectionChanges(values: ParsedArgs['values']): ClientChanges {
+  const changes: ClientChanges = {};
+  const protection = values['replay-protection'];
+  if (protection !== undefined) {
+    if (!REPLAY_PROTECTIONS.includes(protection as ReplayProtection)) {
+      throw new UsageError(`--replay-protection must be off, accept or require, got "${protection}"`);
+    }
+    changes.replayProtection = protection as ReplayProtection;
+  }
+  const window = values['replay-window'];
+  if (typeof window === 'string') changes.replayWindowSeconds = parseReplayWindow(window);
+  const scheme = values.signature;
+  if (scheme !== undefined) {
+    if (!SIGNATURE_SCHEMES.includes(scheme as SignatureSchemes)) {
+      throw new UsageError(`--signature must be legacy, hmac or both, got "${scheme}"`);
+    }
+    changes.signature = scheme as SignatureSchemes;
+  }
+  const ranges = values['allow-address'];
+  const none = negated(values, 'allowed-addresses');
+  if (Array.isArray(ranges) && none) {
+    throw new UsageError('--allow-address and --no-allowed-addresses contradict each other');
+  }
+  if (Array.isArray(ranges)) changes.allowedAddresses = ranges.filter((range) => typeof range === 'string');
+  else if (none) changes.allowedAddresses = [];
   return changes;
 }
 

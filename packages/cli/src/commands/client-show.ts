@@ -34,6 +34,10 @@ export const clientShowCommand: Command = {
         (target) => [`${target} URL`, json.launchUrls[target] ?? 'built-in page'] as const,
       ),
       ['frame origins', json.frameOrigins.join(' ') || 'none'],
+      ['replay protection', json.replayProtection],
+      ['replay window', `${json.replayWindowSeconds}s`],
+      ['signature', json.signature],
+      ['allowed addresses', json.allowedAddresses.join(' ') || 'any'],
       ['created', json.createdAt],
     ]);
     return 0;

@@ -1,4 +1,9 @@
-import { rotateClientSecret, updateClient } from '@poker-launch/server/admin';
+import {
+  isProtectionOnly,
+  protectClient,
+  rotateClientSecret,
+  updateClient,
+} from '@poker-launch/server/admin';
 import {
   CLIENT_OPTIONS_HELP,
   CLIENT_OPTIONS_USAGE,
@@ -22,10 +27,11 @@ export const clientUpdateCommand: Command = {
     '  --no-url-poker          back to the built-in page (likewise --no-url-casino-lobby, …)',
     '  --no-frame-origins      allow no origin to frame the game',
     '',
-    'Only the flags given change; --frame-origin replaces the whole list. Running servers use the change',
-    'from their next request on.',
+    'Only the flags given change; --frame-origin and --allow-address replace the whole list. Running',
+    'servers use the change within a second.',
     '',
     'example: poker-launch client update casino-1 --secret "$NEW_SECRET" --keep-previous-for 24h',
+    'example: poker-launch client update casino-1 --signature hmac --allow-address 203.0.113.0/24',
   ],
   options: CLIENT_UPDATE_OPTIONS,
   positionals: [1, 1],
@@ -40,8 +46,14 @@ export const clientUpdateCommand: Command = {
         throw new UsageError('--keep-previous-for needs --secret <new>');
       changes.keepPreviousSecretUntil = new Date(now.getTime() + parseOverlap(overlap)).toISOString();
     }
-    // A new secret is recorded as a rotation, apart from other updates.
-    const operation = typeof changes.secretKey === 'string' ? rotateClientSecret : updateClient;
+    // A new secret is recorded as a rotation, and a change of how requests are checked as one of
+    // protection, apart from other updates.
+    const operation =
+      typeof changes.secretKey === 'string'
+        ? rotateClientSecret
+        : isProtectionOnly(changes)
+          ? protectClient
+          : updateClient;
     const client = await withAdmin(context, async (admin) =>
       valueOrFail(await operation({ ...admin, clock: () => now }, { id, changes })),
     );

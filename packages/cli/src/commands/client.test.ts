@@ -51,6 +51,10 @@ describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
       launchUrls: { poker: null, casinoLobby: null, casino: 'https://casino.example/game', sport: null },
       frameOrigins: [],
       previousSecretUntil: null,
+      replayProtection: 'off',
+      replayWindowSeconds: 300,
+      signature: 'legacy',
+      allowedAddresses: [],
       createdAt: expect.any(String),
     });
     const withSecret = JSON.parse(

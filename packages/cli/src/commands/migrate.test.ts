@@ -15,6 +15,7 @@ const MIGRATIONS = [
   '013_api_user_clients',
   '015_api_user_and_erasure',
   '016_block_waits_for_launches',
+  '017_replay_protection',
 ];
 
 describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {

@@ -31,6 +31,7 @@ describe.runIf(postgresUrl)('three poker-launch instances on one PostgreSQL data
         '013_api_user_clients',
         '015_api_user_and_erasure',
         '016_block_waits_for_launches',
+        '017_replay_protection',
       ]);
       // A first start creates the demo client once, whichever instance wins.
       const printed = instances.filter((instance) => instance.stdout().includes('client id: demo'));

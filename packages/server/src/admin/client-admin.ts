@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Client } from '../clients/client.js';
+import { type Client, requestProtection } from '../clients/client.js';
 import { findClient, insertClient, updateClient } from '../clients/client.repository.js';
 import { isUniqueViolation } from '../db/open-database.js';
 import type { Db } from '../db/schema.js';
@@ -100,5 +100,16 @@ function applyChanges(client: Client, changes: ClientChanges): Client {
     playerIdMode: changes.playerIdMode ?? client.playerIdMode,
     launchUrls,
     frameOrigins: changes.frameOrigins ? [...changes.frameOrigins] : client.frameOrigins,
+    protection: applyProtection(client, changes),
+  };
+}
+
+function applyProtection(client: Client, changes: ClientChanges): Client['protection'] {
+  const current = requestProtection(client);
+  return {
+    replayProtection: changes.replayProtection ?? current.replayProtection,
+    replayWindowSeconds: changes.replayWindowSeconds ?? current.replayWindowSeconds,
+    signature: changes.signature ?? current.signature,
+    allowedAddresses: changes.allowedAddresses ? [...changes.allowedAddresses] : current.allowedAddresses,
   };
 }

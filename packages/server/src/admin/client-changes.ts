@@ -1,5 +1,14 @@
 import { CLIENT_ID_PATTERN, type ClientUpdate, type LaunchUrls } from '../clients/client.js';
 import { bareOrigin } from '../clients/frame-origin.js';
+import {
+  ALLOWED_ADDRESSES_MAX,
+  isReplayProtection,
+  isSignatureSchemes,
+  REPLAY_PROTECTIONS,
+  readAddressRange,
+  replayWindowProblem,
+  SIGNATURE_SCHEMES,
+} from '../clients/request-protection.js';
 import { parseHttpUrl } from '../validation/field-rules.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 
@@ -8,6 +17,30 @@ export const LAUNCH_TARGETS = ['poker', 'casinoLobby', 'casino', 'sport'] as con
 
 /** What an operator sets on a client; a field left out stays as it is. `null` removes a secret or URL. */
 export type ClientChanges = ClientUpdate;
+
+/** The fields of a change that say how the client's requests are checked (docs/design.md §11). */
+export const PROTECTION_FIELDS = [
+  'replayProtection',
+  'replayWindowSeconds',
+  'signature',
+  'allowedAddresses',
+] as const satisfies (keyof ClientChanges)[];
+export type ClientProtectionChanges = Pick<ClientChanges, (typeof PROTECTION_FIELDS)[number]>;
+
+/** The protection fields of a change, and nothing else (what `client.protection` may change). */
+export function pickProtection(changes: ClientProtectionChanges): ClientProtectionChanges {
+  const picked: Record<string, unknown> = {};
+  for (const field of PROTECTION_FIELDS) if (changes[field] !== undefined) picked[field] = changes[field];
+  return picked as ClientProtectionChanges;
+}
+
+/** Whether a change sets protection fields only (and at least one). */
+export function isProtectionOnly(changes: ClientChanges): boolean {
+  const fields = Object.keys(changes).filter((field) => changes[field as keyof ClientChanges] !== undefined);
+  return (
+    fields.length > 0 && fields.every((field) => (PROTECTION_FIELDS as readonly string[]).includes(field))
+  );
+}
 
 export const SECRET_MIN_LENGTH = 16;
 const SECRET_MAX_LENGTH = 512;
@@ -22,18 +55,35 @@ export function checkClientId(id: string): AdminResult<string> {
 
 /**
  * Checks every field and normalises frame origins to the form the launch rules compare against
- * (`new URL(…).origin`). All problems are reported together, in one line.
+ * (`new URL(…).origin`), and address ranges to one spelling each. All problems are reported together,
+ * in one line.
  */
 export function checkClientChanges(changes: ClientChanges): AdminResult<ClientChanges> {
   const problems = clientChangeProblems(changes);
   if (problems.length > 0) return fail(problems.map((problem) => problem.problem).join('; '));
   const origins = changes.frameOrigins?.map((origin) => bareOrigin(origin) ?? origin);
-  return succeed(origins === undefined ? changes : { ...changes, frameOrigins: [...new Set(origins)] });
+  const ranges = changes.allowedAddresses?.map((text) => {
+    const reading = readAddressRange(text);
+    return reading.ok ? reading.range : text;
+  });
+  return succeed({
+    ...changes,
+    ...(origins === undefined ? {} : { frameOrigins: [...new Set(origins)] }),
+    ...(ranges === undefined ? {} : { allowedAddresses: [...new Set(ranges)] }),
+  });
 }
 
 /** Which field of a change the problem is with: the console shows it beside that field. */
 export interface ClientChangeProblem {
-  field: 'secretKey' | 'keepPreviousSecretUntil' | 'frameOrigins' | `launchUrls.${LaunchTarget}`;
+  field:
+    | 'secretKey'
+    | 'keepPreviousSecretUntil'
+    | 'frameOrigins'
+    | `launchUrls.${LaunchTarget}`
+    | 'replayProtection'
+    | 'replayWindowSeconds'
+    | 'signature'
+    | 'allowedAddresses';
   problem: string;
 }
 
@@ -76,6 +126,38 @@ export function clientChangeProblems(changes: ClientChanges): ClientChangeProble
         problem: `a frame origin must be scheme://host[:port] without a path, got "${origin}"`,
       });
     }
+  }
+  return [...problems, ...protectionProblems(changes)];
+}
+
+/** The replay protection, signature schemes and allow-list of a change (docs/design.md §11). */
+function protectionProblems(changes: ClientChanges): ClientChangeProblem[] {
+  const problems: ClientChangeProblem[] = [];
+  const { replayProtection, replayWindowSeconds, signature, allowedAddresses } = changes;
+  if (replayProtection !== undefined && !isReplayProtection(replayProtection)) {
+    problems.push({
+      field: 'replayProtection',
+      problem: `replay protection must be ${REPLAY_PROTECTIONS.join(', ')}, got "${String(replayProtection)}"`,
+    });
+  }
+  const windowProblem =
+    replayWindowSeconds === undefined ? undefined : replayWindowProblem(replayWindowSeconds);
+  if (windowProblem !== undefined) problems.push({ field: 'replayWindowSeconds', problem: windowProblem });
+  if (signature !== undefined && !isSignatureSchemes(signature)) {
+    problems.push({
+      field: 'signature',
+      problem: `the signature must be ${SIGNATURE_SCHEMES.join(', ')}, got "${String(signature)}"`,
+    });
+  }
+  if (allowedAddresses !== undefined && allowedAddresses.length > ALLOWED_ADDRESSES_MAX) {
+    problems.push({
+      field: 'allowedAddresses',
+      problem: `at most ${ALLOWED_ADDRESSES_MAX} allowed address ranges, got ${allowedAddresses.length}`,
+    });
+  }
+  for (const text of allowedAddresses ?? []) {
+    const reading = readAddressRange(text);
+    if (!reading.ok) problems.push({ field: 'allowedAddresses', problem: reading.problem });
   }
   return problems;
 }

@@ -1,4 +1,5 @@
-import type { Client, PlayerIdMode } from '../clients/client.js';
+import { type Client, type PlayerIdMode, requestProtection } from '../clients/client.js';
+import type { ReplayProtection, SignatureSchemes } from '../clients/request-protection.js';
 import { LAUNCH_TARGETS, type LaunchTarget } from './client-changes.js';
 
 /** A client as operators see it: whether it has a secret, never the secret itself. */
@@ -13,11 +14,20 @@ export interface ClientJson {
   frameOrigins: string[];
   /** Until when the secret the last rotation replaced still signs; `null`: it does not (or there is none). */
   previousSecretUntil: string | null;
+  /** off | accept | require: whether the spec's signature must carry `ts` and `nonce` (docs/design.md §11). */
+  replayProtection: ReplayProtection;
+  /** How far a signed time may be from the service's clock, either way. */
+  replayWindowSeconds: number;
+  /** Which `sign` schemes the client's requests may use. */
+  signature: SignatureSchemes;
+  /** Where the client's calls may come from; empty: anywhere. */
+  allowedAddresses: string[];
   createdAt: string;
 }
 
 export function toClientJson(client: Client, now: Date): ClientJson {
   const previous = client.previousSecret;
+  const protection = requestProtection(client);
   return {
     id: client.id,
     active: client.active,
@@ -30,6 +40,10 @@ export function toClientJson(client: Client, now: Date): ClientJson {
     frameOrigins: [...client.frameOrigins],
     previousSecretUntil:
       previous !== undefined && Date.parse(previous.until) > now.getTime() ? previous.until : null,
+    replayProtection: protection.replayProtection,
+    replayWindowSeconds: protection.replayWindowSeconds,
+    signature: protection.signature,
+    allowedAddresses: [...protection.allowedAddresses],
     createdAt: client.createdAt,
   };
 }

@@ -10,6 +10,15 @@ export { type Actor, SERVICE_ACTOR } from '../audit/actor.js';
 export { type AuditRecord, listAuditRecords } from '../audit/audit.repository.js';
 export type { Client, PlayerIdMode } from '../clients/client.js';
 export { countClients, findClient, listClients } from '../clients/client.repository.js';
+export {
+  ALLOWED_ADDRESSES_MAX,
+  REPLAY_PROTECTIONS,
+  REPLAY_WINDOW_MAX_SECONDS,
+  REPLAY_WINDOW_MIN_SECONDS,
+  type ReplayProtection,
+  SIGNATURE_SCHEMES,
+  type SignatureSchemes,
+} from '../clients/request-protection.js';
 export { type Config, ConfigError, loadConfig } from '../config.js';
 export { type MigrationState, schemaBehindMessage } from '../db/migrations.js';
 export { type Database, openDatabase } from '../db/open-database.js';
@@ -54,6 +63,8 @@ export { type ClientJson, toClientJson } from './client.serializer.js';
 export { findClientOrFail, generateClientSecret } from './client-admin.js';
 export {
   type ClientChanges,
+  type ClientProtectionChanges,
+  isProtectionOnly,
   LAUNCH_TARGETS,
   type LaunchTarget,
   SECRET_MIN_LENGTH,

@@ -5,7 +5,7 @@ import {
   changeClient,
   disableClient as disableClientChange,
 } from './client-admin.js';
-import type { ClientChanges } from './client-changes.js';
+import { type ClientChanges, type ClientProtectionChanges, pickProtection } from './client-changes.js';
 import {
   disableCurrencies as disableCurrenciesChange,
   enableCurrencies as enableCurrenciesChange,
@@ -34,6 +34,15 @@ export const addClient = audited('client.add', (db, { id, changes }: ClientChang
 );
 export const updateClient = audited('client.update', (db, { id, changes }: ClientChangeInput, now) =>
   changeClient(db, id, changes, now),
+);
+/**
+ * Replay protection, signature schemes and the address allow-list alone (docs/design.md §11): how a
+ * client's requests are checked, recorded apart from other updates.
+ */
+export const protectClient = audited(
+  'client.protection',
+  (db, { id, changes }: { id: string; changes: ClientProtectionChanges }, now) =>
+    changeClient(db, id, pickProtection(changes), now),
 );
 /** A new secret, the one it replaces kept for an overlap: recorded apart from other updates. */
 export const rotateClientSecret = audited(

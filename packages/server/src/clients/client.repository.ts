@@ -1,6 +1,12 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { ClientTable, Db } from '../db/schema.js';
 import type { Client, ClientUpdate, LaunchUrls } from './client.js';
+import {
+  DEFAULT_REQUEST_PROTECTION,
+  isReplayProtection,
+  isSignatureSchemes,
+  type RequestProtection,
+} from './request-protection.js';
 
 export async function findClient(db: Db, id: string): Promise<Client | undefined> {
   const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
@@ -71,10 +77,16 @@ function changedColumns(update: ClientUpdate): Updateable<ClientTable> {
     if (url !== undefined) columns[URL_COLUMNS[target]] = url;
   }
   if (update.frameOrigins !== undefined) columns.frame_origins = JSON.stringify(update.frameOrigins);
+  if (update.replayProtection !== undefined) columns.replay_protection = update.replayProtection;
+  if (update.replayWindowSeconds !== undefined) columns.replay_window_seconds = update.replayWindowSeconds;
+  if (update.signature !== undefined) columns.signature_scheme = update.signature;
+  if (update.allowedAddresses !== undefined)
+    columns.allowed_addresses = JSON.stringify(update.allowedAddresses);
   return columns;
 }
 
 function toRow(client: Client) {
+  const protection = client.protection ?? DEFAULT_REQUEST_PROTECTION;
   return {
     id: client.id,
     secret_key: client.secretKey,
@@ -86,6 +98,10 @@ function toRow(client: Client) {
     url_casino: client.launchUrls.casino ?? null,
     url_sport: client.launchUrls.sport ?? null,
     frame_origins: JSON.stringify(client.frameOrigins),
+    replay_protection: protection.replayProtection,
+    replay_window_seconds: protection.replayWindowSeconds,
+    signature_scheme: protection.signature,
+    allowed_addresses: JSON.stringify(protection.allowedAddresses),
   };
 }
 
@@ -107,15 +123,35 @@ function toClient(row: Selectable<ClientTable>): Client {
       row.previous_secret_key === null || row.previous_secret_until === null
         ? undefined
         : { key: row.previous_secret_key, until: row.previous_secret_until },
+    protection: storedProtection(row),
     createdAt: row.created_at,
+  };
+}
+
+/** The client's request protection as stored; a damaged row is not passed on (it would weaken the checks). */
+function storedProtection(row: Selectable<ClientTable>): RequestProtection {
+  const { replay_protection, signature_scheme } = row;
+  const allowed = storedTexts(row.allowed_addresses, 'allowed_addresses');
+  if (!isReplayProtection(replay_protection) || !isSignatureSchemes(signature_scheme)) {
+    throw new Error(`clients ${row.id}: unknown replay_protection or signature_scheme`);
+  }
+  return {
+    replayProtection: replay_protection,
+    replayWindowSeconds: Number(row.replay_window_seconds),
+    signature: signature_scheme,
+    allowedAddresses: allowed,
   };
 }
 
 /** The frame origins column read back: a JSON array of texts, or a damaged row that is not passed on. */
 export function storedFrameOrigins(column: string): string[] {
-  const origins: unknown = JSON.parse(column);
-  if (!Array.isArray(origins) || !origins.every((origin) => typeof origin === 'string')) {
-    throw new Error('clients.frame_origins holds no list of origins');
+  return storedTexts(column, 'frame_origins');
+}
+
+function storedTexts(column: string, name: string): string[] {
+  const texts: unknown = JSON.parse(column);
+  if (!Array.isArray(texts) || !texts.every((text) => typeof text === 'string')) {
+    throw new Error(`clients.${name} holds no list of texts`);
   }
-  return origins;
+  return texts;
 }

@@ -1,3 +1,5 @@
+import { DEFAULT_REQUEST_PROTECTION, type RequestProtection } from './request-protection.js';
+
 export type PlayerIdMode = 'external' | 'internal';
 
 /** Where the launch URL of each gameCode points; `undefined` means the service's own game page. */
@@ -21,6 +23,8 @@ export interface Client {
   frameOrigins: string[];
   /** The secret the last rotation replaced, while signatures made with it still hold (until `until`). */
   previousSecret?: PreviousSecret | undefined;
+  /** Replay protection, signature schemes, address allow-list; undefined: the defaults (requestProtection). */
+  protection?: RequestProtection | undefined;
   createdAt: string;
 }
 
@@ -39,6 +43,11 @@ export function signingSecrets(client: Client, now: Date): string[] {
     : current;
 }
 
+/** What the client asks of its requests: its own settings, or the defaults (the API's signature alone). */
+export function requestProtection(client: Client): RequestProtection {
+  return client.protection ?? DEFAULT_REQUEST_PROTECTION;
+}
+
 /**
  * A change to some of a client's fields; a field left out is not written at all. `launchUrls` changes
  * only the targets it names; `null` removes a secret or a URL.
@@ -52,6 +61,11 @@ export interface ClientUpdate {
   playerIdMode?: PlayerIdMode;
   launchUrls?: { [K in keyof LaunchUrls]?: string | null };
   frameOrigins?: readonly string[];
+  replayProtection?: RequestProtection['replayProtection'];
+  replayWindowSeconds?: number;
+  signature?: RequestProtection['signature'];
+  /** Replaces the whole list; `[]`: calls from anywhere. */
+  allowedAddresses?: readonly string[];
 }
 
 /** Client ids appear in URLs and logs: a short, plain alphabet. */

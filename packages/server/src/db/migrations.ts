@@ -11,6 +11,7 @@ import { launchWriteRecords } from './migrations/012-launch-write-records.js';
 import { apiUserClients } from './migrations/013-api-user-clients.js';
 import { apiUserAndErasure } from './migrations/015-api-user-and-erasure.js';
 import { blockWaitsForLaunches } from './migrations/016-block-waits-for-launches.js';
+import { replayProtection } from './migrations/017-replay-protection.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -26,6 +27,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '013_api_user_clients': apiUserClients(dialect),
     '015_api_user_and_erasure': apiUserAndErasure,
     '016_block_waits_for_launches': blockWaitsForLaunches(dialect),
+    '017_replay_protection': replayProtection,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 
 /**
  * Tables as Kysely sees them. Booleans are integers 0/1 and times ISO 8601 text (UTC, fixed width,
@@ -41,6 +41,13 @@ export interface ClientTable {
   /** The secret a rotation replaced, valid for signatures until previous_secret_until. */
   previous_secret_key: string | null;
   previous_secret_until: string | null;
+  /** off | accept | require: the replay fields of the API's signature (docs/design.md §11). */
+  replay_protection: Generated<string>;
+  replay_window_seconds: Generated<number>;
+  /** legacy | hmac | both: the `sign` schemes the client's requests may use. */
+  signature_scheme: Generated<string>;
+  /** JSON array of CIDR ranges the client's calls may come from; empty: anywhere. */
+  allowed_addresses: Generated<string>;
   created_at: string;
   updated_at: string;
 }
