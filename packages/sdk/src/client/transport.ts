@@ -1,4 +1,5 @@
 import { canonicalString } from '../signature/canonical-string.js';
+import type { ErrorObjectMeta } from '../wire/errors.js';
 import {
   BUSINESS_ERROR_CODES,
   LaunchApiError,
@@ -147,8 +148,8 @@ function sidesOfTheSignature(
 function toErrorObject(item: unknown, responseStatus: number): LaunchErrorObject[] {
   if (!isRecord(item) || typeof item.detail !== 'string') return [];
   const pointer = isRecord(item.source) ? item.source.pointer : undefined;
-  const allowed = isRecord(item.meta) ? item.meta.allowedValues : undefined;
   const status = Number(item.status);
+  const meta = errorMeta(item.meta);
   return [
     {
       status: Number.isInteger(status) && status > 0 ? status : responseStatus,
@@ -156,9 +157,19 @@ function toErrorObject(item: unknown, responseStatus: number): LaunchErrorObject
       title: typeof item.title === 'string' ? item.title : '',
       detail: item.detail,
       ...(typeof pointer === 'string' ? { source: { pointer } } : {}),
-      ...(Array.isArray(allowed) ? { meta: { allowedValues: allowed.map(String) } } : {}),
+      ...(meta === undefined ? {} : { meta }),
     },
   ];
+}
+
+/** What an error's `meta` says that the SDK knows: allowed values, the server's clock and window. */
+function errorMeta(meta: unknown): ErrorObjectMeta | undefined {
+  if (!isRecord(meta)) return undefined;
+  const known: ErrorObjectMeta = {};
+  if (Array.isArray(meta.allowedValues)) known.allowedValues = meta.allowedValues.map(String);
+  if (Number.isSafeInteger(meta.serverTime)) known.serverTime = meta.serverTime as number;
+  if (Number.isSafeInteger(meta.windowSeconds)) known.windowSeconds = meta.windowSeconds as number;
+  return Object.keys(known).length === 0 ? undefined : known;
 }
 
 function parseJson(text: string): unknown {

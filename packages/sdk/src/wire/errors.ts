@@ -1,6 +1,9 @@
 /** The closed list of error codes the service answers with, in `errors[].code`. */
 export const ERROR_CODES = [
   'invalid_signature',
+  'timestamp_out_of_window',
+  'request_replayed',
+  'replay_fields_required',
   'bad_request',
   'unauthorized',
   'token_invalid',
@@ -8,6 +11,7 @@ export const ERROR_CODES = [
   'token_revoked',
   'forbidden',
   'player_blocked',
+  'address_not_allowed',
   'not_found',
   'player_not_found',
   'method_not_allowed',
@@ -48,14 +52,22 @@ export interface ErrorObject {
   meta?: ErrorObjectMeta;
 }
 
-/** `errors[].meta`: for a field that takes a closed list of values, the list. */
+/**
+ * `errors[].meta`: for a field that takes a closed list of values, the list; for a signed time outside
+ * the client's window (`timestamp_out_of_window`), the service's clock and the window, so the
+ * integrator sees its clock's skew.
+ */
 export interface ErrorObjectMeta {
   allowedValues?: string[];
+  /** The service's clock when it checked the request, in Unix seconds. */
+  serverTime?: number;
+  /** How far a signed time may be from `serverTime`, either way, in seconds. */
+  windowSeconds?: number;
 }
 
 /** One usual mistake a staging deployment saw in a badly signed request. */
 export interface SignatureHint {
-  code: 'sign_header_missing' | 'client_missing' | 'body_misread' | 'no_parameters';
+  code: 'sign_header_missing' | 'hmac_header_malformed' | 'client_missing' | 'body_misread' | 'no_parameters';
   detail: string;
 }
 
@@ -67,6 +79,8 @@ export interface SignatureDebugMeta {
   signature?: {
     canonical: string;
     acceptedAlternative?: string;
+    /** For an hmac `sign` header: the text the service's HMAC covered, one part a line. */
+    hmacSigningText?: string;
     hints: SignatureHint[];
     tester: string;
   };

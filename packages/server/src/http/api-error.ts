@@ -3,6 +3,9 @@ import type { ErrorCode, ErrorObject, ErrorObjectMeta } from '@poker-launch/sdk'
 /** Status and title of each error code; a code always answers with the same title. */
 const ERROR_TABLE: Record<ErrorCode, { status: number; title: string }> = {
   invalid_signature: { status: 400, title: 'Bad Request' },
+  timestamp_out_of_window: { status: 400, title: 'Bad Request' },
+  request_replayed: { status: 400, title: 'Bad Request' },
+  replay_fields_required: { status: 400, title: 'Bad Request' },
   bad_request: { status: 400, title: 'Bad Request' },
   unauthorized: { status: 401, title: 'Unauthorized' },
   token_invalid: { status: 401, title: 'Unauthorized' },
@@ -10,6 +13,7 @@ const ERROR_TABLE: Record<ErrorCode, { status: number; title: string }> = {
   token_revoked: { status: 401, title: 'Unauthorized' },
   forbidden: { status: 403, title: 'Forbidden' },
   player_blocked: { status: 403, title: 'Forbidden' },
+  address_not_allowed: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not Found' },
   player_not_found: { status: 404, title: 'Not Found' },
   method_not_allowed: { status: 405, title: 'Method Not Allowed' },

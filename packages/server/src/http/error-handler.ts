@@ -17,6 +17,13 @@ const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
   'token_invalid',
 ]);
 
+/** Refusals of replay protection (docs/design.md §11), counted by code. */
+const REPLAY_REFUSALS: ReadonlySet<ErrorCode> = new Set([
+  'timestamp_out_of_window',
+  'request_replayed',
+  'replay_fields_required',
+]);
+
 /** How soon a caller may retry after the database was unavailable: a failover or restart takes seconds. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
@@ -74,6 +81,8 @@ function countError(metrics: Metrics, error: unknown, apiError: ApiError): void 
   }
   for (const { code } of apiError.errors) {
     if (code === 'invalid_signature') metrics.signatureFailures.inc();
+    if (code === 'address_not_allowed') metrics.addressRefusals.inc();
+    if (REPLAY_REFUSALS.has(code)) metrics.replayRefusals.inc({ code });
     if (code === 'rate_limited') metrics.quotaRefusals.inc();
   }
 }

@@ -2,6 +2,7 @@ import type { ErrorObject } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { ApiError } from '../http/api-error.js';
+import type { UsedSignatureRecord } from '../signature/request-protection-checks.js';
 import type { LaunchPointers, LaunchRequest } from './launch-request.js';
 import { checkLaunchRules, type LaunchRuleInput } from './launch-rules.js';
 import { type LaunchResult, launchSession } from './launch-session.js';
@@ -15,13 +16,15 @@ export interface ParsedLaunch {
 
 /**
  * The shared second half of both operations: the settings-, client- and database-dependent rules,
- * every error reported at once, then the launch with the currency the rules allowed.
+ * every error reported at once, then the launch with the currency the rules allowed, and with the
+ * request's signature recorded as used, when it is to be used once.
  */
 export async function checkAndLaunch(
   context: AppContext,
   client: Client,
   parsed: ParsedLaunch,
   pointers: LaunchPointers,
+  usedSignature?: UsedSignatureRecord,
 ): Promise<{ result: LaunchResult; warnings: string[] }> {
   const { live } = context;
   const { settings } = live;
@@ -49,6 +52,7 @@ export async function checkAndLaunch(
     client,
     launch,
     pointers,
+    usedSignature,
   );
   context.metrics.sessionsCreated.inc({
     api_version: result.session.apiVersion,

@@ -8,6 +8,8 @@ import type { Session } from '../sessions/session.js';
 import { sessionColumns } from '../sessions/session.repository.js';
 import { generateSessionId, generateToken, hashToken } from '../sessions/token.js';
 import type { Settings } from '../settings/settings.js';
+import type { UsedSignatureRecord } from '../signature/request-protection-checks.js';
+import { requestReplayed } from '../signature/used-signatures.js';
 import { launchOutbox } from '../webhooks/launch-events.js';
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
 import { PLAYER_BLOCKED } from './launch-error-examples.js';
@@ -42,6 +44,7 @@ export async function launchSession(
   client: Client,
   request: LaunchRequest,
   pointers: LaunchPointers,
+  usedSignature?: UsedSignatureRecord,
 ): Promise<LaunchResult> {
   const { now, settings } = context;
   const auth = generateToken();
@@ -90,6 +93,8 @@ export async function launchSession(
       gameSessionId: session.id,
       at: timestamp,
     }),
+    // Committed with the session, or the launch writes nothing: a replay after a crash finds it.
+    usedSignature,
   });
   if (!outcome.ok) throw refusalError(outcome.reason, pointers);
   // Completed in place, not copied: a spread of a dozen fields per launch shows in the profile.
@@ -117,8 +122,7 @@ function refusalError(reason: LaunchRefusal, pointers: LaunchPointers): ApiError
       });
     case 'player_blocked':
       return ApiError.of('player_blocked', PLAYER_BLOCKED, { pointer: pointers.userId });
-    // Temporary answer until the replay error of its own lands (issue #24).
     case 'replayed':
-      return ApiError.of('invalid_signature', 'This signature was used before.');
+      return requestReplayed();
   }
 }

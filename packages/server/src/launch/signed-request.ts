@@ -1,13 +1,31 @@
 import { arrayReplace, PhpArray } from '@poker-launch/sdk';
+import type { FastifyRequest } from 'fastify';
 import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { bodyNote, phpReading } from '../http/body/php-reading.js';
+import { rawBodySha256 } from '../http/body/raw-body.js';
+import { resolvedAddress } from '../http/caller-address.js';
 import type { SignedRequest } from '../signature/authenticate-client.js';
 
-/** What a signed request is checked on: its parameters as the routes read them, its sign, the time. */
-export interface SignedInput {
+/**
+ * What a signed request is checked on: its parameters as the routes read them, its sign, the time;
+ * and, for a request on the wire, what an hmac signature covers and where the request came from.
+ */
+export interface SignedInput extends Pick<SignedRequest, 'wire' | 'address'> {
   query: Readonly<Record<string, unknown>>;
   received: string | undefined;
   now: Date;
+}
+
+/** The request as the hmac signature covers it (method, target as on the request line, body bytes), and its caller. */
+export function onTheWire(request: FastifyRequest): Pick<SignedRequest, 'wire' | 'address'> {
+  return {
+    wire: {
+      method: request.method,
+      target: request.raw.url ?? request.url,
+      bodySha256: () => rawBodySha256(request),
+    },
+    address: resolvedAddress(request),
+  };
 }
 
 /**
@@ -25,6 +43,8 @@ export function v2SignedRequest(
     received: input.received,
     now: input.now,
     evidence: { clientParameter: 'clientId', query, body, bodyNote: bodyNote(input.body) },
+    wire: input.wire,
+    address: input.address,
   };
 }
 
@@ -43,5 +63,7 @@ export function v3SignedRequest(input: SignedInput & { params: PhpArray; body: u
     received: input.received,
     now: input.now,
     evidence: { clientParameter: 'client', query, body: input.params, bodyNote: bodyNote(input.body) },
+    wire: input.wire,
+    address: input.address,
   };
 }

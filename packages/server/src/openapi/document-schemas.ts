@@ -255,6 +255,15 @@ export const ERROR_DOCUMENT: JsonSchema = {
                 items: { type: 'string' },
                 description: 'For a field that takes a closed list of values (gameCode, authType): the list',
               },
+              serverTime: {
+                type: 'integer',
+                description: "timestamp_out_of_window: the service's clock when it checked, in Unix seconds",
+              },
+              windowSeconds: {
+                type: 'integer',
+                description:
+                  'timestamp_out_of_window: how far a signed time may be from serverTime, either way',
+              },
             },
           },
         },

@@ -13,6 +13,10 @@ export interface Metrics {
   readonly requestDuration: Histogram<'method' | 'route' | 'status'>;
   readonly sessionsCreated: Counter<'api_version' | 'target'>;
   readonly signatureFailures: Counter;
+  /** Signed requests refused by their client's allow-list (address_not_allowed). */
+  readonly addressRefusals: Counter;
+  /** Signed requests refused by replay protection, by code (outside the window, replayed, fields missing). */
+  readonly replayRefusals: Counter<'code'>;
   readonly quotaRefusals: Counter;
   /** Quota checks the shared store (Redis) did not answer; the instance counted alone (fail open). */
   readonly quotaStoreFailures: Counter;
@@ -60,6 +64,19 @@ export function createMetrics(): Metrics {
     signatureFailures: new Counter({
       name: `${METRIC_PREFIX}signature_failures_total`,
       help: 'Requests refused with invalid_signature (missing or wrong sign, unknown or disabled client)',
+      registers,
+    }),
+    addressRefusals: new Counter({
+      name: `${METRIC_PREFIX}address_refusals_total`,
+      help: "Requests with a valid signature refused because the caller's address is not in the client's allow-list",
+      registers,
+    }),
+    replayRefusals: new Counter({
+      name: `${METRIC_PREFIX}replay_refusals_total`,
+      help:
+        'Requests with a valid signature refused by replay protection: timestamp_out_of_window, ' +
+        'request_replayed, replay_fields_required',
+      labelNames: ['code'],
       registers,
     }),
     quotaRefusals: new Counter({

@@ -6,6 +6,7 @@ import type { Db } from '../db/schema.js';
 import type { PurgeBatch } from '../sessions/session-purge.js';
 import { purgeStatement } from '../sessions/session-purge.js';
 import type { Settings } from '../settings/settings.js';
+import { purgeUsedSignaturesStatement } from '../signature/used-signatures.js';
 
 /** One kind of record every instance deletes in the background once it is older than its retention. */
 export interface PurgeTarget {
@@ -37,6 +38,12 @@ export const PURGE_TARGETS: readonly PurgeTarget[] = [
     what: 'failed sign-in',
     statement: (db, batch) => deleteOlder(db, 'sign_in_failures', 'key', 'last_failure_at', batch),
     retentionSeconds: () => SIGN_IN_FAILURE_RETENTION_SECONDS,
+  },
+  {
+    // Kept until its signature would be refused by the time window anyway (docs/design.md §11).
+    what: 'used signature',
+    statement: purgeUsedSignaturesStatement,
+    retentionSeconds: () => 0,
   },
   {
     what: 'instance',

@@ -1,13 +1,17 @@
 import { V3_OPEN_GAME_ERRORS } from '../launch/v3/v3-error-examples.js';
 import { COMMON_ERRORS, type ErrorExample, errorExample } from '../openapi/error-responses.js';
+import { PROTECTION_ERRORS } from '../signature/protection-error-examples.js';
 import { blockPointer, PLAYER_BLOCK_FIELDS } from './player-block-document.js';
 
 const { notAcceptable, payloadTooLarge, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;
 
-/** The access errors of every v3 route, as open-game answers them. */
-const ACCESS = V3_OPEN_GAME_ERRORS.filter((example) =>
-  ['unauthorized', 'forbidden', 'notBound', 'clientRequired', 'clientUnknown'].includes(example.name),
-);
+/** The access errors of every v3 route, as open-game answers them, and those of the client's request protection. */
+const ACCESS = [
+  ...V3_OPEN_GAME_ERRORS.filter((example) =>
+    ['unauthorized', 'forbidden', 'notBound', 'clientRequired', 'clientUnknown'].includes(example.name),
+  ),
+  ...PROTECTION_ERRORS,
+];
 
 const invalidSignature = (canonical: string) =>
   errorExample(

@@ -1,9 +1,18 @@
 import { hash, randomBytes } from 'node:crypto';
-import { canonicalString, type PhpArray, signaturesMatch, signedText } from '@poker-launch/sdk';
-import { type Client, signingSecrets } from '../clients/client.js';
+import {
+  canonicalString,
+  isHmacSignHeader,
+  type PhpArray,
+  parseHmacSignHeader,
+  signaturesMatch,
+  signedText,
+} from '@poker-launch/sdk';
+import { type Client, requestProtection, signingSecrets } from '../clients/client.js';
 import type { Config } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { LiveConfig } from '../live-config/live-config.js';
+import { type HmacWire, hmacHolds, hmacSigningTextOf } from './hmac-verification.js';
+import { type AcceptedSignature, checkProtection } from './request-protection-checks.js';
 import { type SignatureEvidence, signatureHints } from './signature-hints.js';
 
 /** Where the signature tester page lives (staging only); signature errors there link to it. */
@@ -18,37 +27,70 @@ export interface SignedRequest {
   now: Date;
   /** What the request carried, for the explanations of a staging deployment. */
   evidence: SignatureEvidence;
+  /** The request as an hmac signature covers it; absent where there is no request on the wire. */
+  wire?: HmacWire | undefined;
+  /** The caller's address as TRUST_PROXY resolves it (docs/design.md §11), for the client's allow-list. */
+  address?: string | undefined;
 }
 
+/** How a signature held: without one (a client without a secret), the API's, or the hmac scheme. */
+export type SignatureProof =
+  | { scheme: 'none' }
+  | { scheme: 'legacy'; sign: string }
+  | { scheme: 'hmac'; sign: string; timestamp: number };
+
 /** Whether the request's signature holds, and for which client; nothing thrown, for the tester page. */
-export type SignatureCheck = { ok: true; client: Client } | { ok: false; client: Client | undefined };
+export type SignatureCheck =
+  | { ok: true; client: Client; proof: SignatureProof }
+  | { ok: false; client: Client | undefined };
 
 /**
  * The client the request speaks for, if its signature holds. Unknown client, disabled client, missing
- * sign and wrong sign all give one and the same 400, so nobody can probe which clients exist.
+ * sign and wrong sign all give one and the same 400, so nobody can probe which clients exist. Once the
+ * signature holds, the client's own demands (docs/design.md §11): the caller's address in its
+ * allow-list, a signed time within its window, the replay fields it requires. What it answers carries
+ * the signature to record as used, with the session it launches or before anything else is done.
  */
 export async function authenticateClient(
   live: LiveConfig,
   config: Pick<Config, 'deployment' | 'publicUrl'>,
   request: SignedRequest,
-): Promise<Client> {
+): Promise<AcceptedSignature> {
   const check = await checkSignature(live, request);
-  if (check.ok) return check.client;
-  throw invalidSignature(config, request);
+  if (!check.ok) throw invalidSignature(config, request);
+  return checkProtection(check.client, check.proof, request);
 }
 
 export async function checkSignature(live: LiveConfig, request: SignedRequest): Promise<SignatureCheck> {
   const client = request.clientId === undefined ? undefined : await live.findClient(request.clientId);
-  if (client?.active && client.secretKey === null) return { ok: true, client };
+  if (client?.active && client.secretKey === null) return { ok: true, client, proof: { scheme: 'none' } };
   // An unknown client is checked against a random secret, so it costs the same time as a wrong sign.
-  const secrets = client?.active ? signingSecrets(client, request.now) : [randomBytes(32).toString('hex')];
+  const known = client?.active ? client : undefined;
+  const secrets = known ? signingSecrets(known, request.now) : [randomBytes(32).toString('hex')];
+  const schemes = known ? requestProtection(known).signature : 'both';
+  const { received } = request;
+  if (schemes !== 'legacy' && isHmacSignHeader(received) && received !== undefined) {
+    const reading = parseHmacSignHeader(received);
+    const matched =
+      reading.ok && request.wire !== undefined && hmacHolds(request.wire, reading.fields, secrets);
+    return known && matched && reading.ok
+      ? {
+          ok: true,
+          client: known,
+          proof: { scheme: 'hmac', sign: received, timestamp: reading.fields.timestamp },
+        }
+      : { ok: false, client };
+  }
   let matched = false;
   for (const candidate of request.candidates) {
     for (const secret of secrets) {
-      if (signaturesMatch(signOrRefuse(candidate, secret), request.received)) matched = true;
+      if (signaturesMatch(signOrRefuse(candidate, secret), received)) matched = true;
     }
   }
-  return client?.active && matched ? { ok: true, client } : { ok: false, client };
+  // A client on hmac alone takes no sign of the API's scheme, however right.
+  return known && matched && schemes !== 'hmac' && received !== undefined
+    ? { ok: true, client: known, proof: { scheme: 'legacy', sign: received.toLowerCase() } }
+    : { ok: false, client };
 }
 
 export function invalidSignature(
@@ -60,9 +102,11 @@ export function invalidSignature(
   // Staging only: the strings we hashed (never the secret), so integrators can diff them against
   // theirs, what commonly explains the mistake, and the page that checks a request step by step.
   const [canonical, alternative] = request.candidates.map((candidate) => canonicalString(candidate));
+  const hmacText = hmacSigningTextOf(request.wire, request.received);
   const signature = {
     canonical,
     ...(alternative === undefined ? {} : { acceptedAlternative: alternative }),
+    ...(hmacText === undefined ? {} : { hmacSigningText: hmacText }),
     hints: signatureHints(request.evidence, request.received, request.clientId, canonical ?? ''),
     tester: `${config.publicUrl}${SIGNATURE_TESTER_PATH}`,
   };

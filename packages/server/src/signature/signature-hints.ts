@@ -1,8 +1,8 @@
-import type { PhpArray } from '@poker-launch/sdk';
+import { isHmacSignHeader, type PhpArray, parseHmacSignHeader } from '@poker-launch/sdk';
 
 /** One thing a staging signature error says about the request, beside the canonical string. */
 export interface SignatureHint {
-  code: 'sign_header_missing' | 'client_missing' | 'body_misread' | 'no_parameters';
+  code: 'sign_header_missing' | 'hmac_header_malformed' | 'client_missing' | 'body_misread' | 'no_parameters';
   detail: string;
 }
 
@@ -39,6 +39,13 @@ export function signatureHints(
         elsewhere === undefined
           ? 'No sign header was sent: a client with a secret key must send the signature in the sign HTTP header'
           : `No sign header was sent, but a sign parameter came in ${elsewhere}: send the signature in the sign HTTP header instead`,
+    });
+  }
+  const hmac = isHmacSignHeader(received) ? parseHmacSignHeader(received) : undefined;
+  if (hmac !== undefined && !hmac.ok) {
+    hints.push({
+      code: 'hmac_header_malformed',
+      detail: `The sign header starts like an hmac signature, but ${hmac.problem}`,
     });
   }
   if (clientId === undefined) {

@@ -3,6 +3,7 @@ import { ApiError } from '../api-error.js';
 import { checkJsonBody } from './json-body.js';
 import { loneSurrogatePointer } from './json-text.js';
 import { parsePhpFormBody } from './php-form.js';
+import { keepRawBody } from './raw-body.js';
 
 /** The only body parsers: JSON (both media types) and forms as PHP reads them; any other type is 415. */
 export function registerBodyParsers(app: FastifyInstance): void {
@@ -13,10 +14,13 @@ export function registerBodyParsers(app: FastifyInstance): void {
     body: string,
     done: (error: Error | null, value?: unknown) => void,
   ) => void;
-  app.addContentTypeParser<string>(
+  // Read as bytes, kept for the hmac signature (which covers them as sent), then decoded as UTF-8.
+  app.addContentTypeParser<Buffer>(
     ['application/json', 'application/vnd.api+json'],
-    { parseAs: 'string' },
-    (request, body, done) => {
+    { parseAs: 'buffer' },
+    (request, bytes, done) => {
+      keepRawBody(request, bytes);
+      const body = bytes.toString('utf8');
       parseJson(request, body, (error, value) => {
         if (error !== null) return done(error, value);
         // Refused before any route walks the body (the signature walks it level by level); where
@@ -42,12 +46,13 @@ export function registerBodyParsers(app: FastifyInstance): void {
       });
     },
   );
-  app.addContentTypeParser<string>(
+  app.addContentTypeParser<Buffer>(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_request, body, done) => {
+    { parseAs: 'buffer' },
+    (request, bytes, done) => {
+      keepRawBody(request, bytes);
       try {
-        done(null, parsePhpFormBody(body));
+        done(null, parsePhpFormBody(bytes.toString('utf8')));
       } catch (error) {
         done(error as Error, undefined);
       }

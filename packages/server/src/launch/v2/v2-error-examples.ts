@@ -1,4 +1,5 @@
 import { COMMON_ERRORS, type ErrorExample, errorExample, refusal } from '../../openapi/error-responses.js';
+import { PROTECTION_ERRORS } from '../../signature/protection-error-examples.js';
 import { PLAYER_BLOCKED, signatureHint, USERNAME_EXISTS } from '../launch-error-examples.js';
 import { V2_FIELDS, v2Pointer } from './v2-params.js';
 
@@ -13,6 +14,7 @@ export const V2_CREATE_SESSION_ERRORS: readonly ErrorExample[] = [
     'Not valid request signature',
     signatureHint('externalenAce1234512345'),
   ),
+  ...PROTECTION_ERRORS,
   errorExample(
     'notFlat',
     'A JSON:API document: v2 takes flat parameters',

@@ -10,7 +10,7 @@ import { authenticateClient } from '../../signature/authenticate-client.js';
 import { isNotSent, isPlainObject } from '../../validation/parse-fields.js';
 import { checkAndLaunch } from '../check-and-launch.js';
 import { USER_ID } from '../launch-fields.js';
-import { v2SignedRequest } from '../signed-request.js';
+import { onTheWire, v2SignedRequest } from '../signed-request.js';
 import { toSessionDocument } from './session.serializer.js';
 import { V2_CREATE_SESSION_ERRORS } from './v2-error-examples.js';
 import {
@@ -66,7 +66,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         const body = readBody(request.body);
         assertFlatParameters(body);
         assertSameUserId(body.userId, userId);
-        const client = await authenticateClient(
+        const { client, usedSignature } = await authenticateClient(
           context.live,
           context.config,
           v2SignedRequest({
@@ -75,6 +75,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
             userId,
             received: headerValue(request, 'sign'),
             now: context.clock(),
+            ...onTheWire(request),
           }),
         );
         const params = { ...query, ...body, userId };
@@ -85,6 +86,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           client,
           parseV2Params(params),
           V2_POINTERS,
+          usedSignature,
         );
         return sendDocument(
           reply,

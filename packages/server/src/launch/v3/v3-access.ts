@@ -6,10 +6,12 @@ import { ApiError } from '../../http/api-error.js';
 import type { RouteRequest } from '../../http/route-request.js';
 import { headerValue } from '../../http/routes.js';
 import { authenticateClient } from '../../signature/authenticate-client.js';
+import type { AcceptedSignature } from '../../signature/request-protection-checks.js';
+import { recordUsedSignature } from '../../signature/used-signatures.js';
 import { type ApiUser, mayActFor, PERMISSION_CREATE_OPEN_GAME } from '../../users/api-user.js';
 import { authorizeApiKey } from '../../users/authorize-api-key.js';
 import { isNotSent } from '../../validation/parse-fields.js';
-import { v3SignedRequest } from '../signed-request.js';
+import { onTheWire, v3SignedRequest } from '../signed-request.js';
 
 /**
  * Who may open (and read back) v3 game sessions for the client named by `?client=` (docs/design.md §8):
@@ -27,10 +29,17 @@ export async function authorizeV3Caller(
   request: RouteRequest,
   params: PhpArray,
 ): Promise<Client> {
-  return (await authorizeV3CallerAs(context, request, params)).client;
+  const { client, usedSignature } = await authorizeV3CallerAs(context, request, params);
+  // No session to record it with: the signature is used up before the request does anything.
+  await recordUsedSignature(context, usedSignature);
+  return client;
 }
 
-/** The same, with the API user whose key authorized the call (undefined for a signed call). */
+/**
+ * The same, with the API user whose key authorized the call (undefined for a signed call) and, for a
+ * signed call, the signature to record as used: open-game records it in the launch's own transaction
+ * (docs/design.md §11).
+ */
 export async function authorizeV3CallerAs(
   context: AppContext,
   request: RouteRequest,
@@ -41,8 +50,7 @@ export async function authorizeV3CallerAs(
   return caller;
 }
 
-export interface V3Caller {
-  client: Client;
+export interface V3Caller extends AcceptedSignature {
   apiUser?: ApiUser | undefined;
 }
 
@@ -71,7 +79,12 @@ export async function authorizeGameSessionReader(
   const { client } = request.query;
   const { authorization } = request.headers;
   if (authorization === undefined || !isNotSent(client)) {
-    const { client: authenticated, apiUser } = await authorizeV3CallerAs(context, request, params);
+    const {
+      client: authenticated,
+      apiUser,
+      usedSignature,
+    } = await authorizeV3CallerAs(context, request, params);
+    await recordUsedSignature(context, usedSignature);
     return { client: authenticated, apiUser, mayRead: (clientId) => clientId === authenticated.id };
   }
   let user: ApiUser;
@@ -100,7 +113,7 @@ async function authenticateCaller(
     if (!mayActFor(apiUser, clientId)) throw notBoundToClient();
     return { client: await activeClientOrThrow(context, clientId), apiUser };
   }
-  const client = await authenticateClient(
+  return authenticateClient(
     context.live,
     context.config,
     v3SignedRequest({
@@ -109,9 +122,9 @@ async function authenticateCaller(
       body: request.body,
       received: headerValue(request, 'sign'),
       now: context.clock(),
+      ...onTheWire(request),
     }),
   );
-  return { client };
 }
 
 /** One answer for every client a key is not bound to, existing or not (docs/design.md §11). */

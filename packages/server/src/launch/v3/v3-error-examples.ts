@@ -1,4 +1,5 @@
 import { COMMON_ERRORS, type ErrorExample, errorExample, refusal } from '../../openapi/error-responses.js';
+import { PROTECTION_ERRORS } from '../../signature/protection-error-examples.js';
 import { PLAYER_BLOCKED, signatureHint, USERNAME_EXISTS } from '../launch-error-examples.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS, v3PlayerPointer, v3SessionPointer } from './v3-fields.js';
 
@@ -40,6 +41,7 @@ export const V3_OPEN_GAME_ERRORS: readonly ErrorExample[] = [
     'Not valid request signature',
     signatureHint('u-1ZoeOpenGame', 'demou-1ZoeOpenGame'),
   ),
+  ...PROTECTION_ERRORS,
   errorExample(
     'notDocument',
     'Not a JSON:API document',
@@ -149,6 +151,7 @@ export const V3_GAME_SESSION_ERRORS: readonly ErrorExample[] = [
     'Not valid request signature',
     signatureHint('2e651c3ca08c49f32a87035539cbcc3d', 'demo2e651c3ca08c49f32a87035539cbcc3d'),
   ),
+  ...PROTECTION_ERRORS,
   UNAUTHORIZED,
   { ...FORBIDDEN, summary: 'With ?client=: the key user has neither ROLE_ADMIN nor CREATE:OpenGame' },
   {

@@ -37,13 +37,19 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         // Who is asking comes first: a caller without access learns nothing about the document's problems.
         // The signature covers the document as PHP's json_decode reads it (a body that is no object, none).
         const body = isPlainObject(request.body) ? phpReading(request.body) : new PhpArray();
-        const { client, apiUser } = await authorizeV3CallerAs(context, request, body);
+        const { client, apiUser, usedSignature } = await authorizeV3CallerAs(context, request, body);
         const attributes = readOpenGameDocument(request.body);
         const parsed = parseOpenGameAttributes(attributes);
         // Who opened it, for the operators (GET on its IRI with an admin key, player show).
         if (parsed.request) parsed.request.apiUser = apiUser?.name;
 
-        const { result, warnings } = await checkAndLaunch(context, client, parsed, V3_POINTERS);
+        const { result, warnings } = await checkAndLaunch(
+          context,
+          client,
+          parsed,
+          V3_POINTERS,
+          usedSignature,
+        );
         reply.header('location', gameSessionIri(result.session.id));
         return sendDocument(
           reply,
