@@ -42,7 +42,9 @@ describe.each(DIALECTS)('poker-launch player show and player erase on %s', (dial
   it("shows a player's profile and sessions, then erases its personal fields and ends its sessions", async () => {
     serve = await runServe(database().url);
     const { secret } = printedCredentials(serve.stdout());
-    const key = (await cli('user', 'add', 'ops', '--permission', 'CREATE:OpenGame', '--client', 'demo')).stdout.trim();
+    const key = (
+      await cli('user', 'add', 'ops', '--permission', 'CREATE:OpenGame', '--client', 'demo')
+    ).stdout.trim();
     await openGame({ id: 'u-1', ...PROFILE }, { secret });
     await openGame({ id: 'u-1' }, { key });
     await cli('player', 'block', 'u-1', '--client', 'demo', '--reason', 'self-exclusion');

@@ -19,7 +19,11 @@ describe('JSON columns read back', () => {
   it('pass frame origins on as stored, and refuse a damaged column', () => {
     expect(storedFrameOrigins('["https://casino.example"]')).toEqual(['https://casino.example']);
     expect(storedFrameOrigins('[]')).toEqual([]);
-    expect(() => storedFrameOrigins('{"0":"https://casino.example"}')).toThrow('clients.frame_origins holds no list');
-    expect(() => storedFrameOrigins('["https://casino.example",1]')).toThrow('clients.frame_origins holds no list');
+    expect(() => storedFrameOrigins('{"0":"https://casino.example"}')).toThrow(
+      'clients.frame_origins holds no list',
+    );
+    expect(() => storedFrameOrigins('["https://casino.example",1]')).toThrow(
+      'clients.frame_origins holds no list',
+    );
   });
 });

@@ -103,7 +103,11 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     world = await webhookWorld(h(), 'player.created,player.updated,session.created');
     // The first attempt of each delivery fails: the retry must carry the same bytes.
     const seen = new Set<string>();
-    world.receiver.answer = ({ id }) => (seen.has(id) ? { status: 204 } : (seen.add(id), { status: 503 }));
+    world.receiver.answer = ({ id }) => {
+      if (seen.has(id)) return { status: 204 };
+      seen.add(id);
+      return { status: 503 };
+    };
     const first = await launch('u-1');
     const again = await launch('u-1');
     const renamed = await h().createSession('u-1', { nick: 'Bobby' });
