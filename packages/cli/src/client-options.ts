@@ -2,9 +2,8 @@ import {
   type ClientChanges,
   type LaunchTarget,
   REPLAY_PROTECTIONS,
-  REPLAY_WINDOW_MAX_SECONDS,
-  REPLAY_WINDOW_MIN_SECONDS,
   type ReplayProtection,
+  readReplayWindow,
   SIGNATURE_SCHEMES,
   type SignatureSchemes,
 } from '@poker-launch/server/admin';
@@ -71,17 +70,12 @@ export function parseOverlap(text: string): number {
 
 /**
  * `--replay-window 5m` (also `300s`, `300`, `1h`): how far a signed time may be from the server's clock,
- * in whole seconds, 30 s to 1 h.
+ * in whole seconds, 30 s to 1 h; read as the console reads its field.
  */
 export function parseReplayWindow(text: string): number {
-  const match = /^(\d{1,5})([smh]?)$/.exec(text);
-  const seconds = match ? Number(match[1]) * ((DURATION_UNITS_MS[match[2] || 's'] ?? 0) / 1000) : 0;
-  if (seconds < REPLAY_WINDOW_MIN_SECONDS || seconds > REPLAY_WINDOW_MAX_SECONDS) {
-    throw new UsageError(
-      `--replay-window takes a duration such as 300s, 5m or 1h, from ${REPLAY_WINDOW_MIN_SECONDS}s to 1h, got "${text}"`,
-    );
-  }
-  return seconds;
+  const read = readReplayWindow(text);
+  if (!read.ok) throw new UsageError(`--replay-window: ${read.problem}`);
+  return read.seconds;
 }
 
 export const CLIENT_OPTIONS_USAGE =

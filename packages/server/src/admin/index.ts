@@ -16,6 +16,7 @@ export {
   REPLAY_WINDOW_MAX_SECONDS,
   REPLAY_WINDOW_MIN_SECONDS,
   type ReplayProtection,
+  readReplayWindow,
   SIGNATURE_SCHEMES,
   type SignatureSchemes,
 } from '../clients/request-protection.js';

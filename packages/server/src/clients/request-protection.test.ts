@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { addressAllowed, readAddressRange, replayWindowProblem } from './request-protection.js';
+import {
+  addressAllowed,
+  readAddressRange,
+  readReplayWindow,
+  replayWindowProblem,
+} from './request-protection.js';
 
 describe('address ranges of an allow-list', () => {
   it('reads IPv4 and IPv6 ranges and single addresses in one spelling each', () => {
@@ -53,5 +58,23 @@ describe('the replay window', () => {
     expect(replayWindowProblem(29)).toBe('the replay window must be 30 s to 3600 s, got 29 s');
     expect(replayWindowProblem(3601)).toBeDefined();
     expect(replayWindowProblem(60.5)).toBeDefined();
+  });
+
+  it('reads a written window, in seconds, minutes or hours, and refuses others with what to write', () => {
+    expect(readReplayWindow('300')).toEqual({ ok: true, seconds: 300 });
+    expect(readReplayWindow('45s')).toEqual({ ok: true, seconds: 45 });
+    expect(readReplayWindow('5m')).toEqual({ ok: true, seconds: 300 });
+    expect(readReplayWindow('1h')).toEqual({ ok: true, seconds: 3600 });
+    expect(readReplayWindow('29s')).toEqual({
+      ok: false,
+      problem: 'the replay window must be 30 s to 3600 s, got 29 s',
+    });
+    expect(readReplayWindow('2h')).toMatchObject({ ok: false });
+    expect(readReplayWindow('soon')).toEqual({
+      ok: false,
+      problem: 'the replay window takes a duration such as 300s, 5m or 1h, from 30 s to 1 h, got "soon"',
+    });
+    for (const text of ['', '-60', '1.5m', '5 minutes', '1d'])
+      expect(readReplayWindow(text).ok, text).toBe(false);
   });
 });

@@ -53,6 +53,29 @@ export function replayWindowProblem(seconds: number): string | undefined {
     : `the replay window must be ${REPLAY_WINDOW_MIN_SECONDS} s to ${REPLAY_WINDOW_MAX_SECONDS} s, got ${seconds} s`;
 }
 
+/** Seconds per unit of a written replay window; no unit: seconds. */
+const WINDOW_UNITS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600 };
+
+/**
+ * A replay window as an operator writes it (`300`, `300s`, `5m`, `1h`): its whole seconds within 30 s –
+ * 1 h, or why not. The CLI's `--replay-window` and the console's field read it here, so both take the
+ * same text and refuse it with the same words.
+ */
+export function readReplayWindow(
+  text: string,
+): { ok: true; seconds: number } | { ok: false; problem: string } {
+  const match = /^(\d{1,5}) ?([smh]?)$/.exec(text);
+  if (match === null) {
+    return {
+      ok: false,
+      problem: `the replay window takes a duration such as 300s, 5m or 1h, from ${REPLAY_WINDOW_MIN_SECONDS} s to 1 h, got "${text.slice(0, 16)}"`,
+    };
+  }
+  const seconds = Number(match[1]) * (WINDOW_UNITS[match[2] ?? ''] ?? 1);
+  const problem = replayWindowProblem(seconds);
+  return problem === undefined ? { ok: true, seconds } : { ok: false, problem };
+}
+
 /** A range as the list keeps it, or why the text is none. */
 export type AddressRangeReading = { ok: true; range: string } | { ok: false; problem: string };
 

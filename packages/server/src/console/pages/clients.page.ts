@@ -5,10 +5,12 @@ import {
   addClient,
   disableClient,
   enableClient,
+  protectClient,
   rotateClientSecret,
   updateClient,
 } from '../../admin/operations.js';
 import type { AppContext } from '../../app-context.js';
+import { requestProtection } from '../../clients/client.js';
 import { listClients } from '../../clients/client.repository.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import { formOf, PAGE_SIZE, pageNumber, pageOf, queryString, textField } from '../form.js';
@@ -22,6 +24,14 @@ import {
   sentence,
   TARGET_LABELS,
 } from './client-form.js';
+import {
+  ADDRESSES_MAX,
+  type ProtectionForm,
+  protectionChangesOf,
+  protectionFormOf,
+  readProtectionForm,
+  WINDOW_MAX,
+} from './protection-form.js';
 
 const CLIENTS = '/console/clients';
 /** The longest overlap a rotation may keep the previous secret for, as the CLI allows: 90 days. */
@@ -37,6 +47,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       form?: ClientForm;
       errors?: Record<string, string>;
       rotation?: { overlapHours: string; error?: string };
+      protection?: { form: ProtectionForm; errors: Record<string, string> };
       notice?: string;
     } = {},
     status = 200,
@@ -64,6 +75,12 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         form: extra.form ?? clientFormOf(client),
         errors: extra.errors ?? {},
         rotation: extra.rotation ?? { overlapHours: '24' },
+        protection: {
+          current: requestProtection(client),
+          form: extra.protection?.form ?? protectionFormOf(client),
+          errors: extra.protection?.errors ?? {},
+          limits: { window: WINDOW_MAX, addresses: ADDRESSES_MAX },
+        },
         notice: extra.notice,
         targets: TARGET_LABELS,
       },
@@ -149,6 +166,36 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       },
     },
     {
+      // Launch security (docs/security.md): the CLI's `client update --replay-protection …`, through the
+      // same audited operation (client.protection) and the same rules.
+      method: 'POST',
+      url: '/clients/:id/protection',
+      role: 'admin',
+      async handler(request, reply, signedIn) {
+        const id = idParam(request.params);
+        const found = await findClientOrFail(context.db, id);
+        if (!found.ok) return clientPage(reply, signedIn, id);
+        const form = readProtectionForm(formOf(request.body));
+        const checked = protectionChangesOf(form, found.value);
+        if (!checked.ok)
+          return clientPage(reply, signedIn, id, { protection: { form, errors: checked.errors } }, 422);
+        if (Object.keys(checked.changes).length === 0) {
+          return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=unchanged`, 303);
+        }
+        const changed = await protectClient(signedIn.admin, { id, changes: checked.changes });
+        if (!changed.ok) {
+          return clientPage(
+            reply,
+            signedIn,
+            id,
+            { protection: { form, errors: { protection: sentence(changed.reason) } } },
+            422,
+          );
+        }
+        return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=protected`, 303);
+      },
+    },
+    {
       method: 'POST',
       url: '/clients/:id/rotate',
       role: 'admin',
@@ -220,6 +267,8 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
 
 const DONE: Record<string, string> = {
   updated: 'Saved.',
+  protected: 'Launch security saved: every instance checks launches this way within a second.',
+  unchanged: 'Nothing changed: the launch security was already so.',
   disabled: "Disabled: its requests are refused and its players' live sessions were ended.",
   enabled: 'Enabled: its signed requests are accepted again.',
 };
