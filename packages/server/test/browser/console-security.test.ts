@@ -24,7 +24,7 @@ type Signing = { scheme: 'legacy'; replayFields?: { ts: number } } | { scheme: '
 /** A v2 create session to `origin`: `launched`, or the refusal's error code. */
 async function launch(origin: string, clientId: string, userId: string, signing: Signing): Promise<string> {
   const body = new URLSearchParams({ lang: 'en' }).toString();
-  const fields =
+  const fields: Record<string, string> =
     signing.scheme === 'legacy' && signing.replayFields
       ? { ts: String(signing.replayFields.ts), nonce: newNonce() }
       : {};
