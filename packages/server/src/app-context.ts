@@ -21,7 +21,7 @@ export interface AppContext {
   /** Whether the last write committed: readiness follows it (docs/design.md §10). */
   readonly writeHealth: WriteHealth;
   readonly clock: Clock;
-  /** Quotas: handlers count a caller once it has proven who it is. */
+  /** Quotas: counted by hooks (http/routes.ts), a caller once its route has authenticated it. */
   readonly rateLimiter: RateLimiter;
   /** Prometheus metrics; the session writer feeds `writeBatchSize`. */
   readonly metrics: Metrics;

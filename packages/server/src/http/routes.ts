@@ -2,10 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTP
 import { ApiError } from './api-error.js';
 import { assertAcceptable, assertBodyMediaType, type BodyMediaType } from './content-negotiation.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { RouteRequest, SchemaFields } from './route-request.js';
+import type { RequestBody, RouteRequest, SchemaFields } from './route-request.js';
 
 /** One endpoint. All endpoints are listed where the app is built, so the surface is greppable. */
-export interface RouteDefinition<Url extends string = string, Schema extends FastifySchema = FastifySchema> {
+export interface RouteDefinition<
+  Url extends string = string,
+  Schema extends FastifySchema = FastifySchema,
+  Caller = unknown,
+> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: Url;
   /** Request/response schemas: documentation (OpenAPI); the exact validation is the handler's field rules. */
@@ -21,17 +25,35 @@ export interface RouteDefinition<Url extends string = string, Schema extends Fas
   undocumented?: 'staging-tool';
   /** Media types the body may have (415 otherwise); omit for routes without a body. */
   bodyTypes?: readonly BodyMediaType[];
-  handler(request: RouteRequest<Url, Schema>, reply: FastifyReply): Promise<unknown>;
+  /**
+   * Who is asking, proven (a signature, an API key, an auth token), and what the answer to that needs:
+   * it runs before the handler, in the route's preHandler hook, which then counts the caller's quota.
+   * Every authenticated route counts there and nowhere else (docs/design.md §10).
+   */
+  authenticate?(request: RouteRequest<Url, Schema>): Promise<Authenticated<Caller>>;
+  /** `caller` is what `authenticate` proved (undefined for a route without it). */
+  handler(request: RouteRequest<Url, Schema>, reply: FastifyReply, caller: Caller): Promise<unknown>;
+}
+
+/** A caller that has proven who it is, and the quota its requests count against. */
+export interface Authenticated<Caller> {
+  /** The quota's key, e.g. `client:demo`; undefined when nobody proved anything (nothing to charge). */
+  readonly quota: string | undefined;
+  readonly caller: Caller;
 }
 
 /** A route whose handler sees its request typed by its own URL and schema (RouteRequest). */
-export function route<const Url extends string, const Schema extends FastifySchema>(
-  definition: RouteDefinition<Url, Schema>,
+export function route<const Url extends string, const Schema extends FastifySchema, Caller = undefined>(
+  definition: RouteDefinition<Url, Schema, Caller>,
 ): RouteDefinition {
-  return definition;
+  return definition as RouteDefinition;
 }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the route's `authenticate` proved, for its handler (RouteDefinition.authenticate). */
+    authenticated: unknown;
+  }
   interface FastifyContextConfig {
     /** Why a route is left out of the API reference; a hidden route without a reason fails the OpenAPI test. */
     undocumented?: 'html-page' | 'method-not-allowed' | 'api-reference' | 'operations' | 'staging-tool';
@@ -40,6 +62,12 @@ declare module 'fastify' {
     /** The route's body media types, for a 415 raised before the route runs (Fastify's body parsers). */
     bodyTypes?: readonly BodyMediaType[];
   }
+}
+
+/** The request parts every route's handler is typed with (RouteRequest). */
+interface RouteRequestParts {
+  Params: Readonly<Record<string, string>>;
+  Body: RequestBody;
 }
 
 const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -51,6 +79,7 @@ export function registerRoutes(
   rateLimiter?: RateLimiter,
 ): void {
   const methodsByUrl = new Map<string, Set<string>>();
+  app.decorateRequest('authenticated', undefined);
   const typed = app.withTypeProvider<SchemaFields>();
   for (const route of routes) {
     const operational = route.operational ?? false;
@@ -59,7 +88,7 @@ export function registerRoutes(
     // integrators' API: they stay out of the API reference.
     const schema =
       jsonApi && route.undocumented === undefined ? route.schema : { ...route.schema, hide: true };
-    typed.route({
+    typed.route<RouteRequestParts>({
       method: route.method,
       url: route.url,
       ...(schema ? { schema } : {}),
@@ -97,7 +126,12 @@ export function registerRoutes(
             },
           }
         : {}),
-      handler: route.handler,
+      ...(route.authenticate
+        ? { preHandler: quotaAfterAuthentication(route.authenticate, rateLimiter) }
+        : {}),
+      handler: route.authenticate
+        ? (request, reply) => route.handler(request, reply, request.authenticated)
+        : (request, reply) => route.handler(request, reply, undefined),
     });
     const methods = methodsByUrl.get(route.url) ?? new Set<string>();
     methods.add(route.method);
@@ -126,6 +160,22 @@ export function registerRoutes(
       },
     });
   }
+}
+
+/**
+ * THE place where a caller's quota is counted: once it has proven who it is, before its handler does
+ * anything (429 past the quota). A refused caller never reaches it, so nobody spends a quota without
+ * its secret, its key or its token.
+ */
+function quotaAfterAuthentication(
+  authenticate: (request: RouteRequest) => Promise<Authenticated<unknown>>,
+  rateLimiter: RateLimiter | undefined,
+) {
+  return async (request: RouteRequest): Promise<void> => {
+    const { quota, caller } = await authenticate(request);
+    if (quota !== undefined) await rateLimiter?.countCaller(quota);
+    request.authenticated = caller;
+  };
 }
 
 /** Runs `next` and calls `done` once `pending` (if any) has settled; a failure of either goes to `done`. */

@@ -9,7 +9,7 @@ import type { RouteRequest } from '../http/route-request.js';
 import { type RouteDefinition, route } from '../http/routes.js';
 import { USER_ID } from '../launch/launch-fields.js';
 import { GAME_SESSIONS_PATH, gameSessionIri } from '../launch/v3/game-session.serializer.js';
-import { authorizeV3Caller } from '../launch/v3/v3-access.js';
+import { authenticateV3Caller, useSignature, type V3Caller } from '../launch/v3/v3-access.js';
 import { findSessionById } from '../sessions/session.repository.js';
 import { isSessionId } from '../sessions/token.js';
 import { isPlainObject } from '../validation/parse-fields.js';
@@ -33,22 +33,24 @@ export const PLAYERS_PATH = '/apiweb/v3/players';
  */
 export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
   const write = storeStatements(context.sessions);
-  /** The caller's client; the path's playerId is signed, and the body's document with it. */
-  const authorize = (request: RouteRequest, playerId: string): Promise<Client> => {
-    const signed = PhpArray.from([['playerId', playerId]]);
+  /** The caller of a route with a playerId path parameter, signed, and the body's document with it. */
+  const authenticate = (request: RouteRequest<'/:playerId'>) => {
+    const signed = PhpArray.from([['playerId', request.params.playerId]]);
     const params = isPlainObject(request.body) ? arrayReplace(signed, phpReading(request.body)) : signed;
-    return authorizeV3Caller(context, request, params);
+    return authenticateV3Caller(context, request, params);
   };
-  const playerFor = async (request: RouteRequest, playerId: string) =>
-    controlledPlayerOrThrow(context, await authorize(request, playerId), playerId);
+  const playerFor = async (caller: V3Caller, playerId: string) =>
+    controlledPlayerOrThrow(context, await useSignature(context, caller), playerId);
   return [
     route({
       method: 'DELETE',
       url: `${GAME_SESSIONS_PATH}/:id`,
       schema: endSessionSchema(),
-      async handler(request, reply) {
+      authenticate: (request) =>
+        authenticateV3Caller(context, request, PhpArray.from([['id', request.params.id]])),
+      async handler(request, reply, caller) {
         const { id } = request.params;
-        const client = await authorizeV3Caller(context, request, PhpArray.from([['id', id]]));
+        const client = await useSignature(context, caller);
         // v2 sessions are found by their data.id too: one id space for both.
         const session = isSessionId(id) ? await findSessionById(context.db, id) : undefined;
         if (session?.clientId !== client.id) {
@@ -62,8 +64,9 @@ export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
       method: 'DELETE',
       url: `${PLAYERS_PATH}/:playerId/sessions`,
       schema: endPlayerSessionsSchema(),
-      async handler(request, reply) {
-        const player = await playerFor(request, request.params.playerId);
+      authenticate,
+      async handler(request, reply, caller) {
+        const player = await playerFor(caller, request.params.playerId);
         const ended = await endPlayerSessions(write, context.db, player.id, 'integrator', context.clock());
         return sendDocument(reply, 200, { meta: { revokedSessions: ended } });
       },
@@ -73,9 +76,10 @@ export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
       url: `${PLAYERS_PATH}/:playerId/block`,
       schema: blockSchema(),
       bodyTypes: ['json'],
-      async handler(request, reply) {
+      authenticate,
+      async handler(request, reply, caller) {
         const { playerId } = request.params;
-        const client = await authorize(request, playerId);
+        const client = await useSignature(context, caller);
         const now = context.clock();
         const block = readBlockDocument(request.body, now);
         const player = await controlledPlayerOrThrow(context, client, playerId);
@@ -88,8 +92,9 @@ export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
       method: 'GET',
       url: `${PLAYERS_PATH}/:playerId/block`,
       schema: playerBlockSchema(),
-      async handler(request, reply) {
-        const player = await playerFor(request, request.params.playerId);
+      authenticate,
+      async handler(request, reply, caller) {
+        const player = await playerFor(caller, request.params.playerId);
         return sendDocument(reply, 200, toPlayerBlockDocument(player, context.clock()));
       },
     }),
@@ -97,8 +102,9 @@ export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
       method: 'DELETE',
       url: `${PLAYERS_PATH}/:playerId/block`,
       schema: unblockSchema(),
-      async handler(request, reply) {
-        const player = await playerFor(request, request.params.playerId);
+      authenticate,
+      async handler(request, reply, caller) {
+        const player = await playerFor(caller, request.params.playerId);
         await unblockPlayer(write, context.db, player.id, context.clock());
         return reply.code(204).header('cache-control', 'no-store').send();
       },

@@ -1,7 +1,8 @@
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import { sendDocument } from '../http/json-api.js';
-import type { RouteDefinition } from '../http/routes.js';
+import type { RouteRequest } from '../http/route-request.js';
+import { type RouteDefinition, route } from '../http/routes.js';
 import { AUTH_TOKEN, ref, TOKEN_SESSION_DOCUMENT } from '../openapi/document-schemas.js';
 import { errorResponses } from '../openapi/error-responses.js';
 import { readBearerToken } from './bearer-token.js';
@@ -19,8 +20,14 @@ const TOKEN_ERROR_DESCRIPTIONS = {
 
 /** The token API: the game front end and game servers read the session (GET) or end it (DELETE, logout). */
 export function tokenRoutes(context: AppContext): RouteDefinition[] {
+  /** The session the token opens; its requests count against the session's own quota. */
+  const authenticate = async (request: RouteRequest) => {
+    const now = context.clock();
+    const found = await authenticateToken(context, readBearerToken(request), now);
+    return { quota: `session:${found.session.id}`, caller: { found, now } };
+  };
   return [
-    {
+    route({
       method: 'GET',
       url: TOKEN_API_URL,
       schema: {
@@ -36,17 +43,15 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
           ...errorResponses(TOKEN_ERRORS, TOKEN_ERROR_DESCRIPTIONS),
         },
       },
-      async handler(request, reply) {
-        const now = context.clock();
-        const found = await authenticateToken(context, readBearerToken(request), now);
-        await context.rateLimiter.countCaller(`session:${found.session.id}`);
+      authenticate,
+      async handler(request, reply, { found, now }) {
         await recordFirstUse(context, found, now, (error) =>
           request.log.warn({ err: error }, 'could not record the first use of a session'),
         );
         return sendDocument(reply, 200, toTokenSessionDocument(found, now));
       },
-    },
-    {
+    }),
+    route({
       method: 'DELETE',
       url: TOKEN_API_URL,
       schema: {
@@ -60,17 +65,15 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
           ...errorResponses(TOKEN_ERRORS, TOKEN_ERROR_DESCRIPTIONS),
         },
       },
-      async handler(request, reply) {
-        const now = context.clock();
-        const found = await authenticateToken(context, readBearerToken(request), now);
+      authenticate,
+      async handler(request, reply, { found, now }) {
         const { session } = found;
-        await context.rateLimiter.countCaller(`session:${session.id}`);
         await recordFirstUse(context, found, now, (error) =>
           request.log.warn({ err: error }, 'could not record the first use of a session'),
         );
         await context.sessions.revoke({ kind: 'revoke', id: session.id, at: now.toISOString() });
         return reply.code(204).header('cache-control', 'no-store').send();
       },
-    },
+    }),
   ];
 }

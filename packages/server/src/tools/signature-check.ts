@@ -1,5 +1,6 @@
 import { canonicalString, type ErrorObject, PhpArray } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
+import type { Client } from '../clients/client.js';
 import { errorObject } from '../http/api-error.js';
 import { phpReading } from '../http/body/php-reading.js';
 import type { ParsedLaunch } from '../launch/check-and-launch.js';
@@ -44,6 +45,13 @@ export interface SignatureReport {
   warnings: string[];
 }
 
+/** A pasted request checked, and the client it speaks for when its signature holds. */
+export interface PastedRequestCheck {
+  report: SignatureReport;
+  /** Whose quota the check counts against, like a launch of that client: the tester is no free oracle. */
+  client: Client | undefined;
+}
+
 /**
  * A dry run of a launch: the same readers, signature check and field rules as the routes, without
  * creating a session or a player (so a taken nickname, checked at the write, is not found here).
@@ -51,7 +59,7 @@ export interface SignatureReport {
 export async function checkPastedRequest(
   context: AppContext,
   pasted: PastedRequest,
-): Promise<SignatureReport> {
+): Promise<PastedRequestCheck> {
   const read = readPastedRequest(pasted, context.config.publicUrl);
   const errors = [...read.errors];
   const report: SignatureReport = {
@@ -68,7 +76,7 @@ export async function checkPastedRequest(
     errors,
     warnings: [],
   };
-  if (read.operation === undefined) return report;
+  if (read.operation === undefined) return { report, client: undefined };
   const base = { query: read.query, received: read.sign, now: context.clock() };
   let signed: SignedRequest | undefined;
   let parse: () => ParsedLaunch | undefined;
@@ -89,7 +97,7 @@ export async function checkPastedRequest(
       return attributes && parseOpenGameAttributes(attributes);
     };
   }
-  const client = signed && (await checkSignatureInto(context, signed, report));
+  const client = (signed && (await checkSignatureInto(context, signed, report))) || undefined;
   const parsed = parse();
   if (parsed) errors.push(...parsed.errors);
   // The rules that depend on the client's configuration run only for a request that proves it speaks for it.
@@ -106,7 +114,7 @@ export async function checkPastedRequest(
     errors.push(...rules.errors);
     report.warnings.push(...rules.warnings);
   }
-  return report;
+  return { report, client };
 }
 
 /** Fills the report's signature part; the client, when the request speaks for one. */
@@ -126,7 +134,6 @@ async function checkSignatureInto(context: AppContext, signed: SignedRequest, re
   report.acceptedAlternative = alternative;
   const check = await checkSignature(context.live, signed);
   if (check.ok) {
-    await context.rateLimiter.countCaller(`client:${check.client.id}`);
     report.signature = check.client.secretKey === null ? 'not-needed' : 'holds';
     return check.client;
   }

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ApiError } from '../http/api-error.js';
 import { sendDocument } from '../http/json-api.js';
-import type { RouteDefinition } from '../http/routes.js';
+import { type RouteDefinition, route } from '../http/routes.js';
 import { loadAsset, type StaticAsset } from '../pages/page-assets.js';
 import { setPageHeaders } from '../pages/security-headers.js';
 import { SIGNATURE_TESTER_PATH } from '../signature/authenticate-client.js';
@@ -45,18 +45,22 @@ export function signatureTesterRoutes(context: AppContext): RouteDefinition[] {
         return sendFile(request, reply, file);
       },
     },
-    {
+    route({
       method: 'POST',
       url: `${SIGNATURE_TESTER_PATH}/check`,
       bodyTypes: ['json'],
       undocumented: 'staging-tool',
-      async handler(request, reply) {
-        const report = await checkPastedRequest(context, readPasted(request.body));
+      // The pasted request's client, when its signature holds, is the caller whose quota counts.
+      async authenticate(request) {
+        const { report, client } = await checkPastedRequest(context, readPasted(request.body));
+        return { quota: client && `client:${client.id}`, caller: report };
+      },
+      async handler(request, reply, report) {
         return sendDocument(reply, 200, {
           data: { type: 'SignatureCheck', id: request.id, attributes: report },
         });
       },
-    },
+    }),
   ];
 }
 

@@ -60,17 +60,16 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           }),
         },
       },
-      async handler(request, reply) {
+      async authenticate(request) {
         const { userId } = request.params;
-        const query = request.query;
         const body = readBody(request.body);
         assertFlatParameters(body);
         assertSameUserId(body.userId, userId);
-        const { client, usedSignature } = await authenticateClient(
+        const accepted = await authenticateClient(
           context.live,
           context.config,
           v2SignedRequest({
-            query,
+            query: request.query,
             body,
             userId,
             received: headerValue(request, 'sign'),
@@ -78,9 +77,10 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
             ...onTheWire(request),
           }),
         );
-        const params = { ...query, ...body, userId };
-        await context.rateLimiter.countCaller(`client:${client.id}`);
-
+        return { quota: `client:${accepted.client.id}`, caller: { ...accepted, body } };
+      },
+      async handler(request, reply, { client, usedSignature, body }) {
+        const params = { ...request.query, ...body, userId: request.params.userId };
         const { result, warnings } = await checkAndLaunch(
           context,
           client,

@@ -4,7 +4,7 @@ import type { Client } from '../../clients/client.js';
 import { clientIdParameter } from '../../clients/client-id-parameter.js';
 import { ApiError } from '../../http/api-error.js';
 import type { RouteRequest } from '../../http/route-request.js';
-import { headerValue } from '../../http/routes.js';
+import { type Authenticated, headerValue } from '../../http/routes.js';
 import { authenticateClient } from '../../signature/authenticate-client.js';
 import type { AcceptedSignature } from '../../signature/request-protection-checks.js';
 import { recordUsedSignature } from '../../signature/used-signatures.js';
@@ -22,32 +22,28 @@ import { onTheWire, v3SignedRequest } from '../signed-request.js';
  *   disabled client is the same 400 as a wrong sign, so nobody can probe which clients exist.
  *
  * `params` are the request's other parameters (body or path); the canonical signature drops `client`,
- * and a signature computed with `client` kept is accepted too (docs/design.md §2).
+ * and a signature computed with `client` kept is accepted too (docs/design.md §2). The caller counts
+ * against its client's quota (a route's `authenticate`, counted by the quota hook). With it comes the
+ * API user whose key authorized the call (undefined for a signed call) and, for a signed call, the
+ * signature to record as used: open-game records it in the launch's own transaction
+ * (docs/design.md §11), other routes with `useSignature`.
  */
-export async function authorizeV3Caller(
+export async function authenticateV3Caller(
   context: AppContext,
   request: RouteRequest,
   params: PhpArray,
-): Promise<Client> {
-  const { client, usedSignature } = await authorizeV3CallerAs(context, request, params);
-  // No session to record it with: the signature is used up before the request does anything.
-  await recordUsedSignature(context, usedSignature);
-  return client;
+): Promise<Authenticated<V3Caller>> {
+  const caller = await authenticateCaller(context, request, params);
+  return { quota: `client:${caller.client.id}`, caller };
 }
 
 /**
- * The same, with the API user whose key authorized the call (undefined for a signed call) and, for a
- * signed call, the signature to record as used: open-game records it in the launch's own transaction
- * (docs/design.md §11).
+ * The caller's client, its signature recorded as used first: a request that launches nothing has no
+ * session to record it with, so the signature is used up before the request does anything.
  */
-export async function authorizeV3CallerAs(
-  context: AppContext,
-  request: RouteRequest,
-  params: PhpArray,
-): Promise<V3Caller> {
-  const caller = await authenticateCaller(context, request, params);
-  await context.rateLimiter.countCaller(`client:${caller.client.id}`);
-  return caller;
+export async function useSignature(context: AppContext, caller: V3Caller): Promise<Client> {
+  await recordUsedSignature(context, caller.usedSignature);
+  return caller.client;
 }
 
 export interface V3Caller extends AcceptedSignature {
@@ -60,6 +56,8 @@ export interface GameSessionReader {
   readonly client: Client | undefined;
   /** The API user whose key was given, if one was (admins see who opened a session). */
   readonly apiUser?: ApiUser | undefined;
+  /** A signed reader's signature, to record as used (useSignature) before reading. */
+  readonly usedSignature?: AcceptedSignature['usedSignature'];
   mayRead(clientId: string): boolean;
 }
 
@@ -67,25 +65,25 @@ export interface GameSessionReader {
  * Who may read a GameSession. With `?client=`, those who may open games for that client: the client.
  * With an API key and no `client`, the IRI alone (`data.id`, `Location`) is enough, as for any JSON:API
  * resource, since the session knows its client: a session of a client the key may act for
- * (docs/design.md §11). A key whose user may not open games gets `hidden`, the answer of a session that
- * does not exist, so such a key cannot tell which sessions exist.
+ * (docs/design.md §11); such a reader counts against its API user's quota. A key whose user may not
+ * open games gets `hidden`, the answer of a session that does not exist, so such a key cannot tell
+ * which sessions exist.
  */
-export async function authorizeGameSessionReader(
+export async function authenticateGameSessionReader(
   context: AppContext,
   request: RouteRequest,
   params: PhpArray,
   hidden: () => ApiError,
-): Promise<GameSessionReader> {
+): Promise<Authenticated<GameSessionReader>> {
   const { client } = request.query;
   const { authorization } = request.headers;
   if (authorization === undefined || !isNotSent(client)) {
-    const {
-      client: authenticated,
-      apiUser,
-      usedSignature,
-    } = await authorizeV3CallerAs(context, request, params);
-    await recordUsedSignature(context, usedSignature);
-    return { client: authenticated, apiUser, mayRead: (clientId) => clientId === authenticated.id };
+    const { quota, caller } = await authenticateV3Caller(context, request, params);
+    const { client: authenticated, apiUser, usedSignature } = caller;
+    return {
+      quota,
+      caller: { client: authenticated, apiUser, usedSignature, mayRead: (id) => id === authenticated.id },
+    };
   }
   let user: ApiUser;
   try {
@@ -93,8 +91,10 @@ export async function authorizeGameSessionReader(
   } catch (error) {
     throw error instanceof ApiError && error.status === 403 ? hidden() : error;
   }
-  await context.rateLimiter.countCaller(`api-user:${user.name}`);
-  return { client: undefined, apiUser: user, mayRead: (clientId) => mayActFor(user, clientId) };
+  return {
+    quota: `api-user:${user.name}`,
+    caller: { client: undefined, apiUser: user, mayRead: (clientId) => mayActFor(user, clientId) },
+  };
 }
 
 async function authenticateCaller(
