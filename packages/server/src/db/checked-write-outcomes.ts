@@ -7,6 +7,7 @@ const REFUSALS: ReadonlySet<unknown> = new Set<LaunchRefusal>([
   'player_not_found',
   'player_blocked',
   'replayed',
+  'config_changed',
 ]);
 
 /**

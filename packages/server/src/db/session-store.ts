@@ -85,13 +85,20 @@ export interface LaunchWrite {
   usedSignature?: UsedSignatureRow | undefined;
   /** Webhook deliveries written with the launch, each only when its condition held (docs/design.md §11). */
   outbox?: readonly LaunchOutboxEntry[] | undefined;
+  /**
+   * The version of the live configuration `outbox` was built from. When the database's has moved since
+   * (an endpoint added or removed that this instance has not loaded yet), the launch writes nothing and
+   * answers `config_changed`, to be built again from the new configuration (docs/design.md §11).
+   */
+  configVersion?: string | undefined;
 }
 
 /**
  * A player registered without a session (`player add`): the launch write's player steps alone, so a
  * player is made one way whoever makes it (docs/design.md §10).
  */
-export interface RegisterWrite extends Omit<LaunchWrite, 'kind' | 'session' | 'usedSignature' | 'outbox'> {
+export interface RegisterWrite
+  extends Omit<LaunchWrite, 'kind' | 'session' | 'usedSignature' | 'outbox' | 'configVersion'> {
   kind: 'register';
 }
 
@@ -152,9 +159,15 @@ export type WriteOp = LaunchWrite | RevokeWrite | StatementWrite | StatementsWri
 
 /**
  * Why a launch wrote nothing: the nick is another player's, the player is unknown (internal player-id
- * mode), the player is blocked at the write's `now`, or its signature was used before.
+ * mode), the player is blocked at the write's `now`, its signature was used before, or the configuration
+ * its webhook events were chosen from is no longer the database's (the caller reloads it and launches again).
  */
-export type LaunchRefusal = 'username_exists' | 'player_not_found' | 'player_blocked' | 'replayed';
+export type LaunchRefusal =
+  | 'username_exists'
+  | 'player_not_found'
+  | 'player_blocked'
+  | 'replayed'
+  | 'config_changed';
 
 /** What a launch came to: the player's id and default currency as stored, or why nothing was written. */
 export type LaunchOutcome =

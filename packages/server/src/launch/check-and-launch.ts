@@ -47,7 +47,7 @@ export async function checkAndLaunch(
       config: context.config,
       now: context.clock(),
       settings,
-      webhookEndpoints: live.webhookEndpoints,
+      live,
     },
     client,
     launch,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '../clients/client.js';
 import type { Config } from '../config.js';
-import type { LaunchRefusal, SessionStore } from '../db/session-store.js';
+import type { LaunchRefusal, LaunchWrite, SessionStore } from '../db/session-store.js';
 import { ApiError } from '../http/api-error.js';
+import type { LiveConfig } from '../live-config/live-config.js';
 import { profileColumns } from '../players/player.repository.js';
 import type { Session } from '../sessions/session.js';
 import { sessionColumns } from '../sessions/session.repository.js';
@@ -11,7 +12,6 @@ import type { Settings } from '../settings/settings.js';
 import type { UsedSignatureRecord } from '../signature/request-protection-checks.js';
 import { requestReplayed } from '../signature/used-signatures.js';
 import { launchOutbox } from '../webhooks/launch-events.js';
-import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
 import { PLAYER_BLOCKED } from './launch-error-examples.js';
 import type { LaunchPointers, LaunchRequest } from './launch-request.js';
 import { buildLaunchUrl } from './launch-url.js';
@@ -21,9 +21,15 @@ export interface LaunchContext {
   config: Config;
   now: Date;
   settings: Settings;
-  /** The webhook endpoints of every client, from the live configuration: the launch's events go to them. */
-  webhookEndpoints: readonly WebhookEndpoint[];
+  /**
+   * The live configuration: the launch's events go to its webhook endpoints, and the write refuses them
+   * if the database's configuration has moved since it was loaded (reloaded then, and launched again).
+   */
+  live: Pick<LiveConfig, 'webhookEndpoints' | 'version' | 'refresh'>;
 }
+
+/** Launches refused one after another because the configuration kept changing, before giving up. */
+const CONFIG_CHANGED_TRIES = 5;
 
 export interface LaunchResult {
   session: Session;
@@ -69,7 +75,15 @@ export async function launchSession(
     revokedAt: null,
     apiUser: request.apiUser ?? null,
   };
-  const outcome = await context.sessions.launch({
+  const { live } = context;
+  const eventIds = {
+    clientId: client.id,
+    playerId: request.userId,
+    sessionId: session.externalSessionId,
+    gameSessionId: session.id,
+    at: timestamp,
+  };
+  const write: LaunchWrite = {
     kind: 'launch',
     mode: client.playerIdMode,
     clientId: client.id,
@@ -86,16 +100,20 @@ export async function launchSession(
     },
     session: sessionColumns(session),
     now: timestamp,
-    outbox: launchOutbox(context.webhookEndpoints, {
-      clientId: client.id,
-      playerId: request.userId,
-      sessionId: session.externalSessionId,
-      gameSessionId: session.id,
-      at: timestamp,
-    }),
+    outbox: launchOutbox(live.webhookEndpoints, eventIds),
+    configVersion: live.version,
     // Committed with the session, or the launch writes nothing: a replay after a crash finds it.
     usedSignature,
-  });
+  };
+  let outcome = await context.sessions.launch(write);
+  // An endpoint was added or removed since this instance loaded them: its events are chosen again.
+  for (let tries = 1; !outcome.ok && outcome.reason === 'config_changed'; tries++) {
+    if (tries === CONFIG_CHANGED_TRIES) throw new Error('the configuration kept changing during a launch');
+    await live.refresh();
+    write.outbox = launchOutbox(live.webhookEndpoints, eventIds);
+    write.configVersion = live.version;
+    outcome = await context.sessions.launch(write);
+  }
   if (!outcome.ok) throw refusalError(outcome.reason, pointers);
   // Completed in place, not copied: a spread of a dozen fields per launch shows in the profile.
   const stored: Session = Object.assign(session, { playerId: outcome.playerId, currency: outcome.currency });
@@ -124,5 +142,7 @@ function refusalError(reason: LaunchRefusal, pointers: LaunchPointers): ApiError
       return ApiError.of('player_blocked', PLAYER_BLOCKED, { pointer: pointers.userId });
     case 'replayed':
       return requestReplayed();
+    case 'config_changed':
+      throw new Error('a launch refused for a changed configuration reached its answer');
   }
 }

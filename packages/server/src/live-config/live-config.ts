@@ -88,6 +88,11 @@ export class LiveConfig {
     return this.apiUserByKeyHash(keyHash);
   }
 
+  /** The version of what is held (config_version when it was loaded). */
+  get version(): string {
+    return this.snapshot.version;
+  }
+
   /** Every webhook endpoint, enabled or not. */
   get webhookEndpoints(): readonly WebhookEndpoint[] {
     return this.snapshot.webhookEndpoints;

@@ -153,6 +153,29 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     }
   });
 
+  it("writes a launch's events for an endpoint added a moment ago, before the instance reloaded its configuration, and none for one just removed", async () => {
+    // A trigger reports a session's end to an endpoint the moment it is added; its creation must go too.
+    await h().addClient();
+    const { addWebhookEndpoint, removeWebhookEndpoint } = await import('../admin/webhook-admin.js');
+    const added = await addWebhookEndpoint(
+      h().db,
+      h().config,
+      { clientId: 'demo', url: 'https://hooks.example.com/in', events: 'session.created,session.logged_out' },
+      h().clock.now(),
+    );
+    if (!added.ok) throw new Error(added.reason);
+    const session = await launch('u-1');
+    await token('DELETE', session.auth);
+    expect((await rows()).map((row) => [row.event_type, row.game_session_id])).toEqual([
+      ['session.created', session.id],
+      ['session.logged_out', session.id],
+    ]);
+    // Removed, and the instance has not looked yet: the launch still succeeds, and writes nothing for it.
+    expect(await removeWebhookEndpoint(h().db, added.value.endpoint.id)).toEqual({ ok: true, value: true });
+    await launch('u-2');
+    expect(await rows()).toEqual([]);
+  });
+
   it('writes nothing for a client without an endpoint taking the event', async () => {
     world = await webhookWorld(h(), 'player.blocked');
     const session = await launch('u-1');

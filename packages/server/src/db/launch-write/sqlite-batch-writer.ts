@@ -40,6 +40,7 @@ const INSERT_OUTBOX_ROW = `INSERT INTO webhook_deliveries (${OUTBOX_COLUMNS.join
 const INSERT_USED_SIGNATURE =
   'INSERT INTO used_signatures (client_id, sign, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING';
 const REPLAYED = { ok: false, reason: 'replayed' } as const;
+const CONFIG_CHANGED = { ok: false, reason: 'config_changed' } as const;
 
 /**
  * Most statements shaped by their columns kept prepared (docs/design.md §10). A v3 client choosing which
@@ -88,7 +89,15 @@ export class SqliteBatchWriter {
   write(operations: readonly WriteOp[]): (WriteOutcome | FailedOperation)[] {
     this.statements.begin.run();
     try {
-      const results = operations.map((operation) => this.writeOne(operation));
+      // Read under the write lock: a change committed before it is seen, one after it comes after us.
+      const version = operations.some(hasConfigVersion)
+        ? String(this.statements.configVersion.get())
+        : undefined;
+      const results = operations.map((operation) =>
+        hasConfigVersion(operation) && operation.configVersion !== version
+          ? CONFIG_CHANGED
+          : this.writeOne(operation),
+      );
       this.statements.commit.run();
       return results;
     } catch (error) {
@@ -279,6 +288,11 @@ export class SqliteBatchWriter {
   }
 }
 
+/** A launch whose webhook events were chosen from a version of the live configuration (docs/design.md §11). */
+function hasConfigVersion(operation: WriteOp): operation is LaunchWrite & { configVersion: string } {
+  return operation.kind === 'launch' && operation.configVersion !== undefined;
+}
+
 /** Whether the block holds at `now`: set, with no end or an end still to come (docs/design.md §10). */
 function isBlocked(player: FoundPlayer, now: string): boolean {
   const until = player.values[BLOCKED_UNTIL_INDEX] as string | null;
@@ -300,6 +314,7 @@ function prepare(sqlite: SQLite.Database) {
     playerById: sqlite.prepare(`${selectPlayer} WHERE client_id = ? AND id = ?`).raw(),
     playerByExternalId: sqlite.prepare(`${selectPlayer} WHERE client_id = ? AND external_id = ?`).raw(),
     revokeSession: sqlite.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    configVersion: sqlite.prepare('SELECT version FROM config_version WHERE id = 1').pluck(),
   };
 }
 

@@ -21,6 +21,17 @@ const WRITE_BATCH = {
   name: 'poker_launch_write_batch',
   text: 'select poker_launch_write_batch($1::jsonb) as results',
 };
+/**
+ * The same, only while config_version is still $2 (results null otherwise: nothing written). The version
+ * is read by the statement's snapshot, taken after every launch of the batch was submitted: a change
+ * committed before any of them began is seen (docs/design.md §11).
+ */
+const WRITE_BATCH_AT_VERSION = {
+  name: 'poker_launch_write_batch_at_version',
+  text: `select case when v.version::text = $2 then poker_launch_write_batch($1::jsonb) end as results
+           from config_version v where v.id = 1`,
+};
+const CONFIG_CHANGED = { ok: false, reason: 'config_changed' } as const;
 const FIND_BY_TOKEN_HASHES = {
   name: 'poker_launch_find_by_token_hashes',
   text: `select s.token_hash, ${TOKEN_SESSION_COLUMNS} from sessions s join players p on p.id = s.player_id
@@ -108,13 +119,39 @@ export class PostgresSessionStore implements SessionStore {
    * retried op by op, so that only the operation at fault fails. A lost connection fails them all: the
    * database is away, and each caller hears so.
    */
+  /** Answers the `stale` launches `config_changed` and commits the rest: the results in the batch's order. */
+  private async commitAllBut(
+    operations: readonly WriteOp[],
+    stale: (operation: WriteOp) => boolean,
+  ): Promise<BatchResult<WriteOutcome>[]> {
+    const rest = operations.filter((operation) => !stale(operation));
+    const written = rest.length === 0 ? [] : await this.commit(rest);
+    let next = 0;
+    return operations.map((operation) =>
+      stale(operation) ? CONFIG_CHANGED : (written[next++] as BatchResult<WriteOutcome>),
+    );
+  }
+
   private async commit(operations: readonly WriteOp[]): Promise<BatchResult<WriteOutcome>[]> {
+    const version = newestConfigVersion(operations);
+    const older = (operation: WriteOp) => {
+      const built = configVersionOf(operation);
+      return built !== undefined && built !== version;
+    };
+    if (operations.some(older)) return this.commitAllBut(operations, older);
     try {
-      const { rows } = await this.pool.query<{ results: unknown }>({
-        ...WRITE_BATCH,
-        values: [JSON.stringify(operations)],
-      });
-      return batchResults(rows[0]?.results, operations.length);
+      const values = [JSON.stringify(operations)];
+      const { rows } = await this.pool.query<{ results: unknown }>(
+        version === undefined
+          ? { ...WRITE_BATCH, values }
+          : { ...WRITE_BATCH_AT_VERSION, values: [...values, version] },
+      );
+      const results = rows[0]?.results;
+      // The configuration moved: nothing was written. Launches go back to be built again, the rest go on.
+      if (version !== undefined && results === null) {
+        return this.commitAllBut(operations, (operation) => configVersionOf(operation) !== undefined);
+      }
+      return batchResults(results, operations.length);
     } catch (error) {
       if (!isStatementError(error)) throw error;
       if (operations.length > 1) {
@@ -127,6 +164,23 @@ export class PostgresSessionStore implements SessionStore {
       return [new OperationFailed(error)];
     }
   }
+}
+
+/**
+ * The newest version of the live configuration the batch's launches chose their webhook events from:
+ * the database's is at least that, so a launch built from an older one is refused without asking.
+ */
+function newestConfigVersion(operations: readonly WriteOp[]): string | undefined {
+  let newest: string | undefined;
+  for (const operation of operations) {
+    const version = configVersionOf(operation);
+    if (version !== undefined && (newest === undefined || BigInt(version) > BigInt(newest))) newest = version;
+  }
+  return newest;
+}
+
+function configVersionOf(operation: WriteOp): string | undefined {
+  return operation.kind === 'launch' ? operation.configVersion : undefined;
 }
 
 /** The server refused the statement (it answered with an SQLSTATE): the connection itself is fine. */
