@@ -23,6 +23,22 @@ describe.each(DIALECTS)('poker-launch player show and player erase on %s', (dial
     serve = undefined;
   });
 
+  /**
+   * Until the service holds a key made a moment ago by another process: it answers from the configuration
+   * it holds, and learns of the key at its next poll or after a miss (docs/design.md §11).
+   */
+  async function untilKeyIsHeld(key: string) {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const read = await fetch(`${serve?.address}/apiweb/v3/game-sessions/${'0'.repeat(32)}?client=demo`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      if (read.status !== 401) return;
+      if (Date.now() > deadline) throw new Error('the service never held the new key');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   /** v3 open game over HTTP, signed by the client or authorized by an API key. */
   async function openGame(player: Record<string, unknown>, auth: { secret?: string; key?: string }) {
     const body = {
@@ -46,6 +62,7 @@ describe.each(DIALECTS)('poker-launch player show and player erase on %s', (dial
       await cli('user', 'add', 'ops', '--permission', 'CREATE:OpenGame', '--client', 'demo')
     ).stdout.trim();
     await openGame({ id: 'u-1', ...PROFILE }, { secret });
+    await untilKeyIsHeld(key);
     await openGame({ id: 'u-1' }, { key });
     await cli('player', 'block', 'u-1', '--client', 'demo', '--reason', 'self-exclusion');
 

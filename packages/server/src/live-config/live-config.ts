@@ -15,6 +15,9 @@ import { readConfigVersion } from './config-version.repository.js';
 /** How often an instance asks whether the configuration changed: a change applies within a second. */
 export const REFRESH_INTERVAL_MS = 250;
 
+/** At most one refresh started by misses this often (docs/design.md §11): unknown ids cost no queries. */
+export const MISS_REFRESH_INTERVAL_MS = 100;
+
 interface Snapshot {
   readonly version: string;
   readonly clients: ReadonlyMap<string, Client>;
@@ -36,8 +39,8 @@ export class LiveConfig {
   /** Refreshes run one after another; each reads the version after the one before it ended. */
   private refreshes: Promise<void> = Promise.resolve();
   private polling = false;
-  /** The refresh that misses wait for, while it has not started: it will see what they could not. */
-  private pendingAfterMiss: Promise<void> | undefined;
+  /** When a miss last started a refresh (ms since the epoch); misses start at most one per interval. */
+  private lastMissRefresh = Number.NEGATIVE_INFINITY;
 
   private constructor(
     private readonly db: Db,
@@ -52,12 +55,15 @@ export class LiveConfig {
     return this.snapshot.clients.get(id);
   }
 
-  /** The client, looking again at once if it is not held (a client added a moment ago). */
-  async findClient(id: string): Promise<Client | undefined> {
+  /**
+   * The client, as held now. One not held (added a moment ago, or never) starts a refresh in the
+   * background, so the next request finds a new client without waiting for the poll, while this one is
+   * answered at once: an unknown id costs what a known one does (docs/design.md §11).
+   */
+  findClient(id: string): Client | undefined {
     const held = this.client(id);
-    if (held) return held;
-    await this.refreshAfterMiss();
-    return this.client(id);
+    if (!held) this.refreshAfterMiss();
+    return held;
   }
 
   get settings(): Settings {
@@ -80,12 +86,11 @@ export class LiveConfig {
     return [...this.snapshot.apiUsersByKeyHash.values()];
   }
 
-  /** The user of an API key, looking again at once if it is not held (a key issued a moment ago). */
-  async findApiUserByKeyHash(keyHash: string): Promise<ApiUser | undefined> {
+  /** The user of an API key, as held now; one not held starts a refresh in the background, like findClient. */
+  findApiUserByKeyHash(keyHash: string): ApiUser | undefined {
     const held = this.apiUserByKeyHash(keyHash);
-    if (held) return held;
-    await this.refreshAfterMiss();
-    return this.apiUserByKeyHash(keyHash);
+    if (!held) this.refreshAfterMiss();
+    return held;
   }
 
   /** The version of what is held (config_version when it was loaded). */
@@ -113,22 +118,19 @@ export class LiveConfig {
   }
 
   /**
-   * A client id or API key it does not hold makes the instance look again at once, so what was created a
-   * moment ago works at once. Misses that arrive before that refresh starts share it; one that arrives
-   * after it started waits for the next. So unknown ids cost at most one cheap query at a time.
+   * A client id or API key it does not hold makes the instance look again, off the request's path: after
+   * the current macrotask (so never before the request that missed is answered, even on SQLite, whose
+   * queries run on the event loop), at most once per MISS_REFRESH_INTERVAL_MS, so a flood of unknown ids
+   * costs at most ten cheap queries a second and no request waits for one.
    */
-  private refreshAfterMiss(): Promise<void> {
-    if (this.pendingAfterMiss === undefined) {
-      const pending: Promise<void> = this.refreshes
-        .catch(() => undefined)
-        .then(() => {
-          if (this.pendingAfterMiss === pending) this.pendingAfterMiss = undefined;
-          return this.reloadIfChanged();
-        });
-      this.pendingAfterMiss = pending;
-      this.refreshes = pending;
-    }
-    return this.pendingAfterMiss.catch(() => undefined);
+  private refreshAfterMiss(): void {
+    const now = Date.now();
+    if (now - this.lastMissRefresh < MISS_REFRESH_INTERVAL_MS) return;
+    this.lastMissRefresh = now;
+    setImmediate(() => {
+      // A failure is the poll's to report (it keeps what was loaded).
+      this.refresh().catch(() => undefined);
+    });
   }
 
   private async reloadIfChanged(): Promise<void> {

@@ -20,7 +20,7 @@ export async function authorizeApiKey(
   permission: ApiPermission,
 ): Promise<ApiUser> {
   const key = parseBearer(header);
-  const user = key === undefined ? undefined : await live.findApiUserByKeyHash(hashApiKey(key));
+  const user = key === undefined ? undefined : live.findApiUserByKeyHash(hashApiKey(key));
   if (user === undefined || user.revokedAt !== null) {
     throw new ApiError(ApiError.of('unauthorized', 'The API key is not valid').errors, {
       headers: { 'www-authenticate': 'Bearer error="invalid_token"' },

@@ -133,7 +133,7 @@ export function notBoundToClient(): ApiError {
 }
 
 async function activeClientOrThrow(context: AppContext, clientId: string): Promise<Client> {
-  const client = await context.live.findClient(clientId);
+  const client = context.live.findClient(clientId);
   if (!client?.active) {
     throw ApiError.of('invalid_field', 'The client query parameter names no active client');
   }
