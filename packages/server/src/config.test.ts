@@ -110,11 +110,13 @@ describe('loadConfig', () => {
     );
   });
 
-  it('reads REDIS_URL and its key prefix', () => {
+  it('reads REDIS_URL, its key prefix and its timeout', () => {
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redis).toEqual({
       url: 'redis://127.0.0.1:6379/2',
       keyPrefix: 'poker-launch:',
+      timeoutMs: 20,
     });
+    expect(loadConfig({ REDIS_URL: 'redis://x', REDIS_TIMEOUT_MS: '150' }).redis?.timeoutMs).toBe(150);
     expect(
       loadConfig({ REDIS_URL: 'rediss://cache', REDIS_KEY_PREFIX: 'staging:pl:' }).redis?.keyPrefix,
     ).toBe('staging:pl:');
@@ -140,6 +142,8 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://cache:6379' }, /REDIS_URL must start with redis:\/\/ or rediss:\/\//],
     [{ REDIS_URL: 'not a url' }, /REDIS_URL must be redis:\/\//],
     [{ REDIS_URL: 'redis://x', REDIS_KEY_PREFIX: 'a b' }, /REDIS_KEY_PREFIX must be 1 to 64/],
+    [{ REDIS_URL: 'redis://x', REDIS_TIMEOUT_MS: '0' }, /REDIS_TIMEOUT_MS must be a whole number of milli/],
+    [{ REDIS_URL: 'redis://x', REDIS_TIMEOUT_MS: '2.5' }, /REDIS_TIMEOUT_MS must be a whole number of milli/],
     [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be 16 to 256 printable characters/],
     [{ METRICS_TOKEN: 'has a space in the middle' }, /METRICS_TOKEN must be 16 to 256/],
     [{ MIGRATE_ON_START: 'no' }, /MIGRATE_ON_START must be true or false, got "no"/],

@@ -40,6 +40,8 @@ export interface RedisConfig {
   readonly url: string;
   /** Prefix of every key the service writes, so several deployments (or tests) can share one Redis. */
   readonly keyPrefix: string;
+  /** Longest a quota check waits for Redis before this instance counts alone (docs/design.md §10). */
+  readonly timeoutMs: number;
 }
 
 export type DatabaseConfig =
@@ -77,7 +79,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     logLevel: oneOf('LOG_LEVEL', nonEmpty(env.LOG_LEVEL) ?? 'info', LOG_LEVELS),
     rateLimitPerMinute: parseRateLimit(nonEmpty(env.RATE_LIMIT_PER_MINUTE) ?? '1200'),
     trustProxy: parseTrustProxy(nonEmpty(env.TRUST_PROXY) ?? 'false'),
-    redis: parseRedis(nonEmpty(env.REDIS_URL), nonEmpty(env.REDIS_KEY_PREFIX) ?? 'poker-launch:'),
+    redis: parseRedis(
+      nonEmpty(env.REDIS_URL),
+      nonEmpty(env.REDIS_KEY_PREFIX) ?? 'poker-launch:',
+      nonEmpty(env.REDIS_TIMEOUT_MS) ?? String(DEFAULT_REDIS_TIMEOUT_MS),
+    ),
     metricsToken: parseMetricsToken(nonEmpty(env.METRICS_TOKEN)),
     migrateOnStart: parseBoolean('MIGRATE_ON_START', nonEmpty(env.MIGRATE_ON_START) ?? 'true'),
     requestTimeoutMs: parseSeconds('REQUEST_TIMEOUT', nonEmpty(env.REQUEST_TIMEOUT) ?? '10', 1, 300),
@@ -162,7 +168,10 @@ function isAddressOrCidr(text: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
-function parseRedis(url: string | undefined, keyPrefix: string): RedisConfig | undefined {
+/** A Redis next to the service answers a quota check in well under a millisecond. */
+export const DEFAULT_REDIS_TIMEOUT_MS = 20;
+
+function parseRedis(url: string | undefined, keyPrefix: string, timeout: string): RedisConfig | undefined {
   if (url === undefined) return undefined;
   let parsed: URL;
   try {
@@ -176,7 +185,13 @@ function parseRedis(url: string | undefined, keyPrefix: string): RedisConfig | u
   if (!/^[A-Za-z0-9:._-]{1,64}$/.test(keyPrefix)) {
     throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 64 letters, digits or : . _ -, got "${keyPrefix}"`);
   }
-  return Object.freeze({ url, keyPrefix });
+  const timeoutMs = Number(timeout);
+  if (!/^\d+$/.test(timeout) || timeoutMs < 1 || timeoutMs > 5_000) {
+    throw new ConfigError(
+      `REDIS_TIMEOUT_MS must be a whole number of milliseconds from 1 to 5000, got "${timeout}"`,
+    );
+  }
+  return Object.freeze({ url, keyPrefix, timeoutMs });
 }
 
 /** Whole seconds from `min` to `max`, as milliseconds. */

@@ -22,6 +22,7 @@ export const serveCommand: Command = {
     '                         unless REDIS_URL is set',
     '  REDIS_URL              redis://… : quotas shared by every instance through Redis (default: none)',
     '  REDIS_KEY_PREFIX       prefix of the keys written to Redis (default poker-launch:)',
+    '  REDIS_TIMEOUT_MS       longest a quota check waits for Redis before counting per instance (default 20)',
     '  TRUST_PROXY            the proxies whose X-Forwarded-For is believed: a comma list of their',
     '                         addresses/CIDRs (or loopback, linklocal, uniquelocal); default off',
     '  LOG_LEVEL              fatal, error, warn, info (default), debug, trace or silent',

@@ -14,6 +14,12 @@ import { createTestDatabase } from '../test-support/test-database.js';
 import { describeWithRedis, TEST_REDIS_URL, uniqueKeyPrefix } from '../test-support/test-redis.js';
 
 const SECRET = 'shared_quota_secret';
+/**
+ * Where a test counts exactly what Redis counted, a deadline no busy CI machine misses: the default (a few
+ * milliseconds) is missed now and then when the event loop is held up longer than that, and that request
+ * is then counted by the instance alone, as it should be.
+ */
+const PATIENT = { REDIS_TIMEOUT_MS: '250' };
 
 describeWithRedis('quotas shared through Redis', () => {
   let database: Database;
@@ -66,7 +72,7 @@ describeWithRedis('quotas shared through Redis', () => {
     ).statusCode;
 
   it('holds one quota for all instances with REDIS_URL, one per instance without', async () => {
-    const shared = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: uniqueKeyPrefix() };
+    const shared = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: uniqueKeyPrefix(), ...PATIENT };
     const [a, b] = [await instance(shared), await instance(shared)];
     expect([await launch(a, 'u-1'), await launch(b, 'u-2'), await launch(a, 'u-3')]).toEqual([200, 200, 200]);
     expect([await launch(b, 'u-4'), await launch(a, 'u-5')]).toEqual([429, 429]);
@@ -99,6 +105,51 @@ describeWithRedis('quotas shared through Redis', () => {
     expect(JSON.parse(warnings[0] ?? '{}').level).toBe(40);
   });
 
+  it('costs no request more than its deadline while Redis is silent, counts alone meanwhile, and replaces the dead connection by itself', async () => {
+    const target = new URL(TEST_REDIS_URL);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    const prefix = uniqueKeyPrefix();
+    // A long deadline, so that waiting for it and not waiting at all cannot be mistaken on a busy machine.
+    const deadlineMs = 1_500;
+    const app = await instance({
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      REDIS_KEY_PREFIX: prefix,
+      REDIS_TIMEOUT_MS: String(deadlineMs),
+      RATE_LIMIT_PER_MINUTE: '5',
+    });
+    const sharedCount = async () => Number(await redis.get(`${prefix}caller:client:demo`));
+    const timed = async (userId: string) => {
+      const started = performance.now();
+      const status = await launch(app, userId);
+      return { status, ms: performance.now() - started };
+    };
+    expect(await launch(app, 'u-0')).toBe(200);
+    expect(await sharedCount()).toBe(1);
+
+    // Redis takes every command and answers none (a black-holed connection).
+    proxy.stall();
+    const stalled = [];
+    for (let index = 1; index <= 6; index++) stalled.push(await timed(`u-${index}`));
+    // The first waits for the deadline; from then on the instance does not ask Redis, so none waits.
+    for (const { ms } of stalled.slice(1)) expect(ms).toBeLessThan(deadlineMs / 2);
+    // Counted in this instance meanwhile, with the same quota: five allowed a minute, the sixth refused.
+    expect(stalled.map(({ status }) => status)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(app.quotas.storeFailures).toBeGreaterThanOrEqual(6);
+    const countedByRedis = await sharedCount();
+    expect(countedByRedis).toBeLessThanOrEqual(2); // u-1's command reached Redis; its answer did not come back
+
+    // The silent connection is destroyed and another one opened, with nobody asking.
+    await waitFor(() => proxy?.accepted !== undefined && proxy.accepted > 1);
+    proxy.resume();
+    // Once Redis answers again, the instance counts there again by itself.
+    await waitFor(async () => {
+      await launch(app, 'u-again');
+      return (await sharedCount()) > countedByRedis;
+    });
+    expect(logs.some((line) => line.includes('quotas: Redis is back'))).toBe(true);
+    expect(logs.filter((line) => line.includes('quotas: Redis is unreachable'))).toHaveLength(1);
+  });
+
   it('answers without waiting on a Redis that stops answering, and shares the quota again once it is back', async () => {
     const target = new URL(TEST_REDIS_URL);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
@@ -107,6 +158,7 @@ describeWithRedis('quotas shared through Redis', () => {
       REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
       REDIS_KEY_PREFIX: prefix,
       RATE_LIMIT_PER_MINUTE: '100',
+      ...PATIENT,
     });
     const sharedCount = () => redis.get(`${prefix}caller:client:demo`);
     expect(await launch(app, 'u-1')).toBe(200);
@@ -132,3 +184,12 @@ describeWithRedis('quotas shared through Redis', () => {
     expect(logs.some((line) => line.includes('quotas: Redis is back'))).toBe(true);
   });
 });
+
+/** Polls `condition` until it holds, failing after a generous deadline (a busy CI machine). */
+async function waitFor(condition: () => boolean | Promise<boolean>, deadlineMs = 60_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(`not within ${deadlineMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

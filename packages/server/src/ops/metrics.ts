@@ -86,7 +86,7 @@ export function createMetrics(): Metrics {
     }),
     quotaStoreFailures: new Counter({
       name: `${METRIC_PREFIX}quota_store_failures_total`,
-      help: 'Quota checks Redis did not answer (unreachable or slower than 250 ms); counted by this instance alone',
+      help: 'Quota checks Redis did not answer (unreachable, slower than REDIS_TIMEOUT_MS, or bypassed until it answers again); counted by this instance alone',
       registers,
     }),
     databaseErrors: new Counter({

@@ -3,6 +3,8 @@ import { connect, createServer, type Socket } from 'node:net';
 
 export interface TcpProxy {
   port: number;
+  /** Connections accepted so far: a client that replaced its connection opened another. */
+  readonly accepted: number;
   /** Holds every byte the target sends until `resume`: a peer that takes requests and stops answering. */
   stall(): void;
   resume(): void;
@@ -18,12 +20,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const sockets = new Set<Socket>();
   const held: (() => void)[] = [];
   let stalled = false;
+  let accepted = 0;
   const relay = (from: Socket, to: Socket, holdable: boolean) =>
     from.on('data', (chunk) => {
       if (stalled && holdable) held.push(() => to.write(chunk));
       else to.write(chunk);
     });
   const server = createServer((client) => {
+    accepted++;
     const upstream = connect(target);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -47,6 +51,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const port = await listen(0);
   return {
     port,
+    get accepted() {
+      return accepted;
+    },
     stall: () => {
       stalled = true;
     },
