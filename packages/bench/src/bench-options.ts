@@ -44,10 +44,12 @@ export const USAGE = `npm run bench -- [options]
 Measures poker-launch against bare Fastify over HTTP, alternating them, and prints a markdown table
 (also written under artifacts/).
 
-  --scenarios <list>      v2,v3,token,v2-webhook (default all four; --flat-store: v2,token; --soak: v2;
-                          --instructions: v2,v3,token). v2-webhook: v2 launches of a client with an
-                          endpoint subscribed to session.created (an https receiver answering 204)
-                          against plain v2 on the same service
+  --scenarios <list>      v2,v3,token,v2-webhook,v2-replay (default all five; --flat-store: v2,token;
+                          --soak: v2; --instructions: v2,v3,token). v2-webhook: v2 launches of a client
+                          with an endpoint subscribed to session.created (an https receiver answering
+                          204) against plain v2 on the same service; v2-replay: v2 launches of a client
+                          with replay protection required, each signed anew with ts and nonce, against
+                          plain v2 on the same service
   --dialect <d>           sqlite, postgres or both (default: both when a PostgreSQL server is named,
                           else sqlite)
   --postgres <url>        PostgreSQL server to create a fresh database on (default TEST_DATABASE_URL)
@@ -144,10 +146,12 @@ export function parseBenchOptions(
             ? PLAIN_SCENARIOS.join(',')
             : SCENARIO_NAMES.join(',');
   const scenarios = parseScenarios(values.scenarios ?? defaultScenarios);
-  if (scenarios.includes('v2-webhook') && (flatStore || soak > 0 || instructions || activityCost)) {
-    throw new UsageError(
-      'v2-webhook runs in the comparison with bare Fastify only: no --flat-store, --soak, --instructions or --activity-cost',
-    );
+  for (const against of ['v2-webhook', 'v2-replay'] as const) {
+    if (scenarios.includes(against) && (flatStore || soak > 0 || instructions || activityCost)) {
+      throw new UsageError(
+        `${against} runs in the comparison with bare Fastify only: no --flat-store, --soak, --instructions or --activity-cost`,
+      );
+    }
   }
   if (floor && !scenarios.includes('v2')) throw new UsageError('--floor measures v2: name it in --scenarios');
   return {

@@ -52,10 +52,11 @@ async function processesWhoseEnvironmentHas(text: string): Promise<string[]> {
 /** A run of a second or so per target: enough to see every part work, not to measure anything. */
 const SHORT_RUN = ['--duration=0.5', '--warmup=0', '--rounds=1', '--players=20', '--connections=10'];
 
-/** The table's rows, cells trimmed, under the header that starts with `first`. */
-function tableRows(markdown: string, first: string): string[][] {
+/** The table's rows, cells trimmed, under the header that starts with `first` (after `heading`, if given). */
+function tableRows(markdown: string, first: string, heading?: string): string[][] {
   const lines = markdown.split('\n');
-  const head = lines.findIndex((line) => line.startsWith(`| ${first} |`));
+  const after = heading === undefined ? 0 : lines.findIndex((line) => line.startsWith(heading));
+  const head = lines.findIndex((line, index) => index > after && line.startsWith(`| ${first} |`));
   const rows: string[][] = [];
   for (const line of lines.slice(head + 2)) {
     if (!line.startsWith('|')) break;
@@ -78,7 +79,7 @@ describe('npm run bench', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it('measures every scenario on SQLite against bare Fastify (v2-webhook against plain v2) and prints the tables with no failed request', async () => {
+  it('measures every scenario on SQLite against bare Fastify (v2-webhook and v2-replay against plain v2) and prints the tables with no failed request', async () => {
     const out = join(folder, 'bench.md');
     const run = await runBench(['--dialect=sqlite', ...SHORT_RUN, '--seed-sessions=2000', `--out=${out}`]);
     expect(run.stderr).not.toContain('FAILED');
@@ -103,6 +104,14 @@ describe('npm run bench', () => {
     for (const value of [plain, withWebhook, ratio])
       expect(Number(value?.replaceAll(',', ''))).toBeGreaterThan(0);
     expect(delivered).toMatch(/^\d+ % of [\d,]+$/);
+    // v2-replay: every request signed anew with ts and nonce, each accepted (a replay would be a 400).
+    const [replayRow, ...otherReplayRows] = tableRows(run.stdout, 'dialect', '## Replay protection');
+    expect(otherReplayRows).toEqual([]);
+    const [replayDialect, replayConnections, v2Rate, replayRate, , replayRatio, , replayErrors] =
+      replayRow ?? [];
+    expect([replayDialect, replayConnections, replayErrors]).toEqual(['sqlite', '10', '0']);
+    for (const value of [v2Rate, replayRate, replayRatio])
+      expect(Number(value?.replaceAll(',', ''))).toBeGreaterThan(0);
     expect(run.stdout).toMatch(/- machine: \d+ CPUs .*, node v\d+/);
     expect(run.stdout).toContain('Storing 2,000 sessions took: sqlite');
     expect(await readFile(out, 'utf8')).toBe(run.stdout);

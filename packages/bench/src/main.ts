@@ -16,6 +16,7 @@ import {
   compareTable,
   flatStoreTable,
   instructionsTable,
+  replayTable,
   roundsTable,
   soakTable,
   webhookTable,
@@ -91,6 +92,13 @@ const WEBHOOK_NOTE =
   'arrived before the next run starts (outside the measurement): "delivered during the run" is the share ' +
   'that arrived while the run lasted, the rest is the backlog the run left.';
 
+const REPLAY_NOTE =
+  'v2-replay: the same service answers v2 launches of the `bench` client (replay protection off: plain v2) ' +
+  'and of `bench-replay`, added with `--replay-protection require`, whose every request carries `ts` (the ' +
+  'time it is sent) and a `nonce` never used before among its signed form parameters, signed anew by the ' +
+  'load generator as it sends it. Each of those launches checks the window and records its signature as ' +
+  "used in the launch's own transaction.";
+
 interface Section {
   readonly lines: string[];
   /** Failed requests (non-2xx or no answer), warm-ups included. */
@@ -145,7 +153,8 @@ async function pairedSection(options: BenchOptions): Promise<Section> {
   }
   const stored = options.seedSessions.toLocaleString('en-US');
   const webhookRows = rows.filter((row) => row.scenario === 'v2-webhook');
-  const againstBare = rows.filter((row) => row.scenario !== 'v2-webhook');
+  const replayRows = rows.filter((row) => row.scenario === 'v2-replay');
+  const againstBare = rows.filter((row) => row.scenario !== 'v2-webhook' && row.scenario !== 'v2-replay');
   return {
     lines: [
       options.flatStore
@@ -169,6 +178,16 @@ async function pairedSection(options: BenchOptions): Promise<Section> {
             ...webhookTable(webhookRows),
             '',
             WEBHOOK_NOTE,
+            '',
+          ]
+        : []),
+      ...(replayRows.length > 0
+        ? [
+            '## Replay protection: v2 of a client that requires it against plain v2 (ratio = with ÷ without, same service)',
+            '',
+            ...replayTable(replayRows),
+            '',
+            REPLAY_NOTE,
             '',
           ]
         : []),

@@ -85,5 +85,14 @@ function toAutocannon(request: LoadRequest): autocannon.Request {
     path: request.path,
     headers: { ...request.headers },
     ...(request.body === undefined ? {} : { body: request.body }),
+    ...(request.renew === undefined
+      ? {}
+      : {
+          // Rebuilt before every send; otherwise autocannon sends the bytes it built once.
+          setupRequest: (built: autocannon.Request) => {
+            const { headers, body } = (request.renew as NonNullable<LoadRequest['renew']>)();
+            return { ...built, headers: { ...headers }, body };
+          },
+        }),
   };
 }

@@ -3,6 +3,7 @@ import { alternate, type Target } from '../load/alternate.js';
 import { startBareFastify } from '../processes/bare-process.js';
 import { cleanUpOnInterrupt } from '../processes/cleanup-on-interrupt.js';
 import type { ServerProcess } from '../processes/server-process.js';
+import { runReplayCost } from '../replay/replay-cost.js';
 import { byteSize, send, sendEach } from '../scenarios/http-send.js';
 import { prepareScenario } from '../scenarios/prepare-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
@@ -16,7 +17,8 @@ import { startServiceUnderTest } from './service-under-test.js';
 /**
  * Bare Fastify against the service, per dialect and scenario, alternated round by round; with --floor,
  * for v2, the store floor (bare Fastify plus the service's durable session write) as a third target.
- * v2-webhook is the service against itself: v2 with a webhook endpoint against plain v2.
+ * v2-webhook and v2-replay are the service against itself: v2 with a webhook endpoint, or of a client
+ * with replay protection required, against plain v2.
  */
 export async function runCompare(
   options: BenchOptions,
@@ -61,7 +63,7 @@ async function compareOn(
   try {
     const scenarios: Scenario[] = [];
     for (const name of options.scenarios) {
-      if (name === 'v2-webhook') continue;
+      if (name === 'v2-webhook' || name === 'v2-replay') continue;
       progress(`${dialect}: preparing ${name} (${options.players} players, each request sent once)…`);
       scenarios.push(await prepareScenario(name, under.service.url, under.client, options.players));
     }
@@ -93,11 +95,15 @@ async function compareOn(
       const summaries = await alternate(targets, options, progress);
       rows.push(pairedRow(scenario.name, dialect, options.connections, options.seedSessions, summaries));
     }
-    if (receiver) {
-      const plain =
-        scenarios.find((scenario) => scenario.name === 'v2') ??
-        (await prepareScenario('v2', under.service.url, under.client, options.players));
-      rows.push(await runWebhookCost(options, dialect, under, receiver, plain, progress));
+    let plain = scenarios.find((scenario) => scenario.name === 'v2');
+    const plainV2 = async () => {
+      plain ??= await prepareScenario('v2', under.service.url, under.client, options.players);
+      return plain;
+    };
+    if (receiver)
+      rows.push(await runWebhookCost(options, dialect, under, receiver, await plainV2(), progress));
+    if (options.scenarios.includes('v2-replay')) {
+      rows.push(await runReplayCost(options, dialect, under, await plainV2(), progress));
     }
     return { rows, seedSeconds: under.seedSeconds };
   } finally {

@@ -110,6 +110,34 @@ export function webhookTable(rows: readonly PairedRow[]): string[] {
   );
 }
 
+/**
+ * v2-replay: v2 launches of a client with replay protection required (each signed anew with ts and nonce)
+ * against plain v2 on the same service (ratio = with ÷ without).
+ */
+export function replayTable(rows: readonly PairedRow[]): string[] {
+  return table(
+    [
+      'dialect',
+      'connections',
+      'v2 req/s',
+      'v2 + replay protection req/s',
+      'p99 ms v2 / + replay',
+      'ratio',
+      'CPU ratio',
+      'errors',
+    ],
+    rows.map((row) => [
+      row.dialect,
+      String(row.connections),
+      count(row.reference.requestsPerSecond),
+      count(row.measured.requestsPerSecond),
+      `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`,
+      ...verdict(row).slice(0, 2),
+      failures(...rowSummaries(row)),
+    ]),
+  );
+}
+
 /** Every round's req/s: how noisy the machine was while the medians above were taken. */
 export function roundsTable(rows: readonly PairedRow[]): string[] {
   return table(

@@ -19,5 +19,7 @@ export function prepareScenario(
       return prepareToken(serviceUrl, client, players);
     case 'v2-webhook':
       throw new Error('v2-webhook is prepared with its receiver (webhooks/webhook-cost.ts)');
+    case 'v2-replay':
+      throw new Error('v2-replay is prepared with its client (replay/replay-cost.ts)');
   }
 }

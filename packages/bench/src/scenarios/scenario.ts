@@ -1,5 +1,5 @@
-export const SCENARIO_NAMES = ['v2', 'v3', 'token', 'v2-webhook'] as const;
-/** The scenarios every mode runs; v2-webhook runs in the comparison with bare Fastify only. */
+export const SCENARIO_NAMES = ['v2', 'v3', 'token', 'v2-webhook', 'v2-replay'] as const;
+/** The scenarios every mode runs; v2-webhook and v2-replay run in the comparison with bare Fastify only. */
 export const PLAIN_SCENARIOS = ['v2', 'v3', 'token'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -10,6 +10,8 @@ export interface LoadRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** Headers and body made anew each time the request is sent (v2-replay: a fresh signed ts and nonce). */
+  readonly renew?: () => { headers: Readonly<Record<string, string>>; body: string };
 }
 
 /** A scenario ready to load: the requests to cycle, and what the service answers to them. */
