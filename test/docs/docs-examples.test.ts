@@ -1,36 +1,35 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runServe, type ServeProcess } from '../../packages/cli/src/test-support/run-serve.js';
-import { exampleScript } from './example-script.js';
-import { extractExamples } from './markdown-examples.js';
+import { atPort, exampleScript } from './example-script.js';
+import { type Example, extractExamples } from './markdown-examples.js';
+import { sdkReadmeModule } from './sdk-readme.js';
+import { compareShown } from './shown-output.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The README first, as a new user reads it, then every guide. */
+/**
+ * In the order a newcomer reads them, after the first start's curl: the README, the integration guide,
+ * the SDK's README, then every other guide.
+ */
+const FIRST = ['README.md', 'docs/integration.md', 'packages/sdk/README.md'];
 const DOCUMENTS = [
-  'README.md',
+  ...FIRST,
   ...(await readdir(join(ROOT, 'docs')))
     .filter((name) => name.endsWith('.md'))
     .sort()
-    .map((name) => `docs/${name}`),
+    .map((name) => `docs/${name}`)
+    .filter((name) => !FIRST.includes(name)),
 ];
 
-/** What an example prints that shows it did its work, beyond succeeding. */
-const PRINTS: Record<string, RegExp[]> = {
-  'docs/sdk.md': [
-    /^v2 session \S+ until \d{4}-\d\d-\d\dT/m,
-    /^ {2}open http:\/\/127\.0\.0\.1:\d+\/play\/poker\/table\?auth=[0-9a-f]{32}&/m,
-    /^v3 game session \/apiweb\/v3\/game-sessions\/[0-9a-f]{32}$/m,
-    /^refused: 500 username_exists A Player with this username already exists in the system\.$/m,
-    /^v2 session with replay fields \S+$/m,
-    /^blocked until \d{4}-\d\d-\d\dT\S+ ending 1 session\(s\)$/m,
-    /^ended 0 more$/m,
-  ],
-};
+/** The SDK's README shows TypeScript without file names: each ```ts block runs as a module, in order. */
+const TYPESCRIPT_MODULES = new Set(['packages/sdk/README.md']);
 
 /**
  * What the CLI reads, and what npm passes to the scripts it runs (`npm test`): a reader's new shell has
@@ -85,27 +84,72 @@ describe('the examples of the README and docs/', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ data: { type: 'session' } });
   });
 
-  it("npx --no-install poker-launch runs the checkout's CLI, and outside a checkout fails instead of fetching one", async () => {
-    const inside = await bash('npx --no-install poker-launch --help\n');
-    expect(inside.code, inside.stderr).toBe(0);
-    expect(inside.stdout).toMatch(/^usage: poker-launch <command>/);
-    const outside = await bash('cd "$(mktemp -d)" && npx --no-install poker-launch --help\n');
-    expect(outside.code).not.toBe(0);
-    expect(outside.stdout).not.toContain('usage: poker-launch');
+  it("npx --no-install poker-launch runs the checkout's CLI without asking the registry; outside a checkout it asks, then fails, and with --offline fails without asking", async () => {
+    // A registry that records what npm asks it, and has nothing.
+    const asked: string[] = [];
+    const registry = createServer((request, response) => {
+      asked.push(request.url ?? '');
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+    });
+    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    const { port } = registry.address() as AddressInfo;
+    const npm = `export npm_config_registry=http://127.0.0.1:${port}/ npm_config_cache="$(mktemp -d)"\n`;
+    try {
+      const inside = await bash(`${npm}command npx --no-install poker-launch --help\n`);
+      expect(inside.code, inside.stderr).toBe(0);
+      expect(inside.stdout).toMatch(/^usage: poker-launch <command>/);
+      expect(asked).toEqual([]);
+      const bin = await bash('./node_modules/.bin/poker-launch --help\n');
+      expect(bin.stdout).toBe(inside.stdout);
+
+      const offline = await bash(
+        `${npm}cd "$(mktemp -d)" && command npx --offline --no-install poker-launch --help\n`,
+      );
+      expect(offline.code).not.toBe(0);
+      expect(offline.stdout).not.toContain('usage: poker-launch');
+      expect(asked).toEqual([]);
+
+      const outside = await bash(`${npm}cd "$(mktemp -d)" && command npx --no-install poker-launch --help\n`);
+      expect(outside.code).not.toBe(0);
+      expect(outside.stdout).not.toContain('usage: poker-launch');
+      expect(asked).toContain('/poker-launch');
+    } finally {
+      registry.close();
+    }
   });
 
   for (const document of DOCUMENTS) {
-    it(`runs every example of ${document} in order, as written`, async () => {
-      const examples = extractExamples(await readFile(join(ROOT, document), 'utf8'), document);
+    it(`runs every example of ${document} in order, as written, and each prints what the docs show`, async () => {
       const port = Number(new URL(serve?.address ?? '').port);
-      const run = await bash(exampleScript(document, examples, port));
+      const examples = extractExamples(await readFile(join(ROOT, document), 'utf8'), document, {
+        typescript: TYPESCRIPT_MODULES.has(document) ? 'modules' : 'refuse',
+      }).flatMap((example): Example[] => {
+        if (example.kind !== 'module') return [example];
+        const name = `.sdk-readme-${example.line}.mjs`;
+        const code = sdkReadmeModule(atPort(example.code, port), document, example.line, port);
+        return [
+          { kind: 'file', line: example.line, name, code },
+          { kind: 'shell', line: example.line, code: `node ${name}` },
+        ];
+      });
+      const outputs = await mkdtemp(join(scratch, 'outputs-'));
+      const run = await bash(exampleScript(document, examples, port), { DOCS_OUTPUTS: outputs });
       const report = `${document}: exit ${run.code}\n--- stderr\n${run.stderr.slice(-4000)}\n--- stdout\n${run.stdout.slice(-4000)}`;
       expect(run.code, report).toBe(0);
-      for (const pattern of PRINTS[document] ?? []) expect(run.stdout, report).toMatch(pattern);
+      const differences: string[] = [];
+      for (const example of examples) {
+        if (example.kind !== 'shell' || !example.shows) continue;
+        const printed = await readFile(join(outputs, String(example.line)), 'utf8');
+        const shown = example.shows.map((block) => ({ ...block, text: atPort(block.text, port) }));
+        const problems = compareShown(shown, printed);
+        if (problems.length > 0)
+          differences.push(`${document}:${example.line} prints:\n${printed}\n${problems.join('\n')}`);
+      }
+      expect(differences.join('\n\n')).toBe('');
     });
   }
 
-  async function bash(script: string): Promise<Run> {
+  async function bash(script: string, variables: Record<string, string> = {}): Promise<Run> {
     const file = join(checkout, `.example-${process.hrtime.bigint()}.sh`);
     await writeFile(file, script);
     const env = Object.fromEntries(
@@ -114,7 +158,7 @@ describe('the examples of the README and docs/', () => {
     return new Promise((resolve, reject) => {
       const child = spawn('bash', [file], {
         cwd: checkout,
-        env: { ...env, SECRET: secret, TMPDIR: scratch },
+        env: { ...env, SECRET: secret, TMPDIR: scratch, ...variables },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';

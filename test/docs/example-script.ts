@@ -24,15 +24,20 @@ const NPX_LOCAL_BIN = `npx() {
 /**
  * One bash script that runs a document's examples in order, as a reader pasting them into one shell
  * would: variables and `cd` carry over from block to block. It stops at the first failure, having said
- * on stderr which block ran. curl fails on an error answer (its body still printed), so an example that
+ * on stderr which block ran. A shell block followed by the output it prints in the docs writes what it
+ * prints to `$DOCS_OUTPUTS/<its line>` too, for the test to compare. curl fails on an error answer (its body still printed), so an example that
  * drifts into a 4xx or 5xx fails instead of printing an error nobody reads.
  */
 export function exampleScript(document: string, examples: readonly Example[], port: number): string {
   const lines = ['set -euo pipefail', 'curl() { command curl --fail-with-body "$@"; }', NPX_LOCAL_BIN];
   for (const example of examples) {
-    if (example.kind === 'skipped') continue;
+    if (example.kind === 'skipped' || example.kind === 'module') continue;
     lines.push(`echo ${quote(`>>> ${document}:${example.line}`)} >&2`);
-    if (example.kind === 'shell') lines.push(atPort(example.code, port));
+    if (example.kind === 'shell' && example.shows) {
+      // In this shell (a { } group, not a subshell), its output kept for the test to compare.
+      const file = `"$DOCS_OUTPUTS"/${example.line}`;
+      lines.push('{', atPort(example.code, port), `} > ${file}`, `cat ${file}`);
+    } else if (example.kind === 'shell') lines.push(atPort(example.code, port));
     if (example.kind === 'file')
       lines.push(`cat > ${quote(example.name)} <<'${END}'`, atPort(example.code, port), END);
     if (example.kind === 'transcript') {

@@ -60,3 +60,43 @@ describe('extractExamples', () => {
     expect(() => extractExamples(`${fence}sh\necho one\n`, 'doc.md')).toThrow('never closed');
   });
 });
+
+describe('extractExamples: output blocks', () => {
+  it('attaches json, http and text blocks right after a shell block to it, as what it prints', () => {
+    const markdown = [
+      `${fence}sh`,
+      'curl -i …',
+      fence,
+      '',
+      `${fence}http`,
+      'HTTP/1.1 201 Created',
+      fence,
+      `${fence}json`,
+      '{}',
+      fence,
+      'Text between: the next json block is data, not output.',
+      `${fence}json`,
+      '[]',
+      fence,
+    ].join('\n');
+    expect(extractExamples(markdown, 'doc.md')).toEqual([
+      {
+        kind: 'shell',
+        line: 1,
+        code: 'curl -i …',
+        shows: [
+          { kind: 'http', line: 5, text: 'HTTP/1.1 201 Created' },
+          { kind: 'json', line: 8, text: '{}' },
+        ],
+      },
+    ]);
+  });
+
+  it('reads a ts block as a module to run when told to, and refuses it otherwise', () => {
+    const markdown = `${fence}ts\nawait launch.openGame();\n${fence}`;
+    expect(extractExamples(markdown, 'doc.md', { typescript: 'modules' })).toEqual([
+      { kind: 'module', line: 1, code: 'await launch.openGame();' },
+    ]);
+    expect(() => extractExamples(markdown, 'doc.md')).toThrow('needs file=<name>');
+  });
+});
