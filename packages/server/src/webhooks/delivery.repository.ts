@@ -90,6 +90,57 @@ export function attemptStatement(
     .compile();
 }
 
+/** One attempt of a delivery a claim holds, as the deliverer judged it. */
+export interface Attempted {
+  row: DeliveryRow;
+  result: AttemptResult;
+  /** The endpoint answered 410 Gone. */
+  gone: boolean;
+}
+
+/**
+ * Records a claim's attempts and lets their rows go: the delivered ones in one statement per answered
+ * status (a batch is usually one statement), the others one each (each has its own error and next time).
+ */
+export function recordStatements(
+  db: Db,
+  claimId: string,
+  attempts: readonly Attempted[],
+  now: Date,
+): CompiledQuery[] {
+  const at = now.toISOString();
+  const deliveredByStatus = new Map<number, string[]>();
+  const statements: CompiledQuery[] = [];
+  for (const { row, result } of attempts) {
+    if (result.state !== 'delivered') {
+      statements.push(attemptStatement(db, row.id, claimId, result, now));
+      continue;
+    }
+    const ids = deliveredByStatus.get(result.status);
+    if (ids === undefined) deliveredByStatus.set(result.status, [row.id]);
+    else ids.push(row.id);
+  }
+  for (const [status, ids] of deliveredByStatus) {
+    statements.push(
+      db
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({
+          state: 'delivered',
+          attempts: eb('attempts', '+', 1),
+          last_status: status,
+          last_error: null,
+          delivered_at: at,
+          lease_until: null,
+          claimed_by: null,
+        }))
+        .where('claimed_by', '=', claimId)
+        .where('id', 'in', ids)
+        .compile(),
+    );
+  }
+  return statements;
+}
+
 /** The age in seconds of the oldest event not delivered yet (0: none waiting). */
 export async function oldestPendingAgeSeconds(db: Db, now: Date): Promise<number> {
   const row = await db

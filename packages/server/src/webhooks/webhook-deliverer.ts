@@ -7,18 +7,18 @@ import type { SessionStore } from '../db/session-store.js';
 import type { LiveConfig } from '../live-config/live-config.js';
 import type { Metrics } from '../ops/metrics.js';
 import {
-  type AttemptResult,
-  attemptStatement,
+  type Attempted,
   claimedDeliveries,
   claimStatement,
   hasDueDelivery,
+  recordStatements,
 } from './delivery.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
+import { SenderThread } from './send-jobs.js';
 import { endpointSecrets, type WebhookEndpoint } from './webhook-endpoint.js';
 import { updateWebhookEndpoint } from './webhook-endpoint.repository.js';
 import { type DeliveryRow, webhookBody } from './webhook-event.js';
-import { DELIVERY_TIMEOUT_MS, type SendOutcome, WebhookSender } from './webhook-sender.js';
-import { signedHeaders } from './webhook-signature.js';
+import { DELIVERY_TIMEOUT_MS, type SendOutcome } from './webhook-sender.js';
 import { webhookUrlProblem } from './webhook-url.js';
 
 /** How often an instance looks for deliveries due: an event goes out within about this long. */
@@ -53,14 +53,15 @@ export class WebhookDeliverer {
   private readonly running = new Map<string, Promise<void>>();
   private ticking = false;
   private stopped = false;
-  private readonly sender: WebhookSender;
+  private readonly sender: SenderThread;
   private readonly timeoutMs: number;
 
   constructor(private readonly options: DelivererOptions) {
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-    this.sender = new WebhookSender({
+    this.sender = new SenderThread({
       allowPrivate: options.config.webhookAllowPrivateAddresses,
       timeoutMs: this.timeoutMs,
+      concurrency: ENDPOINT_CONCURRENCY,
     });
   }
 
@@ -74,7 +75,7 @@ export class WebhookDeliverer {
     this.stopped = true;
     clearInterval(this.timer);
     await Promise.all(this.running.values());
-    this.sender.close();
+    await this.sender.close();
   }
 
   /** Resolves once the runs started so far have ended (tests step the deliverer with tick and idle). */
@@ -107,8 +108,9 @@ export class WebhookDeliverer {
 
   /**
    * Claims and sends the endpoint's due deliveries, batch after batch, until none is left. A batch's
-   * record is written while the next batch is claimed: the two share a commit of the session writer,
-   * so a backlog costs one commit per batch, not two (the launches' pace is the one to keep up with).
+   * record is written while the next batch is claimed (on SQLite the two share a commit of the session
+   * writer), so a backlog costs one commit per batch, not two (the launches' pace is the one to keep up
+   * with). The sending itself is the sender thread's: the event loop only claims, hands over and records.
    */
   private async run(endpoint: WebhookEndpoint): Promise<void> {
     const { db, sessions, clock } = this.options;
@@ -124,20 +126,15 @@ export class WebhookDeliverer {
         const claim = { endpointId: endpoint.id, claimId, now, leaseUntil, limit: CLAIM_BATCH };
         if ((await sessions.execute(claimStatement(db, claim))) === 0) return;
         const rows = await claimedDeliveries(db, claimId);
-        const results = await mapLimited(rows, ENDPOINT_CONCURRENCY, (row) => this.attempt(endpoint, row));
+        const results = await this.attempt(endpoint, rows);
         await recording;
         const at = clock();
-        recording = sessions
-          .executeAll(results.map(({ row, result }) => attemptStatement(db, row.id, claimId, result, at)))
-          .then(
-            () => undefined,
-            // Not recorded: the rows come back when their lease ends, and are sent again.
-            (error: unknown) =>
-              this.options.log.warn(
-                { err: error, endpoint: endpoint.id },
-                'could not record webhook attempts',
-              ),
-          );
+        recording = sessions.executeAll(recordStatements(db, claimId, results, at)).then(
+          () => undefined,
+          // Not recorded: the rows come back when their lease ends, and are sent again.
+          (error: unknown) =>
+            this.options.log.warn({ err: error, endpoint: endpoint.id }, 'could not record webhook attempts'),
+        );
         if (results.some(({ gone }) => gone)) {
           await recording;
           await updateWebhookEndpoint(db, endpoint.id, { enabled: false }, at, 'gone');
@@ -150,23 +147,21 @@ export class WebhookDeliverer {
     }
   }
 
-  private async attempt(
-    endpoint: WebhookEndpoint,
-    row: DeliveryRow,
-  ): Promise<{ row: DeliveryRow; result: AttemptResult; gone: boolean }> {
-    const now = this.options.clock();
+  /** Sends a batch of the endpoint's deliveries (through the sender thread) and judges each answer. */
+  private async attempt(endpoint: WebhookEndpoint, rows: readonly DeliveryRow[]): Promise<Attempted[]> {
     const problem = webhookUrlProblem(endpoint.url, this.options.config);
-    const body = webhookBody(row);
-    const headers = signedHeaders(
-      row.id,
-      Math.floor(Date.now() / 1000),
-      body,
-      endpointSecrets(endpoint, now),
-    );
-    const outcome: SendOutcome =
+    const secrets = endpointSecrets(endpoint, this.options.clock());
+    const outcomes: SendOutcome[] =
       problem === undefined
-        ? await this.sender.send(endpoint.url, headers, body)
-        : { kind: 'failed', error: problem, refused: true };
+        ? await this.sender.sendAll(
+            rows.map((row) => ({ url: endpoint.url, id: row.id, body: webhookBody(row), secrets })),
+          )
+        : rows.map(() => ({ kind: 'failed', error: problem, refused: true }));
+    const answeredAt = this.options.clock();
+    return rows.map((row, index) => this.judge(row, outcomes[index] as SendOutcome, answeredAt));
+  }
+
+  private judge(row: DeliveryRow, outcome: SendOutcome, now: Date): Attempted {
     if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) {
       this.count('delivered');
       return { row, result: { state: 'delivered', status: outcome.status }, gone: false };
@@ -198,22 +193,4 @@ export class WebhookDeliverer {
   private count(outcome: DeliveryOutcome): void {
     this.options.metrics.webhookDeliveries.inc({ outcome });
   }
-}
-
-/** `work` on every item, at most `limit` at once; the results in the items' order. */
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
