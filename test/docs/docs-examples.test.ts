@@ -121,17 +121,10 @@ describe('the examples of the README and docs/', () => {
   for (const document of DOCUMENTS) {
     it(`runs every example of ${document} in order, as written, and each prints what the docs show`, async () => {
       const port = Number(new URL(serve?.address ?? '').port);
-      const examples = extractExamples(await readFile(join(ROOT, document), 'utf8'), document, {
+      const read = extractExamples(await readFile(join(ROOT, document), 'utf8'), document, {
         typescript: TYPESCRIPT_MODULES.has(document) ? 'modules' : 'refuse',
-      }).flatMap((example): Example[] => {
-        if (example.kind !== 'module') return [example];
-        const name = `.sdk-readme-${example.line}.mjs`;
-        const code = sdkReadmeModule(atPort(example.code, port), document, example.line, port);
-        return [
-          { kind: 'file', line: example.line, name, code },
-          { kind: 'shell', line: example.line, code: `node ${name}` },
-        ];
       });
+      const examples = runModules(read, document, port);
       const outputs = await mkdtemp(join(scratch, 'outputs-'));
       const run = await bash(exampleScript(document, examples, port), { DOCS_OUTPUTS: outputs });
       const report = `${document}: exit ${run.code}\n--- stderr\n${run.stderr.slice(-4000)}\n--- stdout\n${run.stdout.slice(-4000)}`;
@@ -147,6 +140,38 @@ describe('the examples of the README and docs/', () => {
       }
       expect(differences.join('\n\n')).toBe('');
     });
+  }
+
+  /**
+   * The TypeScript modules of a document as files, each run of them in one node process, one module
+   * after the other (a process each would cost a start-up per block, for nothing).
+   */
+  function runModules(read: readonly Example[], document: string, port: number): Example[] {
+    const examples: Example[] = [];
+    let run: string[] = [];
+    const flush = () => {
+      if (run.length === 0) return;
+      const imports = run.map((name) => `await import('./${name}');`).join(' ');
+      examples.push({
+        kind: 'shell',
+        line: Number(/\d+/.exec(run[0] ?? '')?.[0]),
+        code: `node --input-type=module -e "${imports}"`,
+      });
+      run = [];
+    };
+    for (const example of read) {
+      if (example.kind !== 'module') {
+        flush();
+        examples.push(example);
+        continue;
+      }
+      const name = `.sdk-readme-${example.line}.mjs`;
+      const code = sdkReadmeModule(atPort(example.code, port), document, example.line, port);
+      examples.push({ kind: 'file', line: example.line, name, code });
+      run.push(name);
+    }
+    flush();
+    return examples;
   }
 
   async function bash(script: string, variables: Record<string, string> = {}): Promise<Run> {
