@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertClient } from '../clients/client.repository.js';
+import { readConfigVersion } from '../live-config/config-version.repository.js';
 import { purgeStatement } from '../sessions/session-purge.js';
 import { LATER, launchOf, NOW, nick } from '../test-support/launch-write-of.js';
 import { refuseSessionsOf } from '../test-support/refuse-sessions.js';
@@ -110,6 +111,32 @@ describe.each(DIALECTS)('the session writer on %s', (dialect) => {
       'ext-ok-1',
       'ext-ok-2',
       'ext-ok-3',
+    ]);
+  });
+
+  it('writes nothing of a launch built from another configuration than the database holds, and the rest of its batch', async () => {
+    const version = await readConfigVersion(db());
+    const older = String(Number(version) - 1);
+    const outcomes = await Promise.all([
+      sessions().launch(launchOf('current', {}, { configVersion: version })),
+      sessions().launch(launchOf('older', {}, { configVersion: older })),
+      sessions().launch(launchOf('unversioned')),
+    ]);
+    expect(outcomes.map((outcome) => outcome.ok || outcome.reason)).toEqual([true, 'config_changed', true]);
+    // The configuration moves (an endpoint added by another process): what was built before is refused.
+    await db()
+      .updateTable('config_version')
+      .set({ version: Number(version) + 1 })
+      .execute();
+    const after = await Promise.all([
+      sessions().launch(launchOf('stale', {}, { configVersion: version })),
+      sessions().launch(launchOf('alongside')),
+    ]);
+    expect(after.map((outcome) => outcome.ok || outcome.reason)).toEqual(['config_changed', true]);
+    expect((await players()).map((player) => player.external_id)).toEqual([
+      'alongside',
+      'current',
+      'unversioned',
     ]);
   });
 
