@@ -17,6 +17,7 @@ import { noticeIgnoredForwardingHeaders } from './http/caller-address.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { bufferedLogDestination } from './http/log-destination.js';
 import {
+  noteRouteLiterals,
   RequestLogController,
   requestIdFrom,
   scrubbingDestination,
@@ -122,6 +123,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // While closing, requests on connections still open are answered by registerDraining (JSON:API).
     return503OnClosing: false,
   });
+
+  // Before any route: the logs show a path's route literals and nothing else of it (logging.ts).
+  app.addHook('onRoute', (route) => noteRouteLiterals(route.url));
 
   const rateLimiter = new RateLimiter(
     options.config.rateLimitPerMinute,

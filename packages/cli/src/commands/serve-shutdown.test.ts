@@ -24,6 +24,28 @@ async function keptAlive(address: string) {
   return connection;
 }
 
+/**
+ * Until the server has logged `count` incoming v2 launches: the lines tell that it read their heads. They
+ * cannot tell which (a user id is no route literal, so the logs redact it: docs/design.md §11).
+ */
+async function untilIncomingLaunches(serve: ServeProcess, count: number): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  const incoming = () =>
+    serve
+      .stdout()
+      .split('\n')
+      .filter(
+        (line) =>
+          line.includes('"msg":"incoming request"') &&
+          line.includes('"url":"/api/web/v2/app/users/[redacted]/session?clientId=demo"'),
+      ).length;
+  while (incoming() < count) {
+    if (Date.now() > deadline)
+      throw new Error(`fewer than ${count} incoming launches logged: ${serve.stdout()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('poker-launch serve with slow clients and on SIGTERM', () => {
   const database = useTempSqlite();
   let serve: ServeProcess | undefined;
@@ -87,8 +109,7 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
     inFlight.write(first.slice(0, -5));
     const stalled = await openRawConnection(serve.address);
     stalled.write(second.slice(0, -5));
-    await serve.waitForOutput('"url":"/api/web/v2/app/users/u-2/session?clientId=demo"');
-    await serve.waitForOutput('"url":"/api/web/v2/app/users/u-3/session?clientId=demo"');
+    await untilIncomingLaunches(serve, 3); // u-1's, then u-2's and u-3's
 
     const stopped = serve.stop('SIGTERM');
     await serve.waitForOutput('"msg":"shutting down"');
@@ -144,7 +165,7 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
     const idle = [await keptAlive(serve.address), await keptAlive(serve.address)];
     const inFlight = await keptAlive(serve.address);
     inFlight.write(launch.slice(0, -5));
-    await serve.waitForOutput('"url":"/api/web/v2/app/users/u-1/session?clientId=demo"');
+    await untilIncomingLaunches(serve, 1);
 
     const stopped = serve.stop('SIGTERM');
     await serve.waitForOutput('"msg":"shutting down"');

@@ -7,7 +7,7 @@ import { rawExchange } from '../test-support/raw-http.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
 import { ROLE_ADMIN } from '../users/api-user.js';
 import { createApiUser } from '../users/create-api-user.js';
-import { mayHoldCredentialValue, redactUrl, scrubCredentials } from './logging.js';
+import { mayHoldCredentialValue, noteRouteLiterals, redactUrl, scrubCredentials } from './logging.js';
 
 const SECRET = 'Not-Hex-Shaped-Secret-42';
 
@@ -90,30 +90,43 @@ describe('logs at trace level, under hostile requests', () => {
 });
 
 describe('redactUrl', () => {
-  it('keeps what is not a credential as it was', () => {
+  // The literals of the routes these URLs name, as the app notes them when it adds its routes.
+  for (const route of ['/api/web/v2/app/users/:userId/session', '/api/web/v2/app/session', '/play/poker']) {
+    noteRouteLiterals(route);
+  }
+
+  it('keeps route literals and the values of harmless parameters in their form; replaces every other value', () => {
     expect(redactUrl('/api/web/v2/app/users/u-1/session?clientId=demo&lang=en')).toBe(
-      '/api/web/v2/app/users/u-1/session?clientId=demo&lang=en',
+      '/api/web/v2/app/users/[redacted]/session?clientId=demo&lang=en',
     );
-    expect(redactUrl('/play/poker%zz?a=%zz')).toBe('/play/poker%zz?a=%zz');
+    expect(redactUrl('/play/poker?auth=x&lang=en&gameCode=poker&page=2')).toBe(
+      '/play/poker?auth=[redacted]&lang=en&gameCode=poker&page=2',
+    );
+    // A harmless name with a value out of its form is no exception.
+    expect(redactUrl('/play/poker?lang=Not-A.Language&clientId=a/b&page=x')).toBe(
+      '/play/poker?lang=[redacted]&clientId=[redacted]&page=[redacted]',
+    );
+    expect(redactUrl('/play/poker?lang=&x')).toBe('/play/poker?lang=&[redacted]');
   });
 
-  it('hides credential values under any spelling of their name, and credential-shaped values anywhere', () => {
-    const token = 'ab'.repeat(16);
-    expect(redactUrl(`/x;Auth=1/y?Sign=2&access_token=3&api-key=4&auth[x][]=5&n=${token}`)).toBe(
-      '/x;Auth=[redacted]/y?Sign=[redacted]&access_token=[redacted]&api-key=[redacted]&auth[x][]=[redacted]&n=[redacted]',
+  it('replaces the values of known names and unknown names themselves, under any spelling', () => {
+    expect(
+      redactUrl('/x;Auth=1/y?Sign=2&access_token=3&pw=4&auth[x][]=5&key=6&launchOptions[a]=7&auth[]=8'),
+    ).toBe(
+      '/[redacted];[redacted]=[redacted]/[redacted]?[redacted]=[redacted]&[redacted]=[redacted]&[redacted]=[redacted]' +
+        '&auth[…]=[redacted]&key=[redacted]&launchOptions[…]=[redacted]&auth[]=[redacted]',
     );
-    expect(redactUrl(`/a/${token.toUpperCase()}/b?plk_${'x'.repeat(43)}`)).toBe('/a/[redacted]/b?[redacted]');
+    expect(redactUrl('/play/poker?a[auth]=Secret-1&Secret-2&Secret-3=1&%53ecret-4=%53')).toBe(
+      '/play/poker?[redacted]=[redacted]&[redacted]&[redacted]=[redacted]&[redacted]=[redacted]',
+    );
   });
 
-  it('reads in full a URL without escapes that names or carries a credential (no shortcut skips it)', () => {
-    const token = 'Cd'.repeat(16);
-    expect(redactUrl('/api/web/v2/app/session?ACCESS-TOKEN=x&lang=en')).toBe(
-      '/api/web/v2/app/session?ACCESS-TOKEN=[redacted]&lang=en',
+  it('shows a path segment only when it is a route literal, percent-encoded or not', () => {
+    expect(redactUrl('/play/%70oker/Secret-1;jsessionid=2/%53ecret')).toBe(
+      '/play/%70oker/[redacted];[redacted]=[redacted]/[redacted]',
     );
-    expect(redactUrl(`/play/poker?g=1&t=x${token}`)).toBe('/play/poker?g=1&t=[redacted]');
-    expect(redactUrl(`/play/${token}`)).toBe('/play/[redacted]');
-    // 31 hex characters are not a credential's shape; 32 are.
-    expect(redactUrl(`/play/x${token.slice(1)}`)).toBe(`/play/x${token.slice(1)}`);
+    expect(redactUrl('/api/web/v2/app/session;auth=x')).toBe('/api/web/v2/app/session;auth=[redacted]');
+    expect(redactUrl('/bad%zz/')).toBe('/[redacted]/');
   });
 });
 

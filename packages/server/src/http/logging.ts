@@ -1,14 +1,8 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
+import { CLIENT_ID_PATTERN } from '../clients/client.js';
 
 const REDACTED = '[redacted]';
-
-/**
- * Parameter names whose values are credentials, whatever their spelling: compared lowercased, with
- * `-`, `_`, `.` and spaces removed and any `[…]` suffix dropped (PHP reads `auth[]`, `access.token`
- * and `access_token` as parameters too), as a part of the name (`client_secret`, `x-auth`).
- */
-const CREDENTIAL_NAME = /auth|token|secret|sign|passw|apikey|credential/;
 
 /**
  * Values shaped like a credential, wherever they appear: an auth token or session id (32 hex
@@ -50,64 +44,137 @@ function isHex(code: number): boolean {
   return (lower >= 0x30 && lower <= 0x39) || (lower >= 0x61 && lower <= 0x66);
 }
 
-function isCredentialName(rawName: string): boolean {
-  const name = safeDecode(rawName).toLowerCase();
-  const base = name.includes('[') ? name.slice(0, name.indexOf('[')) : name;
-  return CREDENTIAL_NAME.test(base.replace(/[-_.\s]/g, ''));
+/**
+ * The query parameters whose values are logged, each with the form its value must have: they name a
+ * client, a language, a target or a console page, never a credential. Every other value is replaced,
+ * whatever its name (docs/design.md §11): a caller may put a secret anywhere, under any name.
+ */
+const LOGGED_VALUES: ReadonlyMap<string, RegExp> = new Map([
+  ['clientId', CLIENT_ID_PATTERN],
+  ['client', CLIENT_ID_PATTERN],
+  ['lang', /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?$/],
+  ['gameCode', /^[A-Za-z]{1,16}$/],
+  ['page', /^[0-9]{1,6}$/],
+]);
+
+/**
+ * Parameter names logged as names, their values replaced: the API's own (the spec's fields, the
+ * replay fields, the usual spellings of credentials). Any other name is itself replaced: a name is text
+ * the caller chose, and `?Secret-Value` or `?Secret-Value=1` would carry a secret in it.
+ */
+const KNOWN_NAMES: ReadonlySet<string> = new Set([
+  ...LOGGED_VALUES.keys(),
+  ...['userId', 'userIp', 'sessionId', 'nick', 'authType', 'launchOptions', 'currency', 'longLifeLoginToken'],
+  ...['tableId', 'tableID', 'gameId', 'gameID', 'sign', 'ts', 'nonce', 'auth', 'token', 'access-token'],
+  ...['key', 'secret', 'password', 'q', 'refused', 'revoked', 'done', 'failed', 'status'],
+]);
+
+/** A name as logged: known, then with `[]` or an opaque `[…]` after it, else replaced. */
+function loggedName(rawName: string): string {
+  const name = safeDecode(rawName);
+  const bracket = name.indexOf('[');
+  const base = bracket === -1 ? name : name.slice(0, bracket);
+  if (!KNOWN_NAMES.has(base)) return REDACTED;
+  if (bracket === -1) return base;
+  return name.slice(bracket) === '[]' ? `${base}[]` : `${base}[…]`;
 }
 
-/** One `name=value` (or bare `name`): the value hidden when the name or the value is a credential. */
+/** One `name=value` (or bare `name`): the value kept only under a harmless name and in its form. */
 function redactPair(pair: string): string {
   const separator = pair.indexOf('=');
-  if (separator === -1) return scrubCredentials(safeDecode(pair)) === safeDecode(pair) ? pair : REDACTED;
-  const name = pair.slice(0, separator);
+  if (separator === -1) return loggedName(pair);
+  const name = loggedName(pair.slice(0, separator));
   const value = pair.slice(separator + 1);
-  if (isCredentialName(name)) return `${name}=${REDACTED}`;
-  const decoded = safeDecode(value);
-  return scrubCredentials(decoded) === decoded ? pair : `${name}=${REDACTED}`;
+  if (value === '') return `${name}=`;
+  const form = LOGGED_VALUES.get(name);
+  return form?.test(safeDecode(value)) ? `${name}=${value}` : `${name}=${REDACTED}`;
 }
 
-/** A path segment, and its `;name=value` matrix parameters, which some clients put credentials in. */
+/**
+ * The literal segments of every route of the service (`api`, `web`, `v2`, `session`, `console`, …),
+ * gathered as routes are added (`noteRouteLiterals`): a path segment that is one of them is logged as it
+ * is, any other (a user id, a session id, a token, a mistyped word) is replaced.
+ */
+const routeLiterals = new Set<string>();
+
+/** Adds a route's literal segments (its parameters and wildcards are not). */
+export function noteRouteLiterals(url: string): void {
+  for (const segment of url.split('/')) {
+    if (segment !== '' && !segment.includes(':') && !segment.includes('*')) routeLiterals.add(segment);
+  }
+}
+
+/**
+ * A path segment: shown when it is a route's literal, else replaced (a path parameter too: a user id is
+ * the integrator's player id, personal data the operator may have to erase, and a session id reads a
+ * session); and its `;name=value` matrix parameters, read like the query's.
+ */
 function redactSegment(segment: string): string {
-  const [head = '', ...parameters] = segment.split(';');
-  const decoded = safeDecode(head);
-  const shown = scrubCredentials(decoded) === decoded ? head : REDACTED;
-  return [shown, ...parameters.map(redactPair)].join(';');
-}
-
-/**
- * The request URL for logs: credential values replaced wherever they are, in the query (under any
- * spelling of a credential name, `auth[]=…` included), in `;auth=…` path parameters, and any value
- * shaped like a token, key or sign in the path or query, percent-encoded or not.
- */
-export function redactUrl(url: string): string {
-  if (isPlainUrl(url)) return url;
-  const start = url.indexOf('?');
-  const path = (start === -1 ? url : url.slice(0, start)).split('/').map(redactSegment).join('/');
-  if (start === -1) return path;
-  return `${path}?${url
-    .slice(start + 1)
-    .split('&')
+  const end = segment.indexOf(';');
+  const head = end === -1 ? segment : segment.slice(0, end);
+  const shown = head === '' || routeLiterals.has(safeDecode(head)) ? head : REDACTED;
+  if (end === -1) return shown;
+  return `${shown};${segment
+    .slice(end + 1)
+    .split(';')
     .map(redactPair)
-    .join('&')}`;
+    .join(';')}`;
 }
 
 /**
- * A URL with nothing to redact, told without taking it apart: no escape, `+` or `;` (so every name and
- * value reads as written), no credential-shaped value, and no credential name anywhere in it (checked
- * over the whole URL, a superset of its names). Most requests' URLs are such; the others are read in full.
+ * The request URL for logs (docs/design.md §11): the path's route literals, and the query's known names
+ * with the values of harmless parameters only; everything else `[redacted]`, percent-encoded or not.
+ * Given the pattern of the route the request matched, the path is the pattern's, parameters replaced
+ * (unless the path has `;` parameters, which the router drops and the log shows, as names).
  */
-function isPlainUrl(url: string): boolean {
-  return (
-    !UNPLAIN_CHARACTER.test(url) &&
-    !mayHoldCredentialValue(url) &&
-    !CREDENTIAL_NAME.test(url.toLowerCase().replace(/[-_.\s]/g, ''))
-  );
+export function redactUrl(url: string, routePattern?: string): string {
+  const start = url.indexOf('?');
+  const rawPath = start === -1 ? url : url.slice(0, start);
+  const path =
+    routePattern !== undefined && !rawPath.includes(';') && !routePattern.includes('*')
+      ? patternPath(routePattern)
+      : rawPath.split('/').map(redactSegment).join('/');
+  return start === -1 ? path : `${path}?${redactQuery(url.slice(start + 1))}`;
 }
 
-const UNPLAIN_CHARACTER = /[%+;]/;
+/**
+ * Every request logs its URL, so the two parts are remembered: a route's path as logged (its pattern,
+ * parameters replaced: the literals are the route's own), and the last query strings seen, which repeat
+ * (`clientId=demo`); an attacker filling the cache only makes the next ones be read again.
+ */
+const patternPaths = new Map<string, string>();
+const queries = new Map<string, string>();
+const QUERIES_KEPT = 1000;
+
+function patternPath(pattern: string): string {
+  let path = patternPaths.get(pattern);
+  if (path === undefined) {
+    path = pattern
+      .split('/')
+      .map((segment) => (segment.includes(':') ? REDACTED : segment))
+      .join('/');
+    patternPaths.set(pattern, path);
+  }
+  return path;
+}
+
+function redactQuery(query: string): string {
+  let redacted = queries.get(query);
+  if (redacted === undefined) {
+    redacted = query
+      .split('&')
+      .map((pair) => (pair === '' ? pair : redactPair(pair)))
+      .join('&');
+    if (query.length <= 256) {
+      if (queries.size >= QUERIES_KEPT) queries.clear();
+      queries.set(query, redacted);
+    }
+  }
+  return redacted;
+}
 
 function safeDecode(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
@@ -117,7 +184,11 @@ function safeDecode(text: string): string {
 
 /** What a log line says about a request: never headers (sign, Authorization) and never bodies. */
 export function serializeRequest(request: FastifyRequest) {
-  return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip };
+  return {
+    method: request.method,
+    url: redactUrl(request.url, request.routeOptions.url),
+    remoteAddress: request.ip,
+  };
 }
 
 /**
@@ -182,9 +253,15 @@ function codesOf(reply: FastifyReply): string {
   return codes === undefined ? '' : `,"errorCodes":${JSON.stringify(codes)}`;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/**
+ * The service's own form of request id, a UUID (what it generates), in either case: a caller's
+ * X-Request-Id of that form is kept, so a proxy or integrator can correlate; anything else is replaced
+ * by a fresh one, because an id is logged and echoed and the caller chose its text (docs/design.md §11).
+ * Not nginx's 32 hex digits: that is the form of an auth token, which no log line may carry.
+ */
+const REQUEST_ID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
 
-/** The caller's X-Request-Id when it is safe to log and echo, else a fresh one. */
+/** The caller's X-Request-Id when it is of the service's own form (a UUID), else a fresh one. */
 export function requestIdFrom(header: string | string[] | undefined, fallback: () => string): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : fallback();
 }

@@ -48,9 +48,13 @@ describe('answers given before any route runs', () => {
     const long = await h().createSession('u'.repeat(1000));
     expect(long.statusCode).toBe(422);
     expect(long.json().errors[0].detail).toBe('userId must be at most 64 characters long');
-    const tooLong = await h().createSession('u'.repeat(1001), {}, { headers: { 'x-request-id': 'mine-1' } });
+    const tooLong = await h().createSession(
+      'u'.repeat(1001),
+      {},
+      { headers: { 'x-request-id': '0d9f5e7a-2b1c-4c3d-8e4f-5a6b7c8d9e0f' } },
+    );
     expect(tooLong.statusCode).toBe(414);
-    expect(tooLong.headers['x-request-id']).toBe('mine-1');
+    expect(tooLong.headers['x-request-id']).toBe('0d9f5e7a-2b1c-4c3d-8e4f-5a6b7c8d9e0f');
     expect(tooLong.json()).toEqual({
       errors: [
         {
@@ -60,7 +64,7 @@ describe('answers given before any route runs', () => {
           detail: 'A path segment is longer than 1000 characters',
         },
       ],
-      meta: { requestId: 'mine-1' },
+      meta: { requestId: '0d9f5e7a-2b1c-4c3d-8e4f-5a6b7c8d9e0f' },
     });
   });
 
@@ -106,12 +110,12 @@ describe('answers given before any route runs', () => {
         'POST /apiweb/v3/open-game HTTP/1.1',
         'Host: 127.0.0.1',
         'Expect: 200-ok',
-        'X-Request-Id: req-417',
+        'X-Request-Id: 7A1B2C3D-4E5F-4a6b-8c7d-9e0f1a2b3c4d',
         'Content-Length: 2',
       ]),
     );
     expect(answer?.status).toBe(417);
-    expect(answer?.headers['x-request-id']).toBe('req-417');
+    expect(answer?.headers['x-request-id']).toBe('7A1B2C3D-4E5F-4a6b-8c7d-9e0f1a2b3c4d');
     expect(JSON.parse(answer?.body ?? '')).toEqual({
       errors: [
         {
@@ -121,7 +125,7 @@ describe('answers given before any route runs', () => {
           detail: 'Only "Expect: 100-continue" is supported',
         },
       ],
-      meta: { requestId: 'req-417' },
+      meta: { requestId: '7A1B2C3D-4E5F-4a6b-8c7d-9e0f1a2b3c4d' },
     });
   });
 
@@ -134,9 +138,13 @@ describe('answers given before any route runs', () => {
     }
     const named = await rawExchange(
       port,
-      request(['CONNECT poker.test:443 HTTP/1.1', 'Host: poker.test:443', 'X-Request-Id: req-405']),
+      request([
+        'CONNECT poker.test:443 HTTP/1.1',
+        'Host: poker.test:443',
+        'X-Request-Id: 405e0000-0000-4000-8000-000000000405',
+      ]),
     );
-    expect(named?.headers['x-request-id']).toBe('req-405');
+    expect(named?.headers['x-request-id']).toBe('405e0000-0000-4000-8000-000000000405');
     expect(JSON.parse(named?.body ?? '')).toEqual({
       errors: [
         {
@@ -146,7 +154,7 @@ describe('answers given before any route runs', () => {
           detail: 'CONNECT opens a tunnel, and this service is no proxy',
         },
       ],
-      meta: { requestId: 'req-405' },
+      meta: { requestId: '405e0000-0000-4000-8000-000000000405' },
     });
     // The refusal takes nothing from the next connection.
     expect((await fetch(`http://127.0.0.1:${port}/play/assets/game.css`)).status).toBe(200);

@@ -47,7 +47,7 @@ describe('the request completed line', () => {
     expect(JSON.parse(controller.built[1] as string)).toMatchObject({
       level: 30,
       reqId: 'a.b:c_d-e',
-      req: { method: 'GET', url: '/quote%22and/backslash?status=404', remoteAddress: '203.0.113.9' },
+      req: { method: 'GET', url: '/[redacted]/[redacted]?status=[redacted]', remoteAddress: '203.0.113.9' },
       res: { statusCode: 404 },
       msg: 'request completed',
     });

@@ -23,7 +23,7 @@ describe('a malformed query string', () => {
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
           sign: await sign({ userId: 'u-1', lang: 'en' }, 'test_secret'),
-          'x-request-id': 'req-42',
+          'x-request-id': '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
         },
         payload: 'lang=en',
       });
@@ -31,7 +31,7 @@ describe('a malformed query string', () => {
       const response = await signed(query);
       expect(response.statusCode, query.slice(0, 20)).toBe(400);
       expect(response.json().errors).toEqual([expect.objectContaining(MALFORMED)]);
-      expect(response.headers['x-request-id']).toBe('req-42');
+      expect(response.headers['x-request-id']).toBe('3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b');
     }
     expect((await signed('')).statusCode).toBe(200);
   });
