@@ -267,7 +267,17 @@ describeInChromium('the console controls webhooks, player blocks and every insta
       const other = await startRunningService({ sharing: service });
       try {
         const client = await service.addClient({ id: `shared-${dialect}` });
-        expect((await other.createV2Session(client, 'p-3')).auth).toHaveLength(32);
+        // The other instance learns of a new client from its own look at the database, within a second.
+        await expect
+          .poll(
+            () =>
+              other.createV2Session(client, 'p-3').then(
+                (session) => session.auth.length,
+                (error: Error) => error.message,
+              ),
+            { timeout: DEADLINE_MS, interval: 50 },
+          )
+          .toBe(32);
         await signInWithKeyboard(page, service.origin, 'alice');
         await page.goto(url(`/console/clients/${client.id}`));
         await page.getByRole('button', { name: 'Disable the client' }).click();
