@@ -64,6 +64,11 @@ export class Callgrind {
     return [result, await this.read(pid, part)];
   }
 
+  /** Where the output files are (callgrind.out.<pid>.<part>-<thread>), for callgrind_annotate. */
+  get outputFolder(): string {
+    return this.folder;
+  }
+
   async remove(): Promise<void> {
     await rm(this.folder, { recursive: true, force: true });
   }

@@ -251,8 +251,12 @@ export function soakTable(rows: readonly SoakRow[]): string[] {
 
 const thousands = (value: number) => `${count(value / 1000)}k`;
 
-/** Instructions per request: bare Fastify's and the service's, on the event loop and in all threads. */
+/**
+ * Instructions per request: bare Fastify's and the service's, on the event loop and in all threads; with
+ * the store floor (--floor, v2), its counts and floor ÷ service after the rest.
+ */
 export function instructionsTable(rows: readonly InstructionRow[]): string[] {
+  const withFloor = rows.some((row) => row.floor !== undefined);
   return table(
     [
       'scenario',
@@ -263,6 +267,7 @@ export function instructionsTable(rows: readonly InstructionRow[]): string[] {
       'ratio: event loop',
       'ratio: all threads',
       'errors',
+      ...(withFloor ? ['floor: event loop / all threads', 'floor ÷ service: event loop / all threads'] : []),
     ],
     rows.map((row) => [
       row.scenario,
@@ -273,6 +278,14 @@ export function instructionsTable(rows: readonly InstructionRow[]): string[] {
       ratio(row.bare.mainThread, row.service.mainThread),
       ratio(row.bare.total, row.service.total),
       failures(row),
+      ...(withFloor
+        ? row.floor === undefined
+          ? ['', '']
+          : [
+              `${thousands(row.floor.mainThread)} / ${thousands(row.floor.total)}`,
+              `${ratio(row.floor.mainThread, row.service.mainThread)} / ${ratio(row.floor.total, row.service.total)}`,
+            ]
+        : []),
     ]),
   );
 }
