@@ -85,10 +85,8 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
     schema: { hide: true },
     config: { undocumented: 'html-page' },
     // Pages count against the caller's address like the game pages.
-    onRequest: (request, _reply, done) => {
-      const counted = context.rateLimiter.countPage(request);
-      if (counted === undefined) done();
-      else counted.then(() => done(), done);
+    onRequest: async (request) => {
+      await context.rateLimiter.countPage(request);
     },
     handler: async (request, reply) => {
       if (route.method === 'POST' && !isSameOrigin(request, context.config.publicUrl)) {

@@ -32,22 +32,19 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * Retry-After (the request may succeed later); other unknown errors become a logged 500 with no internals.
  */
 export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimiter, metrics: Metrics): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const apiError = error instanceof ApiError ? error : fromUnknownError(error, request);
-    const counted =
+    const failedAuthentication =
       apiError.errors.some((item) => AUTHENTICATION_FAILURES.has(item.code)) ||
-      apiError.extras.failedAuthentication
-        ? rateLimiter.recordFailure(request)
-        : undefined;
+      apiError.extras.failedAuthentication;
     countError(metrics, error, apiError);
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
       if (apiError.status === 503) request.log.warn({ err: error }, 'database unavailable');
       else request.log.error({ err: error }, 'unhandled error');
     }
-    // Counted in Redis: answer once it is, so the caller's next request sees it.
-    return counted === undefined
-      ? renderApiError(request, reply, apiError)
-      : counted.then(() => renderApiError(request, reply, apiError));
+    // Answered once counted (in Redis too), so the caller's next request sees it.
+    if (failedAuthentication) await rateLimiter.recordFailure(request);
+    return renderApiError(request, reply, apiError);
   });
 
   app.setNotFoundHandler((request, reply) =>

@@ -33,36 +33,30 @@ export class RateLimiter implements QuotaMetrics {
     private readonly config: Config,
   ) {}
 
-  // Each check answers at once (undefined) when the counts are in this process, and with a promise when
-  // they are in Redis: the hot path makes no promise it does not need.
-
   /** Counts a request of an authenticated caller, e.g. `client:demo`; 429 past its quota. */
-  countCaller(key: string): Promise<void> | undefined {
-    if (this.limitPerMinute === 0) return undefined;
-    return settle(this.store.hit(`caller:${key}`), (count) => this.refuseOver(count, this.limitPerMinute));
+  async countCaller(key: string): Promise<void> {
+    if (this.limitPerMinute === 0) return;
+    this.refuseOver(await this.store.hit(`caller:${key}`), this.limitPerMinute);
   }
 
   /** Counts an authentication that failed, against the caller's address when it is known. */
-  recordFailure(request: FastifyRequest): Promise<void> | undefined {
+  async recordFailure(request: FastifyRequest): Promise<void> {
     const address = this.address(request);
-    if (address === undefined) return undefined;
-    return settle(this.store.hit(`failures:${address}`), () => undefined);
+    if (address !== undefined) await this.store.hit(`failures:${address}`);
   }
 
   /** 429 while the caller's address has failed authentication more than the quota this minute. */
-  assertAddressAllowed(request: FastifyRequest): Promise<void> | undefined {
+  async assertAddressAllowed(request: FastifyRequest): Promise<void> {
     const address = this.address(request);
-    if (address === undefined) return undefined;
-    return settle(this.store.peek(`failures:${address}`), (count) =>
-      this.refuseOver(count, this.limitPerMinute - 1),
-    );
+    if (address === undefined) return;
+    this.refuseOver(await this.store.peek(`failures:${address}`), this.limitPerMinute - 1);
   }
 
   /** Counts a game page or page file of the caller's address; 429 past the quota. */
-  countPage(request: FastifyRequest): Promise<void> | undefined {
+  async countPage(request: FastifyRequest): Promise<void> {
     const address = this.address(request);
-    if (address === undefined) return undefined;
-    return settle(this.store.hit(`pages:${address}`), (count) => this.refuseOver(count, this.limitPerMinute));
+    if (address === undefined) return;
+    this.refuseOver(await this.store.hit(`pages:${address}`), this.limitPerMinute);
   }
 
   /** Quota checks the shared store (Redis) did not answer, counted by this instance alone instead. */
@@ -93,11 +87,4 @@ export class RateLimiter implements QuotaMetrics {
       { headers: { 'retry-after': String(retryAfter) } },
     );
   }
-}
-
-/** `then` applied to `value` now, or once the promise of it resolves. */
-function settle<T>(value: T | Promise<T>, then: (value: T) => void): Promise<void> | undefined {
-  if (value instanceof Promise) return value.then(then);
-  then(value);
-  return undefined;
 }

@@ -102,20 +102,19 @@ export function registerRoutes(
             : { undocumented: 'html-page' as const }),
         ...(route.bodyTypes ? { bodyTypes: route.bodyTypes } : {}),
       },
-      // Callbacks, not async functions: no promise per hook on every request. A throw answers the error.
-      // A quota kept in Redis answers later: then the hook goes on when it has.
       // Pages count per address; operational routes (health, metrics) are never refused by a quota.
       ...(jsonApi
         ? {
-            onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-              thenDone(rateLimiter?.assertAddressAllowed(request), () => assertAcceptable(request), done);
+            onRequest: async (request: FastifyRequest) => {
+              await rateLimiter?.assertAddressAllowed(request);
+              assertAcceptable(request);
             },
           }
         : operational
           ? {}
           : {
-              onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-                thenDone(rateLimiter?.countPage(request), () => undefined, done);
+              onRequest: async (request: FastifyRequest) => {
+                await rateLimiter?.countPage(request);
               },
             }),
       ...(route.bodyTypes
@@ -176,16 +175,6 @@ function quotaAfterAuthentication(
     if (quota !== undefined) await rateLimiter?.countCaller(quota);
     request.authenticated = caller;
   };
-}
-
-/** Runs `next` and calls `done` once `pending` (if any) has settled; a failure of either goes to `done`. */
-function thenDone(pending: Promise<void> | undefined, next: () => void, done: (error?: Error) => void): void {
-  if (pending === undefined) {
-    next();
-    done();
-    return;
-  }
-  pending.then(next).then(() => done(), done);
 }
 
 /** A single header value; repeated headers are refused rather than guessed at. */

@@ -3,6 +3,7 @@ import { hash, randomFillSync } from 'node:crypto';
 /**
  * Random bytes from the OS CSPRNG, drawn 4 KiB at a time and handed out once each: one call into the
  * CSPRNG per hundred tokens instead of one per token (as Node's own randomUUID does).
+ * Measured: randomBytes per token costs a v2 launch 5 % more CPU (docs/performance.md, What was tried).
  */
 const pool = Buffer.alloc(4096);
 let poolOffset = pool.length;
