@@ -140,8 +140,9 @@ const INSTRUCTIONS_NOTE =
   'an event-loop turn), so it is higher than under load; with more connections the counts depend on ' +
   'how requests happened to batch and move by 10 % or more. Under valgrind V8 may run code in other ' +
   'tiers than at full speed: compare counts with counts, not with timed figures. What a server does ' +
-  'on timers whatever its traffic (polls, log flushes) is taken off: its count over 10 s idle, scaled ' +
-  "to the counted requests' duration. With --floor, v2 is also counted on the store floor.";
+  'idle is taken off (its count over 10 s idle, scaled to the duration of the counted requests); the ' +
+  'batch work its timers do meanwhile (activity records, log flushes) stays in, and weighs far more per ' +
+  'request under valgrind than at full speed. With --floor, v2 is also counted on the store floor.';
 
 /** The service against bare Fastify, or (--flat-store) the service on stored sessions against an empty store. */
 async function pairedSection(options: BenchOptions): Promise<Section> {
