@@ -55,7 +55,7 @@ const SHORT_RUN = ['--duration=0.5', '--warmup=0', '--rounds=1', '--players=20',
 /** The table's rows, cells trimmed, under the header that starts with `first` (after `heading`, if given). */
 function tableRows(markdown: string, first: string, heading?: string): string[][] {
   const lines = markdown.split('\n');
-  const after = heading === undefined ? 0 : lines.findIndex((line) => line.startsWith(heading));
+  const after = heading === undefined ? -1 : lines.findIndex((line) => line.startsWith(heading));
   const head = lines.findIndex((line, index) => index > after && line.startsWith(`| ${first} |`));
   const rows: string[][] = [];
   for (const line of lines.slice(head + 2)) {
