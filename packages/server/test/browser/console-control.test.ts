@@ -267,50 +267,24 @@ describeInChromium('the console controls webhooks, player blocks and every insta
       const other = await startRunningService({ sharing: service });
       try {
         const client = await service.addClient({ id: `shared-${dialect}` });
+        // What the other instance answers a launch: a token, or the error's message.
+        const launchOnOther = () =>
+          other.createV2Session(client, 'p-3').then(
+            (session) => `launched, token of ${session.auth.length}`,
+            (error: Error) => error.message,
+          );
+        const untilOther = { timeout: DEADLINE_MS, interval: 50 };
         // The other instance learns of a new client from its own look at the database, within a second.
-        await expect
-          .poll(
-            () =>
-              other.createV2Session(client, 'p-3').then(
-                (session) => session.auth.length,
-                (error: Error) => error.message,
-              ),
-            { timeout: DEADLINE_MS, interval: 50 },
-          )
-          .toBe(32);
+        await expect.poll(launchOnOther, untilOther).toBe('launched, token of 32');
         await signInWithKeyboard(page, service.origin, 'alice');
         await page.goto(url(`/console/clients/${client.id}`));
         await page.getByRole('button', { name: 'Disable the client' }).click();
         await expect.poll(() => page.textContent('.notice')).toContain('Disabled');
         expect((await findClient(db(), client.id))?.active).toBe(false);
-        await expect
-          .poll(
-            () =>
-              other.createV2Session(client, 'p-3').then(
-                () => 'launched',
-                (error: Error) => error.message,
-              ),
-            {
-              timeout: DEADLINE_MS,
-              interval: 50,
-            },
-          )
-          .toMatch(/^create session: 400 /);
+        await expect.poll(launchOnOther, untilOther).toMatch(/^create session: 400 /);
         await page.getByRole('button', { name: 'Enable the client' }).click();
         await expect.poll(() => page.textContent('.notice')).toContain('Enabled');
-        await expect
-          .poll(
-            () =>
-              other.createV2Session(client, 'p-3').then(
-                () => 'launched',
-                (error: Error) => error.message,
-              ),
-            {
-              timeout: DEADLINE_MS,
-              interval: 50,
-            },
-          )
-          .toBe('launched');
+        await expect.poll(launchOnOther, untilOther).toBe('launched, token of 32');
       } finally {
         await other.close();
       }
