@@ -1,18 +1,16 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAs } from '../../src/admin/audited.js';
 import { addWebhookEndpoint } from '../../src/admin/operations.js';
 import type { Client } from '../../src/clients/client.js';
 import { findClient } from '../../src/clients/client.repository.js';
 import { loadConfig } from '../../src/config.js';
-import { addTestOperator } from '../../src/console/test-support/console-client.js';
 import { DIALECTS } from '../../src/test-support/test-database.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/test-support/webhook-receiver.js';
 import { LOCAL_WEBHOOKS } from '../../src/webhooks/test-support/webhook-world.js';
 import { findWebhookEndpoint, listWebhookEndpoints } from '../../src/webhooks/webhook-endpoint.repository.js';
-import { describeInChromium, launchChromium } from './support/chromium.js';
-import { consoleShot, signInWithKeyboard, watchForProblems } from './support/console-page.js';
-import { type RunningService, startRunningService } from './support/running-service.js';
+import { describeInChromium } from './support/chromium.js';
+import { useConsoleInChromium } from './support/console-page.js';
+import { startRunningService } from './support/running-service.js';
 
 /**
  * Waits for what another instance or the deliverer does: the deadline only ends a test that would
@@ -21,46 +19,19 @@ import { type RunningService, startRunningService } from './support/running-serv
 const DEADLINE_MS = 30_000;
 
 describeInChromium('the console controls webhooks, player blocks and every instance, in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   describe.each(DIALECTS)('on %s', (dialect) => {
-    let service: RunningService;
+    // Deliveries may go to the receiver on 127.0.0.1, retried once a second later, then failed.
+    const ui = useConsoleInChromium(dialect, { env: { ...LOCAL_WEBHOOKS, WEBHOOK_RETRY_SCHEDULE: '1' } });
+    const { url } = ui;
+    const db = () => ui.db;
     let receiver: WebhookReceiver;
-    let context: BrowserContext;
-    let page: Page;
-    let problems: string[];
-
     beforeAll(async () => {
-      // Deliveries may go to the receiver on 127.0.0.1, retried once a second later, then failed.
-      service = await startRunningService({
-        dialect,
-        env: { ...LOCAL_WEBHOOKS, WEBHOOK_RETRY_SCHEDULE: '1' },
-      });
-      await addTestOperator(service.server.database.db, 'alice', 'admin');
-      await addTestOperator(service.server.database.db, 'sam', 'support');
       receiver = await startWebhookReceiver();
     });
     afterAll(async () => {
       await receiver?.stop();
-      await service?.close();
-    });
-    beforeEach(async () => {
-      context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      page = await context.newPage();
-      problems = watchForProblems(page);
-    });
-    afterEach(async () => {
-      await context?.close();
     });
 
-    const url = (path: string) => `${service.origin}${path}`;
-    const db = () => service.server.database.db;
     const playerIdOf = async (client: Client, userId: string) =>
       (
         await db()
@@ -80,11 +51,12 @@ describeInChromium('the console controls webhooks, player blocks and every insta
       ).blocked_at;
 
     it('an admin adds a webhook endpoint (its secret once), blocks and unblocks a player, sends failed deliveries again, edits, disables, rotates and removes the endpoint, all in the audit log', async () => {
+      const { service, page, problems } = ui;
       const client = await service.addClient({ id: `hooked-${dialect}` });
       const launched = await service.createV2Session(client, 'p-1', { nick: `One${dialect}` });
       const playerId = await playerIdOf(client, 'p-1');
       receiver.answer = () => ({ status: 500 });
-      await signInWithKeyboard(page, service.origin, 'alice');
+      await ui.signIn('alice');
 
       await page.goto(url(`/console/clients/${client.id}`));
       await page.getByRole('link', { name: 'Webhook endpoints' }).click();
@@ -128,7 +100,7 @@ describeInChromium('the console controls webhooks, player blocks and every insta
         .poll(() => page.textContent('.notice'))
         .toBe('Blocked: its launches are refused; 1 live session(s) ended.');
       expect(await page.textContent('.blocked')).toContain('until 2099-01-01 00:00:00 UTC: self-exclusion');
-      await consoleShot(page, dialect, 'player-blocked.png');
+      await ui.shot('player-blocked.png');
       expect(await blockedAt(playerId)).not.toBeNull();
       const ended = await fetch(url('/api/web/v2/app/session'), {
         headers: { authorization: `Bearer ${launched.auth}` },
@@ -158,7 +130,7 @@ describeInChromium('the console controls webhooks, player blocks and every insta
       for (const webhook of delivered) expect(webhook.verifiedWith).toEqual([secret]);
       await page.goto(url(`/console/webhooks/${endpoint?.id}`));
       await expect.poll(() => page.locator('tbody td.ok').count(), { timeout: DEADLINE_MS }).toBe(2);
-      await consoleShot(page, dialect, 'webhook.png');
+      await ui.shot('webhook.png');
 
       await page.goto(url(`/console/players/${playerId}`));
       await page.getByRole('button', { name: 'Unblock the player' }).click();
@@ -218,6 +190,7 @@ describeInChromium('the console controls webhooks, player blocks and every insta
     }, 240_000);
 
     it('support reads endpoints, deliveries and blocks, but changes none, even by posting the forms by hand', async () => {
+      const { service, page, problems } = ui;
       const client = await service.addClient({ id: `watched-${dialect}` });
       await service.createV2Session(client, 'p-2');
       const playerId = await playerIdOf(client, 'p-2');
@@ -231,7 +204,7 @@ describeInChromium('the console controls webhooks, player blocks and every insta
       );
       if (!added.ok) throw new Error(added.reason);
       const { endpoint, secret } = added.value;
-      await signInWithKeyboard(page, service.origin, 'sam');
+      await ui.signIn('sam');
 
       await page.goto(url(`/console/clients/${client.id}/webhooks`));
       await page.getByRole('link', { name: endpoint.id }).click();
@@ -264,6 +237,7 @@ describeInChromium('the console controls webhooks, player blocks and every insta
     });
 
     it('a change made in the console reaches another running instance, which is never told directly', async () => {
+      const { service, page } = ui;
       const other = await startRunningService({ sharing: service });
       try {
         const client = await service.addClient({ id: `shared-${dialect}` });
@@ -276,7 +250,7 @@ describeInChromium('the console controls webhooks, player blocks and every insta
         const untilOther = { timeout: DEADLINE_MS, interval: 50 };
         // The other instance learns of a new client from its own look at the database, within a second.
         await expect.poll(launchOnOther, untilOther).toBe('launched, token of 32');
-        await signInWithKeyboard(page, service.origin, 'alice');
+        await ui.signIn('alice');
         await page.goto(url(`/console/clients/${client.id}`));
         await page.getByRole('button', { name: 'Disable the client' }).click();
         await expect.poll(() => page.textContent('.notice')).toContain('Disabled');

@@ -1,14 +1,12 @@
 import { hmacSignHeader, newNonce, sign, unixSeconds } from '@poker-launch/sdk';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runServe, type ServeProcess } from '../../../cli/src/test-support/run-serve.js';
 import { requestProtection } from '../../src/clients/client.js';
 import { findClient } from '../../src/clients/client.repository.js';
-import { addTestOperator } from '../../src/console/test-support/console-client.js';
 import { DIALECTS } from '../../src/test-support/test-database.js';
-import { describeInChromium, launchChromium } from './support/chromium.js';
-import { consoleShot, signInWithKeyboard, watchForProblems } from './support/console-page.js';
-import { type RunningService, startRunningService } from './support/running-service.js';
+import { describeInChromium } from './support/chromium.js';
+import { useConsoleInChromium } from './support/console-page.js';
+import { startRunningService } from './support/running-service.js';
 
 /**
  * Waits for what another instance does: the deadline only ends a test that would otherwise hang, so a
@@ -43,40 +41,11 @@ async function launch(origin: string, clientId: string, userId: string, signing:
 }
 
 describeInChromium("the console sets a client's launch security, in Chromium", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   describe.each(DIALECTS)('on %s', (dialect) => {
-    let service: RunningService;
-    let context: BrowserContext;
-    let page: Page;
-    let problems: string[];
-
-    beforeAll(async () => {
-      service = await startRunningService({ dialect });
-      await addTestOperator(service.server.database.db, 'alice', 'admin');
-      await addTestOperator(service.server.database.db, 'sam', 'support');
-    });
-    afterAll(async () => {
-      await service?.close();
-    });
-    beforeEach(async () => {
-      context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      page = await context.newPage();
-      problems = watchForProblems(page);
-    });
-    afterEach(async () => {
-      await context?.close();
-    });
-
-    const url = (path: string) => `${service.origin}${path}`;
+    const ui = useConsoleInChromium(dialect);
+    const { url } = ui;
     const protectionOf = async (id: string) => {
-      const client = await findClient(service.server.database.db, id);
+      const client = await findClient(ui.db, id);
       if (!client) throw new Error(`no client ${id}`);
       return requestProtection(client);
     };
@@ -84,18 +53,19 @@ describeInChromium("the console sets a client's launch security, in Chromium", (
     const eventually = (check: () => Promise<string>, expected: string) =>
       expect.poll(check, { timeout: DEADLINE_MS, interval: 50 }).toBe(expected);
     const save = async () => {
-      await page.getByRole('button', { name: 'Save launch security' }).click();
-      await expect.poll(() => page.textContent('.notice')).toContain('Launch security saved');
+      await ui.page.getByRole('button', { name: 'Save launch security' }).click();
+      await expect.poll(() => ui.page.textContent('.notice')).toContain('Launch security saved');
     };
 
     it('an admin sets each setting, bad input is refused beside its field and kept, the change is audited, and another instance launches by it', async () => {
+      const { service, page, problems } = ui;
       const client = await service.addClient({ id: `guarded-${dialect}`, secretKey: SECRET });
       const other = await startRunningService({ sharing: service });
       try {
         const at = (userId: string, signing: Signing) => () =>
           launch(other.origin, client.id, userId, signing);
         expect(await at('p-0', { scheme: 'legacy' })()).toBe('launched');
-        await signInWithKeyboard(page, service.origin, 'alice');
+        await ui.signIn('alice');
         await page.goto(url(`/console/clients/${client.id}`));
         expect(await page.textContent('#security-now')).toContain('Replay protectionoff');
 
@@ -116,7 +86,7 @@ describeInChromium("the console sets a client's launch security, in Chromium", (
         expect(await page.inputValue('#f-replay-window')).toBe('10s');
         expect(await page.inputValue('#f-signature')).toBe('both');
         expect(await page.inputValue('#f-allowed-addresses')).toBe('127.0.0.1\n10.1.2.3/8\n::1');
-        await consoleShot(page, dialect, 'client-security.png');
+        await ui.shot('client-security.png');
         expect(await protectionOf(client.id)).toMatchObject({
           replayProtection: 'off',
           allowedAddresses: [],
@@ -178,8 +148,9 @@ describeInChromium("the console sets a client's launch security, in Chromium", (
     }, 240_000);
 
     it('support sees the settings but cannot change them, even by posting the form by hand', async () => {
+      const { service, page, problems } = ui;
       const client = await service.addClient({ id: `watched-${dialect}`, secretKey: SECRET });
-      await signInWithKeyboard(page, service.origin, 'sam');
+      await ui.signIn('sam');
       await page.goto(url(`/console/clients/${client.id}`));
       expect(await page.textContent('#security-now')).toContain('Signaturelegacy');
       expect(await page.getByRole('button', { name: 'Save launch security' }).count()).toBe(0);
@@ -205,6 +176,7 @@ describeInChromium("the console sets a client's launch security, in Chromium", (
     });
 
     it('a change in the console reaches a `poker-launch serve` process on the same database', async () => {
+      const { service, page } = ui;
       const client = await service.addClient({ id: `served-${dialect}`, secretKey: SECRET });
       let serve: ServeProcess | undefined;
       try {
@@ -212,7 +184,7 @@ describeInChromium("the console sets a client's launch security, in Chromium", (
         const at = (userId: string) => () =>
           launch(serve?.address ?? '', client.id, userId, { scheme: 'legacy' });
         expect(await at('p-1')()).toBe('launched');
-        await signInWithKeyboard(page, service.origin, 'alice');
+        await ui.signIn('alice');
         await page.goto(url(`/console/clients/${client.id}`));
         await page.getByLabel('Replay protection').selectOption('require');
         await save();

@@ -1,53 +1,20 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from '../../src/clients/client.js';
 import { findClient } from '../../src/clients/client.repository.js';
-import { addTestOperator } from '../../src/console/test-support/console-client.js';
 import { hashToken } from '../../src/sessions/token.js';
 import { loadSettings } from '../../src/settings/setting.repository.js';
 import { DIALECTS } from '../../src/test-support/test-database.js';
-import { describeInChromium, launchChromium } from './support/chromium.js';
-import { consoleShot, signInWithKeyboard as signIn, watchForProblems } from './support/console-page.js';
-import { type RunningService, startRunningService } from './support/running-service.js';
+import { describeInChromium } from './support/chromium.js';
+import { useConsoleInChromium } from './support/console-page.js';
 import { serveSite } from './support/static-site.js';
 
 describeInChromium('the operator console in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   describe.each(DIALECTS)('on %s', (dialect) => {
-    let service: RunningService;
-    let context: BrowserContext;
-    let page: Page;
-    let problems: string[];
-
-    beforeAll(async () => {
-      service = await startRunningService({ dialect });
-      await addTestOperator(service.server.database.db, 'alice', 'admin');
-      await addTestOperator(service.server.database.db, 'sam', 'support');
-    });
-    afterAll(async () => {
-      await service?.close();
-    });
-    beforeEach(async () => {
-      context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      page = await context.newPage();
-      problems = watchForProblems(page);
-    });
-    afterEach(async () => {
-      await context?.close();
-    });
-
-    const url = (path: string) => `${service.origin}${path}`;
-    const shot = (name: string) => consoleShot(page, dialect, name);
-    const signInWithKeyboard = (username: string) => signIn(page, service.origin, username);
+    const ui = useConsoleInChromium(dialect);
+    const { url, shot, signIn: signInWithKeyboard } = ui;
 
     it('an admin creates a client whose secret launches, fixes a bad URL, rotates the secret, saves settings, disables and enables the client, and finds it all in the activity and the audit log', async () => {
+      const { service, page, problems } = ui;
       await page.goto(url('/console/sign-in'));
       await shot('sign-in.png');
       await signInWithKeyboard('alice');
@@ -201,6 +168,7 @@ describeInChromium('the operator console in Chromium', () => {
     });
 
     it('support reads and ends sessions, but cannot change a client, even by posting the form by hand', async () => {
+      const { service, page, problems } = ui;
       const client = await service.addClient({ id: `shop-${dialect}` });
       await service.createV2Session(client, 'p-9', { nick: `Nine${dialect}` });
       const other = await service.createV2Session(client, 'p-10', { nick: `Ten${dialect}` });
@@ -245,6 +213,7 @@ describeInChromium('the operator console in Chromium', () => {
     });
 
     it('refuses a form from another site or with a wrong token, and sends an expired or forged session to sign in', async () => {
+      const { service, page, context } = ui;
       const client = await service.addClient({ id: `guarded-${dialect}` });
       await signInWithKeyboard('alice');
 

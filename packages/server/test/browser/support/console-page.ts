@@ -1,9 +1,12 @@
 import { mkdir } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { TEST_PASSWORD } from '../../../src/console/test-support/console-client.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { addTestOperator, TEST_PASSWORD } from '../../../src/console/test-support/console-client.js';
+import type { Db } from '../../../src/db/schema.js';
 import type { Dialect } from '../../../src/test-support/test-database.js';
+import { launchChromium } from './chromium.js';
 import { screenshot } from './game-page.js';
+import { type RunningService, startRunningService } from './running-service.js';
 
 /** `UPDATE_CONSOLE_SCREENSHOTS=1`: the SQLite runs write the screenshots of docs/console.md. */
 const DOCS_SCREENSHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1';
@@ -46,4 +49,91 @@ export async function signInWithKeyboard(page: Page, origin: string, username: s
   await page.keyboard.type(TEST_PASSWORD);
   await page.keyboard.press('Enter');
   await page.waitForURL(`${origin}/console`);
+}
+
+/** What a console test in Chromium works with; read inside a test (or a hook after the helper's). */
+export interface ConsoleInChromium {
+  /** The real service on the dialect, with the operators `alice` (admin) and `sam` (support). */
+  readonly service: RunningService;
+  /** The service's database. */
+  readonly db: Db;
+  /** The test's own browser context (1280 × 800) and its page. */
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** What the page's policy refused and its script errors, since the test began (`watchForProblems`). */
+  readonly problems: string[];
+  /** `path` on the service's origin. */
+  url(path: string): string;
+  /** Signs `username` in with the keyboard alone (`signInWithKeyboard`). */
+  signIn(username: string): Promise<void>;
+  /** A picture of the page (`consoleShot`). */
+  shot(name: string): Promise<void>;
+}
+
+/**
+ * The setup every console suite in Chromium shares, as hooks of the describe that calls it: Chromium and
+ * the service on `dialect` (`env`: more of its configuration) with `alice` and `sam` for all its tests,
+ * a new context and page for each.
+ */
+export function useConsoleInChromium(
+  dialect: Dialect,
+  options: { readonly env?: Readonly<Record<string, string>> } = {},
+): ConsoleInChromium {
+  let browser: Browser | undefined;
+  let service: RunningService | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  let problems: string[] = [];
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`no ${what}: read it inside a test`);
+    return value;
+  };
+
+  beforeAll(async () => {
+    await Promise.all([
+      launchChromium().then((launched) => {
+        browser = launched;
+      }),
+      startRunningService({ dialect, env: options.env }).then((running) => {
+        service = running;
+      }),
+    ]);
+    const { db } = started(service, 'service').server.database;
+    await addTestOperator(db, 'alice', 'admin');
+    await addTestOperator(db, 'sam', 'support');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+  beforeEach(async () => {
+    context = await started(browser, 'browser').newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    problems = watchForProblems(page);
+  });
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  return {
+    get service() {
+      return started(service, 'service');
+    },
+    get db() {
+      return started(service, 'service').server.database.db;
+    },
+    get context() {
+      return started(context, 'context');
+    },
+    get page() {
+      return started(page, 'page');
+    },
+    get problems() {
+      return problems;
+    },
+    url: (path) => `${started(service, 'service').origin}${path}`,
+    signIn: (username) =>
+      signInWithKeyboard(started(page, 'page'), started(service, 'service').origin, username),
+    shot: (name) => consoleShot(started(page, 'page'), dialect, name),
+  };
 }
