@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { TargetSummary } from '../load/alternate.js';
 import type { PairedRow } from '../modes/paired-row.js';
-import { compareTable, roundsTable } from './tables.js';
+import {
+  activityCostTable,
+  compareTable,
+  flatStoreTable,
+  replayTable,
+  roundsTable,
+  webhookTable,
+} from './tables.js';
 
 function summary(label: string, requestsPerSecond: number, failures: number): TargetSummary {
   return {
@@ -48,5 +55,31 @@ describe('report tables', () => {
       '| v2 | sqlite | bare | 25,200, 28,000, 30,800 | 20 % | 1.23 / 9.88 | 0.010 (0.007) | 200×100 |',
     );
     expect(service).toContain('| 200×100 500×7 |');
+  });
+
+  it('prints the tables of the service against itself (v2-webhook, v2-replay, flat store, activity cost) as they always were', () => {
+    const webhooks = { launched: 12_345, deliveredDuringRuns: 0.875, longestDrainSeconds: 2.25 };
+    const against = { ...row(3), storedSessions: 200_000, reference: summary('v2', 2_000, 0) };
+    expect(webhookTable([{ ...against, scenario: 'v2-webhook', webhooks }, against])).toEqual([
+      '| dialect | connections | v2 req/s | v2 + webhook req/s | p99 ms v2 / + webhook | ratio | CPU ratio | delivered during the run | longest wait for the rest (s) | errors |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+      '| sqlite | 50 | 2,000 | 1,100 | 9.88 / 9.88 | 0.55 | 0.55 | 88 % of 12,345 | 2.3 | **3 FAILED** |',
+      '| sqlite | 50 | 2,000 | 1,100 | 9.88 / 9.88 | 0.55 | 0.55 | – | – | **3 FAILED** |',
+    ]);
+    expect(replayTable([{ ...against, scenario: 'v2-replay' }])).toEqual([
+      '| dialect | connections | v2 req/s | v2 + replay protection req/s | p99 ms v2 / + replay | ratio | CPU ratio | errors |',
+      '|---|---|---|---|---|---|---|---|',
+      '| sqlite | 50 | 2,000 | 1,100 | 9.88 / 9.88 | 0.55 | 0.55 | **3 FAILED** |',
+    ]);
+    expect(flatStoreTable([against])).toEqual([
+      '| scenario | dialect | connections | stored sessions | empty req/s | stored req/s | p99 ms empty / stored | ratio | CPU ratio | errors |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+      '| v2 | sqlite | 50 | 200,000 | 2,000 | 1,100 | 9.88 / 9.88 | 0.55 | 0.55 | **3 FAILED** |',
+    ]);
+    expect(activityCostTable([{ ...against, measured: summary('service', 1_100, 0) }])).toEqual([
+      '| scenario | dialect | connections | without req/s | with req/s | p99 ms without / with | ratio | CPU ratio | errors |',
+      '|---|---|---|---|---|---|---|---|---|',
+      '| v2 | sqlite | 50 | 2,000 | 1,100 | 9.88 / 9.88 | 0.55 | 0.55 | 0 |',
+    ]);
   });
 });

@@ -11,14 +11,11 @@ const failures = (...summaries: readonly { failures: number }[]) => {
   return total === 0 ? '0' : `**${count(total)} FAILED**`;
 };
 
-/** The last cells of a paired row: req/s ratio, CPU ratio (measured ÷ reference) and failures. */
-function verdict(row: PairedRow): string[] {
-  return [
-    ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond),
-    ratio(row.reference.cpuMsPerRequest, row.measured.cpuMsPerRequest),
-    failures(...rowSummaries(row)),
-  ];
-}
+/** A paired row's req/s ratio and CPU ratio (measured ÷ reference: CPU ms per request the other way up). */
+const requestRatio = (row: PairedRow) =>
+  ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond);
+const cpuRatio = (row: PairedRow) => ratio(row.reference.cpuMsPerRequest, row.measured.cpuMsPerRequest);
+const rowFailures = (row: PairedRow) => failures(...rowSummaries(row));
 
 /** --floor: the store floor's ratio and CPU ratio to bare Fastify, '–' in rows without one. */
 function floorCells(row: PairedRow): string[] {
@@ -57,22 +54,52 @@ export function compareTable(rows: readonly PairedRow[]): string[] {
       ...(withFloor ? ['store floor: ratio', 'store floor: CPU ratio'] : []),
       'errors',
     ],
-    rows.map((row) => {
-      const [requestRatio = '', cpuRatio = '', errors = ''] = verdict(row);
-      return [
-        row.scenario,
-        row.dialect,
-        String(row.connections),
-        count(row.reference.requestsPerSecond),
-        count(row.measured.requestsPerSecond),
-        ms(row.measured.p50),
-        ms(row.measured.p99),
-        requestRatio,
-        cpuRatio,
-        ...(withFloor ? floorCells(row) : []),
-        errors,
-      ];
-    }),
+    rows.map((row) => [
+      row.scenario,
+      row.dialect,
+      String(row.connections),
+      count(row.reference.requestsPerSecond),
+      count(row.measured.requestsPerSecond),
+      ms(row.measured.p50),
+      ms(row.measured.p99),
+      requestRatio(row),
+      cpuRatio(row),
+      ...(withFloor ? floorCells(row) : []),
+      rowFailures(row),
+    ]),
+  );
+}
+
+/** A column of a table of paired rows: its heading and its cell in each row. */
+type Column = readonly [heading: string, cell: (row: PairedRow) => string];
+
+const SCENARIO: Column = ['scenario', (row) => row.scenario];
+const DIALECT: Column = ['dialect', (row) => row.dialect];
+const CONNECTIONS: Column = ['connections', (row) => String(row.connections)];
+
+/**
+ * The service against itself, one way (`measured`) and the other (`reference`): `lead` first, then both
+ * req/s and p99s, the ratio (with ÷ without) and CPU ratio, `more`, the errors.
+ */
+function againstItselfTable(
+  rows: readonly PairedRow[],
+  lead: readonly Column[],
+  [reference, measured, p99]: readonly [reference: string, measured: string, p99: string],
+  more: readonly Column[] = [],
+): string[] {
+  const columns: Column[] = [
+    ...lead,
+    [`${reference} req/s`, (row) => count(row.reference.requestsPerSecond)],
+    [`${measured} req/s`, (row) => count(row.measured.requestsPerSecond)],
+    [p99, (row) => `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`],
+    ['ratio', requestRatio],
+    ['CPU ratio', cpuRatio],
+    ...more,
+    ['errors', rowFailures],
+  ];
+  return table(
+    columns.map(([heading]) => heading),
+    rows.map((row) => columns.map(([, cell]) => cell(row))),
   );
 }
 
@@ -81,32 +108,20 @@ export function compareTable(rows: readonly PairedRow[]): string[] {
  * on the same service (ratio = with ÷ without), and how the deliveries kept up.
  */
 export function webhookTable(rows: readonly PairedRow[]): string[] {
-  return table(
+  return againstItselfTable(
+    rows,
+    [DIALECT, CONNECTIONS],
+    ['v2', 'v2 + webhook', 'p99 ms v2 / + webhook'],
     [
-      'dialect',
-      'connections',
-      'v2 req/s',
-      'v2 + webhook req/s',
-      'p99 ms v2 / + webhook',
-      'ratio',
-      'CPU ratio',
-      'delivered during the run',
-      'longest wait for the rest (s)',
-      'errors',
+      [
+        'delivered during the run',
+        ({ webhooks }) =>
+          webhooks
+            ? `${(webhooks.deliveredDuringRuns * 100).toFixed(0)} % of ${count(webhooks.launched)}`
+            : '–',
+      ],
+      ['longest wait for the rest (s)', ({ webhooks }) => webhooks?.longestDrainSeconds.toFixed(1) ?? '–'],
     ],
-    rows.map((row) => [
-      row.dialect,
-      String(row.connections),
-      count(row.reference.requestsPerSecond),
-      count(row.measured.requestsPerSecond),
-      `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`,
-      ...verdict(row).slice(0, 2),
-      row.webhooks
-        ? `${(row.webhooks.deliveredDuringRuns * 100).toFixed(0)} % of ${count(row.webhooks.launched)}`
-        : '–',
-      row.webhooks ? row.webhooks.longestDrainSeconds.toFixed(1) : '–',
-      failures(...rowSummaries(row)),
-    ]),
   );
 }
 
@@ -115,26 +130,10 @@ export function webhookTable(rows: readonly PairedRow[]): string[] {
  * against plain v2 on the same service (ratio = with ÷ without).
  */
 export function replayTable(rows: readonly PairedRow[]): string[] {
-  return table(
-    [
-      'dialect',
-      'connections',
-      'v2 req/s',
-      'v2 + replay protection req/s',
-      'p99 ms v2 / + replay',
-      'ratio',
-      'CPU ratio',
-      'errors',
-    ],
-    rows.map((row) => [
-      row.dialect,
-      String(row.connections),
-      count(row.reference.requestsPerSecond),
-      count(row.measured.requestsPerSecond),
-      `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`,
-      ...verdict(row).slice(0, 2),
-      failures(...rowSummaries(row)),
-    ]),
+  return againstItselfTable(
+    rows,
+    [DIALECT, CONNECTIONS],
+    ['v2', 'v2 + replay protection', 'p99 ms v2 / + replay'],
   );
 }
 
@@ -170,55 +169,19 @@ export function roundsTable(rows: readonly PairedRow[]): string[] {
 
 /** The service on a seeded store against itself on an empty one. */
 export function flatStoreTable(rows: readonly PairedRow[]): string[] {
-  return table(
-    [
-      'scenario',
-      'dialect',
-      'connections',
-      'stored sessions',
-      'empty req/s',
-      'stored req/s',
-      'p99 ms empty / stored',
-      'ratio',
-      'CPU ratio',
-      'errors',
-    ],
-    rows.map((row) => [
-      row.scenario,
-      row.dialect,
-      String(row.connections),
-      count(row.storedSessions),
-      count(row.reference.requestsPerSecond),
-      count(row.measured.requestsPerSecond),
-      `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`,
-      ...verdict(row),
-    ]),
+  return againstItselfTable(
+    rows,
+    [SCENARIO, DIALECT, CONNECTIONS, ['stored sessions', (row) => count(row.storedSessions)]],
+    ['empty', 'stored', 'p99 ms empty / stored'],
   );
 }
 
 /** --activity-cost: the service with launch-attempt records against itself without (ratio = with ÷ without). */
 export function activityCostTable(rows: readonly PairedRow[]): string[] {
-  return table(
-    [
-      'scenario',
-      'dialect',
-      'connections',
-      'without req/s',
-      'with req/s',
-      'p99 ms without / with',
-      'ratio',
-      'CPU ratio',
-      'errors',
-    ],
-    rows.map((row) => [
-      row.scenario,
-      row.dialect,
-      String(row.connections),
-      count(row.reference.requestsPerSecond),
-      count(row.measured.requestsPerSecond),
-      `${ms(row.reference.p99)} / ${ms(row.measured.p99)}`,
-      ...verdict(row),
-    ]),
+  return againstItselfTable(
+    rows,
+    [SCENARIO, DIALECT, CONNECTIONS],
+    ['without', 'with', 'p99 ms without / with'],
   );
 }
 
