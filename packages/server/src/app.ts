@@ -15,7 +15,7 @@ import { BODY_LIMIT_BYTES } from './http/body/limits.js';
 import { parseQueryString, registerQueryStringCheck } from './http/body/query-string.js';
 import { noticeIgnoredForwardingHeaders } from './http/caller-address.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { bufferedLogDestination } from './http/log-destination.js';
+import { bufferedLogDestination, turnBatched } from './http/log-destination.js';
 import {
   noteRouteLiterals,
   RequestLogController,
@@ -86,10 +86,11 @@ declare module 'fastify' {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const metrics = options.metrics ?? createMetrics();
-  // Buffered, written by libuv's threads (log-destination.ts). Scrubbed first: no credential in any
-  // line at any level, trace included (docs/design.md §9).
+  // A turn's lines as one write, buffered, written by libuv's threads (log-destination.ts). Scrubbed
+  // first: no credential in any line at any level, trace included (docs/design.md §9).
   const logDestination = scrubbingDestination(
-    options.logStream ?? bufferedLogDestination({ dest: 1, onDrop: () => metrics.logLinesDropped.inc() }),
+    options.logStream ??
+      turnBatched(bufferedLogDestination({ dest: 1, onDrop: (lines) => metrics.logLinesDropped.inc(lines) })),
   );
   const app: FastifyInstance = Fastify({
     logger: {

@@ -3,7 +3,7 @@ import fs, { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bufferedLogDestination, LOG_BUFFER_BYTES } from './log-destination.js';
+import { bufferedLogDestination, LOG_BUFFER_BYTES, turnBatched, writeHeldLines } from './log-destination.js';
 
 const line = (n: number) => `${JSON.stringify({ level: 30, n, msg: 'request completed' })}\n`;
 
@@ -68,7 +68,9 @@ describe('the buffered log destination', () => {
     const backlogLimitBytes = 64 * 1024;
     const destination = bufferedLogDestination({
       dest: fifo,
-      onDrop: () => dropped++,
+      onDrop: (count) => {
+        dropped += count;
+      },
       backlogLimitBytes,
     });
     await new Promise((resolve) => destination.once('ready', resolve));
@@ -106,5 +108,86 @@ describe('the buffered log destination', () => {
     expect(numbers).toHaveLength(expectedLines);
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
     expect(numbers[0]).toBe(0);
+  });
+});
+
+describe('the lines of one turn, written as one', () => {
+  const target = () => {
+    const writes: string[] = [];
+    const calls: string[] = [];
+    return {
+      writes,
+      calls,
+      write: (text: string) => writes.push(text),
+      flush: (callback?: (error?: Error | null) => void) => {
+        calls.push('flush');
+        callback?.();
+      },
+      flushSync: () => calls.push('flushSync'),
+    };
+  };
+
+  it('hands the lines of a turn over once, in order, after the turn', async () => {
+    const out = target();
+    const destination = turnBatched(out);
+    destination.write(line(1));
+    destination.write(line(2));
+    destination.write(line(3));
+    expect(out.writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.writes).toEqual([line(1) + line(2) + line(3)]);
+
+    destination.write(line(4));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.writes).toEqual([line(1) + line(2) + line(3), line(4)]);
+  });
+
+  it('writes what the turn holds at once when flushed, then flushes its target', async () => {
+    const out = target();
+    const destination = turnBatched(out);
+    destination.write(line(1));
+    const flushed = new Promise((resolve) => destination.flush(resolve));
+    expect(out.writes).toEqual([line(1)]);
+    await flushed;
+    expect(out.calls).toEqual(['flush']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.writes).toEqual([line(1)]);
+  });
+
+  it('writes what it holds synchronously when the process exits, and flushes its target synchronously', () => {
+    const out = target();
+    const destination = turnBatched(out);
+    destination.write(line(1));
+    destination.write(line(2));
+    writeHeldLines();
+    expect(out.writes).toEqual([line(1) + line(2)]);
+    expect(out.calls).toEqual(['flushSync']);
+  });
+
+  it('counts every line of a dropped write', async () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), 'log-destination-')), 'collector.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    let dropped = 0;
+    const destination = bufferedLogDestination({
+      dest: fifo,
+      onDrop: (count) => {
+        dropped += count;
+      },
+      backlogLimitBytes: 64 * 1024,
+    });
+    await new Promise((resolve) => destination.once('ready', resolve));
+    const batched = turnBatched(destination);
+    // Turns of 100 lines, far more than the pipe and the backlog hold together.
+    let written = 0;
+    for (let turn = 0; turn < 100; turn++) {
+      for (let n = 0; n < 100; n++) batched.write(line(written++));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(dropped).toBeGreaterThan(100);
+    expect(dropped % 100).toBe(0);
+    destination.destroy();
+    closeSync(reader);
+    rmSync(join(fifo, '..'), { recursive: true, force: true });
   });
 });

@@ -15,8 +15,8 @@ export const LOG_BACKLOG_LIMIT_BYTES = 16 * 1024 * 1024;
 export interface BufferedLogDestinationOptions {
   /** A file descriptor (1: stdout) or a file path. */
   dest: number | string;
-  /** Called once per line dropped because the backlog was full. */
-  onDrop: () => void;
+  /** Told how many lines were dropped because the backlog was full. */
+  onDrop: (lines: number) => void;
   /** Defaults to LOG_BACKLOG_LIMIT_BYTES (tests lower it). */
   backlogLimitBytes?: number;
 }
@@ -39,6 +39,71 @@ export function bufferedLogDestination(options: BufferedLogDestinationOptions) {
     periodicFlush: LOG_FLUSH_INTERVAL_MS,
     maxLength: options.backlogLimitBytes ?? LOG_BACKLOG_LIMIT_BYTES,
   });
-  destination.on('drop', options.onDrop);
+  // A dropped write may hold a turn's lines (turnBatched below): they are counted one by one.
+  destination.on('drop', (data: string) => options.onDrop(lineCount(data)));
   return destination;
+}
+
+function lineCount(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return Math.max(lines, 1);
+}
+
+/** What turnBatched writes to: pino's destination (or any stream taking a string). */
+export interface BatchTarget {
+  write(text: string): unknown;
+  flush?(callback?: (error?: Error | null) => void): void;
+  flushSync?(): void;
+}
+
+/** The destinations still holding lines of the current turn, written out if the process exits first. */
+const holding = new Set<() => void>();
+process.on('exit', writeHeldLines);
+
+/** Writes, synchronously, every line a turnBatched destination still holds (at exit). */
+export function writeHeldLines(): void {
+  for (const atExit of holding) atExit();
+}
+
+/**
+ * The lines of one turn of the event loop handed over as one string, at the end of the turn
+ * (`setImmediate`), instead of one write each. Every launch writes its `request completed` line when its
+ * answer is sent, all of a commit's answers in one turn, and pino's destination costs per call (it adds
+ * the line to its chunk and measures the chunk again): 25 lines a turn, as at 50 connections, cost it
+ * 6.5 µs a line one by one and 2.1 µs as one string (node, 300,000 lines, docs/performance.md). It also
+ * moves that work after the session writer's next batch, which leaves at a `setImmediate` queued before.
+ * Lines keep their order; a process that exits writes what the turn held first (a SIGKILL loses it).
+ */
+export function turnBatched(target: BatchTarget) {
+  let lines: string[] = [];
+  function writeOut(): void {
+    holding.delete(atExit);
+    if (lines.length === 0) return;
+    const text = lines.length === 1 ? (lines[0] as string) : lines.join('');
+    lines = [];
+    target.write(text);
+  }
+  function atExit(): void {
+    writeOut();
+    try {
+      target.flushSync?.();
+    } catch {
+      // The output is closed or not open yet: nothing more can be written.
+    }
+  }
+  return {
+    write(line: string): void {
+      if (lines.length === 0) {
+        holding.add(atExit);
+        setImmediate(writeOut);
+      }
+      lines.push(line);
+    },
+    flush(callback?: (error?: Error | null) => void): void {
+      writeOut();
+      if (target.flush) target.flush(callback);
+      else callback?.();
+    },
+  };
 }
