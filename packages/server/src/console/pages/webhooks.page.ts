@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { AdminResult } from '../../admin/admin-result.js';
 import {
   addWebhookEndpoint,
   changeWebhookEndpoint,
@@ -115,6 +116,25 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
     );
   };
 
+  /**
+   * The add and save forms: the form read and checked, then `save` run with its URL and events; a
+   * problem beside its field, or what `save` refused above the form, shows on the page `again`, with
+   * everything typed kept (422); else `saved`.
+   */
+  const submitWebhookForm = async <T>(
+    body: unknown,
+    again: (shown: { form: WebhookForm; errors: Record<string, string> }) => Promise<unknown>,
+    save: (checked: { url: string; events: string }) => Promise<AdminResult<T>>,
+    saved: (value: T) => unknown,
+  ) => {
+    const form = readWebhookForm(formOf(body));
+    const checked = webhookChangesOf(form, rules);
+    if (!checked.ok) return again({ form, errors: checked.errors });
+    const done = await save(checked);
+    if (!done.ok) return again({ form, errors: { form: sentence(done.reason) } });
+    return saved(done.value);
+  };
+
   /** Runs an endpoint change and goes back to its page saying what was done, or shows why not. */
   const changeAndReturn = async (
     reply: FastifyReply,
@@ -146,27 +166,14 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       method: 'POST',
       url: '/clients/:id/webhooks',
       role: 'admin',
-      async handler(request, reply, signedIn) {
+      handler(request, reply, signedIn) {
         const clientId = param(request.params, 'id');
-        const form = readWebhookForm(formOf(request.body));
-        const checked = webhookChangesOf(form, rules);
-        if (!checked.ok)
-          return clientWebhooksPage(reply, signedIn, clientId, { form, errors: checked.errors }, 422);
-        const added = await addWebhookEndpoint(signedIn.admin, {
-          rules,
-          clientId,
-          url: checked.url,
-          events: checked.events,
-        });
-        if (!added.ok)
-          return clientWebhooksPage(
-            reply,
-            signedIn,
-            clientId,
-            { form, errors: { form: sentence(added.reason) } },
-            422,
-          );
-        return secretPage(reply, signedIn, added.value.endpoint, added.value.secret, 'Endpoint added.', 201);
+        return submitWebhookForm(
+          request.body,
+          (again) => clientWebhooksPage(reply, signedIn, clientId, again, 422),
+          ({ url, events }) => addWebhookEndpoint(signedIn.admin, { rules, clientId, url, events }),
+          ({ endpoint, secret }) => secretPage(reply, signedIn, endpoint, secret, 'Endpoint added.', 201),
+        );
       },
     },
     {
@@ -184,26 +191,14 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       method: 'POST',
       url: '/webhooks/:id',
       role: 'admin',
-      async handler(request, reply, signedIn) {
+      handler(request, reply, signedIn) {
         const id = param(request.params, 'id');
-        const form = readWebhookForm(formOf(request.body));
-        const checked = webhookChangesOf(form, rules);
-        if (!checked.ok) return endpointPage(reply, signedIn, {}, id, { form, errors: checked.errors }, 422);
-        const changed = await changeWebhookEndpoint(signedIn.admin, {
-          rules,
-          id,
-          changes: { url: checked.url, events: checked.events },
-        });
-        if (!changed.ok)
-          return endpointPage(
-            reply,
-            signedIn,
-            {},
-            id,
-            { form, errors: { form: sentence(changed.reason) } },
-            422,
-          );
-        return reply.redirect(`${WEBHOOKS}/${encodeURIComponent(id)}?done=updated`, 303);
+        return submitWebhookForm(
+          request.body,
+          (again) => endpointPage(reply, signedIn, {}, id, again, 422),
+          ({ url, events }) => changeWebhookEndpoint(signedIn.admin, { rules, id, changes: { url, events } }),
+          () => reply.redirect(`${WEBHOOKS}/${encodeURIComponent(id)}?done=updated`, 303),
+        );
       },
     },
     {
