@@ -34,11 +34,11 @@ function send(instance: ServeProcess, request: Prepared): Promise<{ status: numb
 
 async function withReplayFields(clientId: string, secret: string, userId: string): Promise<Prepared> {
   const fields = { ts: String(unixSeconds()), nonce: newNonce() };
-  const body = new URLSearchParams({ nick: `N${userId}`.slice(0, 20), lang: 'en' }).toString();
+  const form = { nick: `N${userId}`.slice(0, 20), lang: 'en' };
   return {
     target: `/api/web/v2/app/users/${userId}/session?${new URLSearchParams({ clientId, ...fields })}`,
-    body,
-    sign: await sign({ ...fields, nick: `N${userId}`.slice(0, 20), lang: 'en', userId }, secret),
+    body: new URLSearchParams(form).toString(),
+    sign: await sign({ ...fields, ...form, userId }, secret),
   };
 }
 
@@ -131,46 +131,16 @@ describe.each(DIALECTS)('replay protection across running instances on %s', (dia
         expect(opened.url).toContain('/play/');
       }
       // So does the CLI.
+      const cliToB = (command: readonly string[], ...rest: string[]) =>
+        cli(...command, '--url', b.address, '--client', clientId, '--secret', secret, ...rest);
       for (const flags of [['--replay-fields'], ['--scheme', 'hmac']]) {
-        const created = await cli(
-          'session',
-          'create',
-          '--url',
-          b.address,
-          '--client',
-          clientId,
-          '--secret',
-          secret,
-          ...flags,
-          `cli-${flags.length}`,
-        );
+        const created = await cliToB(['session', 'create'], ...flags, `cli-${flags.length}`);
         expect(created.code, created.stderr).toBe(0);
-        const opened = await cli(
-          'open-game',
-          '--url',
-          b.address,
-          '--client',
-          clientId,
-          '--secret',
-          secret,
-          ...flags,
-          '--player-id',
-          `cli-v3-${flags.length}`,
-        );
+        const opened = await cliToB(['open-game'], ...flags, '--player-id', `cli-v3-${flags.length}`);
         expect(opened.code, opened.stderr).toBe(0);
       }
       // Without the fields, the CLI's request is refused with the code that says so.
-      const refused = await cli(
-        'session',
-        'create',
-        '--url',
-        b.address,
-        '--client',
-        clientId,
-        '--secret',
-        secret,
-        'cli-bare',
-      );
+      const refused = await cliToB(['session', 'create'], 'cli-bare');
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('400 replay_fields_required');
     } finally {
