@@ -54,12 +54,16 @@ export function callerAddress(request: FastifyRequest, config: Config): string |
 
 /**
  * Without TRUST_PROXY, says once that forwarding headers arrive and are ignored: a sign that the
- * service sits behind a proxy nobody named, so every caller counts as the proxy.
+ * service sits behind a proxy nobody named, so every caller counts as the proxy. The check for the
+ * app's onRequest hook (app.ts), or undefined when there is nothing to notice.
  */
-export function noticeIgnoredForwardingHeaders(app: FastifyInstance, config: Config): void {
-  if (config.trustProxy !== false) return;
+export function forwardingHeadersNotice(
+  app: FastifyInstance,
+  config: Config,
+): ((request: FastifyRequest) => void) | undefined {
+  if (config.trustProxy !== false) return undefined;
   let noticed = false;
-  app.addHook('onRequest', (request, _reply, done) => {
+  return (request) => {
     if (!noticed && FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined)) {
       noticed = true;
       app.log.warn(
@@ -67,8 +71,7 @@ export function noticeIgnoredForwardingHeaders(app: FastifyInstance, config: Con
           "so each request counts by its connection's address; behind a proxy, set TRUST_PROXY to its addresses",
       );
     }
-    done();
-  });
+  };
 }
 
 const compiled = new WeakMap<readonly string[], (address: string, hop: number) => boolean>();

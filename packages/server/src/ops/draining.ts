@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serviceUnavailable } from '../http/api-error.js';
 
 /** What the balancer should do with a request refused while this instance drains: retry elsewhere now. */
@@ -16,21 +16,25 @@ export interface ServiceState {
  * connection closes once it is written instead of idling until the keep-alive timeout (which would hold
  * the shutdown up to SHUTDOWN_TIMEOUT); connections idle when the close began are closed at once by
  * Node's `server.close()` (docs/design.md §10). Operational routes (`/livez`, `/readyz`, `/metrics`)
- * answer as themselves.
+ * answer as themselves. The 503 itself is assertNotDraining, in the app's onRequest hook.
  */
 export function registerDraining(app: FastifyInstance, state: ServiceState): void {
   app.addHook('preClose', async () => {
     state.draining = true;
   });
-  // Callbacks, not async functions: every request runs them, and a promise per hook adds up.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (!state.draining || request.routeOptions.config.operational) return done();
-    done(shuttingDown());
-  });
+  // A callback, not an async function: every request runs it, and a promise per hook adds up.
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (state.draining) reply.header('connection', 'close');
     done(null, payload);
   });
+}
+
+/**
+ * The draining rule for a new request: a JSON:API 503 once the instance drains, but for operational
+ * routes. Called by the app's onRequest hook (app.ts), which runs every request's first checks in one.
+ */
+export function assertNotDraining(request: FastifyRequest, state: ServiceState): void {
+  if (state.draining && !request.routeOptions.config.operational) throw shuttingDown();
 }
 
 export const shuttingDown = () =>
