@@ -1,8 +1,10 @@
+import { readdir, readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../../server/src/test-support/webhook-receiver.js';
+import { SENDER_NICE } from '../../../server/src/webhooks/send-jobs.js';
 import { createSession, printedCredentials } from '../test-support/create-session.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
@@ -13,6 +15,19 @@ const WEBHOOK_ENV = {
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
   WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 30 }, () => '1').join(','),
 };
+
+/** The nice value of each thread of a process, by thread id (Linux: the 19th field of its stat). */
+async function threadNiceValues(pid: number): Promise<Map<number, number>> {
+  const values = new Map<number, number>();
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => undefined);
+    if (stat === undefined) continue; // the thread ended while listed
+    // After the command's ")" come the fields from the 3rd on: the nice value is the 19th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    values.set(Number(tid), Number(fields[19 - 3]));
+  }
+  return values;
+}
 
 describe.each(DIALECTS)('webhooks from running instances on %s', (kind) => {
   const database = useTempDatabase(kind);
@@ -129,4 +144,23 @@ describe.each(DIALECTS)('webhooks from running instances on %s', (kind) => {
     expect(delivered.every((webhook) => webhook.verifiedWith.length === 1)).toBe(true);
     expect(await allRecordedDelivered(120)).toEqual(Array.from({ length: 120 }, () => 'delivered'));
   }, 120_000);
+
+  it.runIf(process.platform === 'linux')(
+    'runs the webhook sender thread, and it alone, at the lower priority (nice value SENDER_NICE)',
+    async () => {
+      const instance = await runServe(database().url, WEBHOOK_ENV);
+      instances = [instance];
+      const pid = instance.child.pid ?? 0;
+      const mainNice = (await threadNiceValues(pid)).get(pid);
+      expect(mainNice).toBeLessThan(SENDER_NICE);
+      // The thread starts when the instance listens, and lowers its own priority as it starts.
+      let niced: number[] = [];
+      for (const deadline = Date.now() + 10_000; niced.length === 0 && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        niced = [...(await threadNiceValues(pid)).values()].filter((nice) => nice !== mainNice);
+      }
+      expect(niced).toEqual([SENDER_NICE]);
+    },
+    60_000,
+  );
 });

@@ -14,7 +14,20 @@ export interface SenderThreadOptions {
   timeoutMs: number;
   /** Deliveries of one batch sent at once. */
   concurrency: number;
+  /** The thread's nice value (SENDER_NICE), set by the thread itself where the OS allows. */
+  nice: number;
 }
+
+/**
+ * The sender thread's nice value: 19, the lowest priority, so that a delivery takes only CPU the launch
+ * path leaves (docs/design.md §11; its cost and 10 against 19 in docs/performance.md).
+ */
+export const SENDER_NICE = 19;
+
+/** The request that asks the thread what became of its priority (the answer: SenderPriority). */
+export const PRIORITY_REQUEST = 'priority';
+
+export type SenderPriority = { nice: number } | { unavailable: string };
 
 /**
  * Sends webhooks from a worker thread of their own (webhook-sender-thread.ts), so that what a delivery
@@ -26,6 +39,11 @@ export class SenderThread {
 
   constructor(options: SenderThreadOptions) {
     this.channel = new ThreadChannel('./webhook-sender-thread.js', import.meta.url, options);
+  }
+
+  /** Starts the thread if it was not, and says whether it runs at its lower priority. */
+  async priority(): Promise<SenderPriority> {
+    return JSON.parse(await this.channel.request(PRIORITY_REQUEST)) as SenderPriority;
   }
 
   /** The outcome of each job, in order; rejects only if the thread died. */

@@ -14,7 +14,7 @@ import {
   recordStatements,
 } from './delivery.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
-import { SenderThread } from './send-jobs.js';
+import { SENDER_NICE, SenderThread } from './send-jobs.js';
 import { endpointSecrets, type WebhookEndpoint } from './webhook-endpoint.js';
 import { updateWebhookEndpoint } from './webhook-endpoint.repository.js';
 import { type DeliveryRow, webhookBody } from './webhook-event.js';
@@ -62,10 +62,25 @@ export class WebhookDeliverer {
       allowPrivate: options.config.webhookAllowPrivateAddresses,
       timeoutMs: this.timeoutMs,
       concurrency: ENDPOINT_CONCURRENCY,
+      nice: SENDER_NICE,
     });
   }
 
   start(): void {
+    // The thread starts now rather than at the first delivery, and says whether it could lower its priority.
+    if (this.timer === undefined) {
+      this.sender.priority().then(
+        (priority) => {
+          if ('unavailable' in priority) {
+            this.options.log.debug(
+              { reason: priority.unavailable },
+              'webhook sender thread runs at the service priority',
+            );
+          }
+        },
+        (error: unknown) => this.options.log.debug({ err: error }, 'webhook sender thread did not start'),
+      );
+    }
     this.timer ??= setInterval(() => void this.tick(), this.options.pollMs ?? DELIVERY_POLL_MS);
     this.timer.unref();
   }

@@ -1,5 +1,13 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { mapLimited, type SenderThreadOptions, type SendJob } from './send-jobs.js';
+import {
+  mapLimited,
+  PRIORITY_REQUEST,
+  type SenderPriority,
+  type SenderThreadOptions,
+  type SendJob,
+} from './send-jobs.js';
 import { type SendOutcome, WebhookSender } from './webhook-sender.js';
 import { signedHeaders } from './webhook-signature.js';
 
@@ -8,11 +16,16 @@ import { signedHeaders } from './webhook-signature.js';
  * deliveries, sent `concurrency` at a time, signed as each goes; batches of other endpoints run beside it.
  */
 const options = workerData as SenderThreadOptions;
+const priority = lowerPriority(options.nice);
 const sender = new WebhookSender({ allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs });
 const port = parentPort;
 if (port === null) throw new Error('the webhook sender runs as a worker thread');
 
 port.on('message', ({ id, payload }: { id: number; payload: string }) => {
+  if (payload === PRIORITY_REQUEST) {
+    port.postMessage({ id, result: JSON.stringify(priority) });
+    return;
+  }
   const jobs = JSON.parse(payload) as SendJob[];
   void mapLimited(jobs, options.concurrency, send).then(
     (outcomes) => port.postMessage({ id, result: JSON.stringify(outcomes) }),
@@ -25,4 +38,22 @@ function send(job: SendJob): Promise<SendOutcome> {
   // Signed as it goes: webhook-timestamp is the time of this attempt.
   const headers = signedHeaders(job.id, Math.floor(Date.now() / 1000), job.body, job.secrets);
   return sender.send(job.url, headers, job.body);
+}
+
+/**
+ * Lowers this thread's scheduling priority, and this thread's only (docs/design.md §11): deliveries are
+ * background work, and on a busy machine the launches' threads come first. Linux keeps a nice value per
+ * thread, set through setpriority(PRIO_PROCESS, tid); the tid is read from /proc/thread-self
+ * ("<pid>/task/<tid>"). Elsewhere (no /proc, or the call refused) the thread runs at the process's
+ * priority: the reason is returned for the deliverer to log.
+ */
+function lowerPriority(nice: number): SenderPriority {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0) return { unavailable: 'no thread id in /proc/thread-self' };
+    setPriority(tid, nice);
+    return { nice };
+  } catch (error) {
+    return { unavailable: error instanceof Error ? error.message : String(error) };
+  }
 }
