@@ -1,22 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../test-support/migration-names.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe } from '../test-support/run-serve.js';
 import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
-
-const MIGRATIONS = [
-  '001_initial_schema',
-  '002_live_config_and_session_writer',
-  '003_session_purge_indexes',
-  '004_previous_secret',
-  '005_cheaper_write_batch',
-  '009_session_control_and_webhooks',
-  '010_console',
-  '012_launch_write_records',
-  '013_api_user_clients',
-  '015_api_user_and_erasure',
-  '016_block_waits_for_launches',
-  '017_replay_protection',
-];
 
 describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {
   const database = useTempDatabase(dialect, { migrated: false });

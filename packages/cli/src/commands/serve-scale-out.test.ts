@@ -1,6 +1,7 @@
 import { sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
 import { createSession, printedCredentials } from '../test-support/create-session.js';
+import { MIGRATIONS } from '../test-support/migration-names.js';
 import { adminQuery } from '../test-support/postgres-admin.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
 import { usePostgresDatabase } from '../test-support/temp-database.js';
@@ -19,20 +20,7 @@ describe.runIf(postgresUrl)('three poker-launch instances on one PostgreSQL data
       const [a, b, c] = instances as [ServeProcess, ServeProcess, ServeProcess];
       for (const instance of instances) expect(instance.stderr()).toBe('');
       const migrations = await adminQuery(database().url, 'SELECT name FROM kysely_migration ORDER BY name');
-      expect(migrations.rows.map((row) => row.name)).toEqual([
-        '001_initial_schema',
-        '002_live_config_and_session_writer',
-        '003_session_purge_indexes',
-        '004_previous_secret',
-        '005_cheaper_write_batch',
-        '009_session_control_and_webhooks',
-        '010_console',
-        '012_launch_write_records',
-        '013_api_user_clients',
-        '015_api_user_and_erasure',
-        '016_block_waits_for_launches',
-        '017_replay_protection',
-      ]);
+      expect(migrations.rows.map((row) => row.name)).toEqual(MIGRATIONS);
       // A first start creates the demo client once, whichever instance wins.
       const printed = instances.filter((instance) => instance.stdout().includes('client id: demo'));
       expect(printed).toHaveLength(1);

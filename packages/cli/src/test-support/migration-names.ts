@@ -1,0 +1,18 @@
+/**
+ * Every migration this version applies, in order, as the service records them: written out here, not
+ * read from the server's list, so that the tests that expect them check that list.
+ */
+export const MIGRATIONS = [
+  '001_initial_schema',
+  '002_live_config_and_session_writer',
+  '003_session_purge_indexes',
+  '004_previous_secret',
+  '005_cheaper_write_batch',
+  '009_session_control_and_webhooks',
+  '010_console',
+  '012_launch_write_records',
+  '013_api_user_clients',
+  '015_api_user_and_erasure',
+  '016_block_waits_for_launches',
+  '017_replay_protection',
+] as const;
