@@ -7,7 +7,13 @@ import {
 } from '@poker-launch/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeWithPhp } from '../../../test/php/php-cli.js';
-import { type FlakyProxy, type ScriptedAnswer, startFlakyProxy } from './support/flaky-proxy.js';
+import {
+  createdSessionAnswer,
+  type FlakyProxy,
+  openedGameAnswer,
+  type ScriptedAnswer,
+  startFlakyProxy,
+} from './support/flaky-proxy.js';
 import { DIALECTS, useLiveServer } from './support/live-server.js';
 import { phpHmacOf, phpLegacySignOfV2 } from './support/php-of-request.js';
 import { recordingFetch } from './support/recording-fetch.js';
@@ -20,33 +26,8 @@ const BUSY: ScriptedAnswer = {
     errors: [{ status: 503, code: 'service_unavailable', title: 'Service Unavailable', detail: 'Busy' }],
   }),
 };
-const SESSION: ScriptedAnswer = {
-  status: 201,
-  headers: JSON_API,
-  body: JSON.stringify({
-    data: {
-      type: 'session',
-      id: 'a'.repeat(32),
-      attributes: {
-        'user-id': '12345',
-        'redirect-url': 'https://x.example/',
-        auth: 'b'.repeat(32),
-        'session-id': 's-1',
-      },
-    },
-  }),
-};
-const GAME_SESSION: ScriptedAnswer = {
-  status: 201,
-  headers: JSON_API,
-  body: JSON.stringify({
-    data: {
-      type: 'GameSession',
-      id: '/apiweb/v3/game-sessions/x',
-      attributes: { playerId: 'u-1', sessionId: 's-1', auth: 'b'.repeat(32), url: 'https://x.example/' },
-    },
-  }),
-};
+const SESSION = createdSessionAnswer('12345', 'https://x.example/');
+const GAME_SESSION = openedGameAnswer('https://x.example/');
 
 let wire: FlakyProxy | undefined;
 async function closeWire(): Promise<void> {

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeWithPhp } from '../../../../test/php/php-cli.js';
 import {
+  createdSessionAnswer,
   type FlakyProxy,
-  type ScriptedAnswer,
+  openedGameAnswer,
   startFlakyProxy,
 } from '../../../sdk/test/support/flaky-proxy.js';
 import { phpHmacOf, phpLegacySignOfV2, phpLegacySignOfV3 } from '../../../sdk/test/support/php-of-request.js';
@@ -10,34 +11,8 @@ import { useHarness } from '../../../server/src/test-support/harness.js';
 import { DIALECTS } from '../../../server/src/test-support/test-database.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 
-const JSON_API = { 'content-type': 'application/vnd.api+json' };
-const SESSION: ScriptedAnswer = {
-  status: 201,
-  headers: JSON_API,
-  body: JSON.stringify({
-    data: {
-      type: 'session',
-      id: 'a'.repeat(32),
-      attributes: {
-        'user-id': 'u-1',
-        'redirect-url': 'https://x.example/s',
-        auth: 'b'.repeat(32),
-        'session-id': 's-1',
-      },
-    },
-  }),
-};
-const GAME_SESSION: ScriptedAnswer = {
-  status: 201,
-  headers: JSON_API,
-  body: JSON.stringify({
-    data: {
-      type: 'GameSession',
-      id: '/apiweb/v3/game-sessions/x',
-      attributes: { playerId: 'u-1', sessionId: 's-1', auth: 'b'.repeat(32), url: 'https://x.example/g' },
-    },
-  }),
-};
+const SESSION = createdSessionAnswer('u-1', 'https://x.example/s');
+const GAME_SESSION = openedGameAnswer('https://x.example/g');
 
 let proxy: FlakyProxy | undefined;
 afterEach(async () => {

@@ -4,6 +4,43 @@ import type { AddressInfo } from 'node:net';
 /** A scripted answer to one request: an HTTP response, or the connection dropped without one. */
 export type ScriptedAnswer = { status: number; body?: string; headers?: Record<string, string> } | 'drop';
 
+const JSON_API = { 'content-type': 'application/vnd.api+json' };
+
+/** The service's answer to a v2 create session of `userId` (201), sending the player to `redirectUrl`. */
+export function createdSessionAnswer(userId: string, redirectUrl: string): ScriptedAnswer {
+  return {
+    status: 201,
+    headers: JSON_API,
+    body: JSON.stringify({
+      data: {
+        type: 'session',
+        id: 'a'.repeat(32),
+        attributes: {
+          'user-id': userId,
+          'redirect-url': redirectUrl,
+          auth: 'b'.repeat(32),
+          'session-id': 's-1',
+        },
+      },
+    }),
+  };
+}
+
+/** The service's answer to a v3 open game of player u-1 (201), launching at `url`. */
+export function openedGameAnswer(url: string): ScriptedAnswer {
+  return {
+    status: 201,
+    headers: JSON_API,
+    body: JSON.stringify({
+      data: {
+        type: 'GameSession',
+        id: '/apiweb/v3/game-sessions/x',
+        attributes: { playerId: 'u-1', sessionId: 's-1', auth: 'b'.repeat(32), url },
+      },
+    }),
+  };
+}
+
 export interface RecordedRequest {
   method: string;
   url: string;
