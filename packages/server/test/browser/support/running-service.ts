@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SignableParams, sign } from '@poker-launch/sdk';
 import pg from 'pg';
+import { freePort } from '../../../../cli/src/test-support/run-serve.js';
 import type { Client } from '../../../src/clients/client.js';
 import { insertClient } from '../../../src/clients/client.repository.js';
 import { type Config, loadConfig } from '../../../src/config.js';
@@ -164,18 +164,4 @@ async function listenOnFreePort(
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error;
     }
   }
-}
-
-/** A port the kernel just handed out for 127.0.0.1, released again for the service to take. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
