@@ -1,41 +1,26 @@
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { describeInChromium, launchChromium } from './support/chromium.js';
-import { type RunningService, startRunningService } from './support/running-service.js';
+import type { Frame } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeInChromium } from './support/chromium.js';
+import { useServiceInChromium } from './support/service-in-chromium.js';
 import { framingPage, type StaticSite, serveSite } from './support/static-site.js';
 
 describeInChromium('game pages in frames, in Chromium', () => {
-  let browser: Browser;
-  let service: RunningService;
+  const chromium = useServiceInChromium();
   /** The integrator's casino, the one origin its client allows to frame the game. */
   let casino: StaticSite;
   /** Any other site: another origin on the same loopback interface. */
   let elsewhere: StaticSite;
-  let context: BrowserContext;
-  let page: Page;
 
   beforeAll(async () => {
-    [browser, service, casino, elsewhere] = await Promise.all([
-      launchChromium(),
-      startRunningService(),
-      serveSite('127.0.0.1'),
-      serveSite('localhost'),
-    ]);
+    [casino, elsewhere] = await Promise.all([serveSite('127.0.0.1'), serveSite('localhost')]);
   });
   afterAll(async () => {
-    await browser?.close();
-    await Promise.all([service?.close(), casino?.close(), elsewhere?.close()]);
-  });
-  beforeEach(async () => {
-    context = await browser.newContext();
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context?.close();
+    await Promise.all([casino?.close(), elsewhere?.close()]);
   });
 
   /** Opens `site/casino` framing `gameUrl`; answers the game's frame once it has loaded, blocked or not. */
   async function openFramed(site: StaticSite, gameUrl: string): Promise<Frame> {
+    const { page } = chromium;
     site.pages.set('/casino', framingPage(gameUrl));
     await page.goto(`${site.origin}/casino`, { waitUntil: 'load' });
     const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
@@ -44,6 +29,7 @@ describeInChromium('game pages in frames, in Chromium', () => {
   }
 
   it('loads in a frame of an origin the client allows', async () => {
+    const { service } = chromium;
     const client = await service.addClient({ frameOrigins: [casino.origin] });
     const { url } = await service.createV2Session(client, 'u-framed', { nick: 'Framed' });
     const frame = await openFramed(casino, url);
@@ -53,6 +39,7 @@ describeInChromium('game pages in frames, in Chromium', () => {
   });
 
   it('is refused in a frame of any other origin, and with no frame origins configured', async () => {
+    const { service, page } = chromium;
     const allowing = await service.addClient({ frameOrigins: [casino.origin] });
     const closed = await service.addClient();
     const cases = [

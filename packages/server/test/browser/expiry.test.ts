@@ -1,9 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client } from '../../src/clients/client.js';
-import { describeInChromium, launchChromium } from './support/chromium.js';
+import { describeInChromium } from './support/chromium.js';
 import { readShownSession } from './support/game-page.js';
-import { type RunningService, startRunningService } from './support/running-service.js';
+import { useServiceInChromium } from './support/service-in-chromium.js';
 import { type StaticSite, serveSite } from './support/static-site.js';
 
 /** A session lives this long: long enough to see the page open on a busy machine, short enough to wait for. */
@@ -15,39 +14,25 @@ const LIFETIME_SECONDS = 10;
 const ACTS_WITHIN_MS = (LIFETIME_SECONDS + 120) * 1000;
 
 describeInChromium('session expiry in Chromium', () => {
-  let browser: Browser;
-  let service: RunningService;
+  const chromium = useServiceInChromium();
   let integrator: StaticSite;
   let client: Client;
-  let context: BrowserContext;
-  let page: Page;
 
   beforeAll(async () => {
-    [browser, service, integrator] = await Promise.all([
-      launchChromium(),
-      startRunningService(),
-      serveSite(),
-    ]);
+    integrator = await serveSite();
     integrator.pages.set(
       '/restore',
       '<!doctype html><html lang="en"><title>Restore</title><h1>Welcome back</h1></html>',
     );
-    client = await service.addClient();
-    await service.setSetting('AuthorizationTicketLifetime', String(LIFETIME_SECONDS));
+    client = await chromium.service.addClient();
+    await chromium.service.setSetting('AuthorizationTicketLifetime', String(LIFETIME_SECONDS));
   });
   afterAll(async () => {
-    await browser?.close();
-    await Promise.all([service?.close(), integrator?.close()]);
-  });
-  beforeEach(async () => {
-    context = await browser.newContext();
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context?.close();
+    await integrator?.close();
   });
 
   it('lands on the restoreSessionUrl page when the countdown reaches zero', async () => {
+    const { service, page } = chromium;
     const restoreSessionUrl = `${integrator.origin}/restore?from=poker`;
     const { url } = await service.createV2Session(client, 'u-restore', {
       nick: 'Restorer',
@@ -62,6 +47,7 @@ describeInChromium('session expiry in Chromium', () => {
   });
 
   it('shows "Your session has expired" when no restoreSessionUrl was given', async () => {
+    const { service, page } = chromium;
     const { url } = await service.createV2Session(client, 'u-expire', { nick: 'Expirer' });
     await page.goto(url);
     await readShownSession(page);
@@ -74,6 +60,7 @@ describeInChromium('session expiry in Chromium', () => {
   });
 
   it('goes to the restoreSessionUrl when the token API already answers token_expired on opening', async () => {
+    const { service, page } = chromium;
     const restoreSessionUrl = `${integrator.origin}/restore?from=late`;
     const { url } = await service.createV2Session(client, 'u-late', { launchOptions: { restoreSessionUrl } });
     await new Promise((resolve) => setTimeout(resolve, LIFETIME_SECONDS * 1000 + 100));

@@ -1,41 +1,28 @@
 import { existsSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Client } from '../../src/clients/client.js';
-import { describeInChromium, launchChromium } from './support/chromium.js';
+import { describeInChromium } from './support/chromium.js';
 import { readShownSession, screenshot } from './support/game-page.js';
-import { type RunningService, startRunningService } from './support/running-service.js';
+import { useServiceInChromium } from './support/service-in-chromium.js';
 
 describeInChromium('game pages in Chromium', () => {
-  let browser: Browser;
-  let service: RunningService;
+  const chromium = useServiceInChromium({ viewport: { width: 1024, height: 720 } });
   let client: Client;
-  let context: BrowserContext;
-  let page: Page;
   let dialogs: string[];
 
   beforeAll(async () => {
-    [browser, service] = await Promise.all([launchChromium(), startRunningService()]);
-    client = await service.addClient();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
+    client = await chromium.service.addClient();
   });
   beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1024, height: 720 } });
-    page = await context.newPage();
     dialogs = [];
-    page.on('dialog', (dialog) => {
+    chromium.page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
   });
-  afterEach(async () => {
-    await context?.close();
-  });
 
   it('opens a v2 lobby URL: nick, lobby, language and a running countdown; the token leaves the address bar', async () => {
+    const { service, page } = chromium;
     const { url, auth } = await service.createV2Session(client, 'u-lobby', {
       nick: 'Ada Lovelace',
       lang: 'de',
@@ -87,6 +74,7 @@ describeInChromium('game pages in Chromium', () => {
   });
 
   it('opens a table URL on the table page, and a casino game URL on the game page', async () => {
+    const { service, page } = chromium;
     await service.activateCurrencies('EUR');
     const table = await service.createV2Session(client, 'u-table', { nick: 'Tabby', tableId: '7' });
     expect(new URL(table.url).pathname).toBe('/play/poker/table');
@@ -115,6 +103,7 @@ describeInChromium('game pages in Chromium', () => {
   });
 
   it('opens a v3 launch URL, with its long-life countdown', async () => {
+    const { service, page } = chromium;
     const { url } = await service.launchV3Session(client, 'u-v3', 'Vera');
     await page.goto(url);
     const shown = await readShownSession(page);
@@ -123,6 +112,7 @@ describeInChromium('game pages in Chromium', () => {
   });
 
   it('shows a hostile nick as text and runs nothing', async () => {
+    const { service, page } = chromium;
     const hostile = '<img src=x onerror=alert(1)>';
     await service.setSetting('NickMaxLength', '40');
     const { url } = await service.createV2Session(client, 'u-hostile', { nick: hostile });
@@ -136,6 +126,7 @@ describeInChromium('game pages in Chromium', () => {
   });
 
   it('holds its Content-Security-Policy: injected inline handlers do not run', async () => {
+    const { service, page } = chromium;
     const { url } = await service.createV2Session(client, 'u-csp', { nick: 'Strict' });
     const violations: string[] = [];
     page.on('console', (message) => {
@@ -153,6 +144,7 @@ describeInChromium('game pages in Chromium', () => {
   });
 
   it('ends the session with "Leave game": the token API then refuses the token', async () => {
+    const { service, page } = chromium;
     const { url, auth } = await service.createV2Session(client, 'u-leave', { nick: 'Leaver' });
     await page.goto(url);
     await readShownSession(page);
@@ -171,6 +163,7 @@ describeInChromium('game pages in Chromium', () => {
   });
 
   it('keeps the session across a reload of the same tab, though the address bar has no token', async () => {
+    const { service, page } = chromium;
     const { url } = await service.createV2Session(client, 'u-reload', { nick: 'Reloader' });
     await page.goto(url);
     await readShownSession(page);

@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { sign } from '@poker-launch/sdk';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import { firstStartNotice } from '../../../cli/src/first-start-notice.js';
-import { describeInChromium, launchChromium } from './support/chromium.js';
-import { type RunningService, startRunningService } from './support/running-service.js';
+import { describeInChromium } from './support/chromium.js';
+import { useServiceInChromium } from './support/service-in-chromium.js';
 
 const SECRET = 'browser_secret';
 const README = new URL('../../../../README.md', import.meta.url);
@@ -19,36 +18,25 @@ interface ReadCurl {
 
 /** The commands a newcomer pastes: the README's and the first start's, sent as written, to the `demo` client. */
 describeInChromium('the signature tester reads the curl commands of the docs', () => {
-  let browser: Browser;
-  let service: RunningService;
-  let context: BrowserContext;
-  let page: Page;
+  const chromium = useServiceInChromium();
   let problems: string[];
 
   beforeAll(async () => {
-    [browser, service] = await Promise.all([launchChromium(), startRunningService()]);
-    await service.addClient({ id: 'demo' });
-    await service.addClient({ id: 'disabled', active: false });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
+    await chromium.service.addClient({ id: 'demo' });
+    await chromium.service.addClient({ id: 'disabled', active: false });
   });
   beforeEach(async () => {
-    context = await browser.newContext();
-    page = await context.newPage();
+    const { page } = chromium;
     problems = [];
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${service.origin}/tools/signature`);
-  });
-  afterEach(async () => {
-    await context?.close();
+    await page.goto(chromium.url('/tools/signature'));
   });
 
   async function pasteAndCheck(command: string): Promise<void> {
+    const { page } = chromium;
     await page.fill('#curl', command);
     await page.click('#read-curl');
     await page.click('#check');
@@ -58,6 +46,7 @@ describeInChromium('the signature tester reads the curl commands of the docs', (
 
   /** The page's own reader, as its script imports it. */
   function readCurl(command: string): Promise<ReadCurl> {
+    const { page } = chromium;
     // A string, not a function: Vitest rewrites the import() of a function's source.
     return page.evaluate(
       `import('/tools/assets/curl-command.js').then((module) => module.readCurl(${JSON.stringify(command)}))`,
@@ -65,6 +54,7 @@ describeInChromium('the signature tester reads the curl commands of the docs', (
   }
 
   it("says the sign holds for the README's command, once its $SIGN is the value the shell gives it", async () => {
+    const { service, page } = chromium;
     const readme = await readFile(README, 'utf8');
     const written = /^curl -sS -X POST (?:[^\n]*\\\n)*[^\n]*/m.exec(readme)?.[0] ?? '';
     expect(written).toContain('-d userId=12345');
@@ -94,6 +84,7 @@ describeInChromium('the signature tester reads the curl commands of the docs', (
   });
 
   it('says the sign holds for the command the first start prints', async () => {
+    const { service, page } = chromium;
     const lines = await firstStartNotice(service.origin, 'demo', SECRET);
     const command = lines
       .slice(lines.findIndex((line) => line.trimStart().startsWith('curl ')))
@@ -158,6 +149,7 @@ describeInChromium('the signature tester reads the curl commands of the docs', (
   });
 
   it('names both causes when the sign matches the canonical string but is refused', async () => {
+    const { service, page } = chromium;
     const params = { userId: '12345', nick: 'Ace12345', lang: 'en' };
     const cases = [
       { clientId: 'demo', secret: 'another_secret' },

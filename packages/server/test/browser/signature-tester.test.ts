@@ -1,32 +1,22 @@
 import { sign } from '@poker-launch/sdk';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Client } from '../../src/clients/client.js';
-import { describeInChromium, launchChromium } from './support/chromium.js';
-import { type RunningService, startRunningService } from './support/running-service.js';
+import { describeInChromium } from './support/chromium.js';
+import { useServiceInChromium } from './support/service-in-chromium.js';
 
 const SECRET = 'browser_secret';
 
 describeInChromium('the signature tester in Chromium', () => {
-  let browser: Browser;
-  let service: RunningService;
+  const chromium = useServiceInChromium();
   let client: Client;
-  let context: BrowserContext;
-  let page: Page;
   let problems: string[];
   let sent: string[];
 
   beforeAll(async () => {
-    [browser, service] = await Promise.all([launchChromium(), startRunningService()]);
-    client = await service.addClient();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
+    client = await chromium.service.addClient();
   });
   beforeEach(async () => {
-    context = await browser.newContext();
-    page = await context.newPage();
+    const { page } = chromium;
     problems = [];
     sent = [];
     page.on('console', (message) => {
@@ -35,16 +25,14 @@ describeInChromium('the signature tester in Chromium', () => {
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('request', (request) => sent.push(`${request.url()} ${request.postData() ?? ''}`));
   });
-  afterEach(async () => {
-    await context?.close();
-  });
 
   const curl = (signature: string) =>
-    `curl -sS -X POST '${service.origin}/api/web/v2/app/users/12345/session?clientId=${client.id}' \\\n` +
+    `curl -sS -X POST '${chromium.service.origin}/api/web/v2/app/users/12345/session?clientId=${client.id}' \\\n` +
     `  -H 'content-type: application/x-www-form-urlencoded' -H 'sign: ${signature}' \\\n` +
     "  --data 'nick=Player1&lang=en&authType=external'";
 
   async function checkCurl(command: string): Promise<void> {
+    const { service, page } = chromium;
     await page.goto(`${service.origin}/tools/signature`);
     await page.fill('#curl', command);
     await page.click('#read-curl');
@@ -54,6 +42,7 @@ describeInChromium('the signature tester in Chromium', () => {
   }
 
   it('reads a pasted curl command and says its sign holds, showing the canonical string', async () => {
+    const { page } = chromium;
     const good = await sign({ userId: '12345', nick: 'Player1', lang: 'en', authType: 'external' }, SECRET);
     await checkCurl(curl(good));
     expect(await page.inputValue('#url')).toContain('/api/web/v2/app/users/12345/session');
@@ -67,6 +56,7 @@ describeInChromium('the signature tester in Chromium', () => {
   });
 
   it('says a wrong sign does not hold, and computes the right one in the page without sending the secret', async () => {
+    const { page } = chromium;
     await checkCurl(curl('f'.repeat(64)));
     expect(await page.textContent('#verdict')).toContain('The sign does not hold');
     expect(await page.locator('#errors li').first().textContent()).toBe(
@@ -85,6 +75,7 @@ describeInChromium('the signature tester in Chromium', () => {
   });
 
   it('shows the staging hint for a sign sent in the query string instead of the header', async () => {
+    const { service, page } = chromium;
     await page.goto(`${service.origin}/tools/signature`);
     await page.fill('#url', `/api/web/v2/app/users/12345/session?clientId=${client.id}&sign=abc`);
     await page.fill('#body', 'lang=en');

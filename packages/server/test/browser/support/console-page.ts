@@ -1,12 +1,11 @@
 import { mkdir } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, beforeEach, expect } from 'vitest';
 import { addTestOperator, TEST_PASSWORD } from '../../../src/console/test-support/console-client.js';
 import type { Db } from '../../../src/db/schema.js';
 import type { Dialect } from '../../../src/test-support/test-database.js';
-import { launchChromium } from './chromium.js';
 import { screenshot } from './game-page.js';
-import { type RunningService, startRunningService } from './running-service.js';
+import { type ServiceInChromium, useServiceInChromium } from './service-in-chromium.js';
 
 /** `UPDATE_CONSOLE_SCREENSHOTS=1`: the SQLite runs write the screenshots of docs/console.md. */
 const DOCS_SCREENSHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1';
@@ -52,18 +51,11 @@ export async function signInWithKeyboard(page: Page, origin: string, username: s
 }
 
 /** What a console test in Chromium works with; read inside a test (or a hook after the helper's). */
-export interface ConsoleInChromium {
-  /** The real service on the dialect, with the operators `alice` (admin) and `sam` (support). */
-  readonly service: RunningService;
-  /** The service's database. */
+export interface ConsoleInChromium extends ServiceInChromium {
+  /** The service's database; the service has the operators `alice` (admin) and `sam` (support). */
   readonly db: Db;
-  /** The test's own browser context (1280 × 800) and its page. */
-  readonly context: BrowserContext;
-  readonly page: Page;
   /** What the page's policy refused and its script errors, since the test began (`watchForProblems`). */
   readonly problems: string[];
-  /** `path` on the service's origin. */
-  url(path: string): string;
   /** Signs `username` in with the keyboard alone (`signInWithKeyboard`). */
   signIn(username: string): Promise<void>;
   /** A picture of the page (`consoleShot`). */
@@ -71,69 +63,46 @@ export interface ConsoleInChromium {
 }
 
 /**
- * The setup every console suite in Chromium shares, as hooks of the describe that calls it: Chromium and
- * the service on `dialect` (`env`: more of its configuration) with `alice` and `sam` for all its tests,
- * a new context and page for each.
+ * The setup every console suite in Chromium shares: `useServiceInChromium` at 1280 × 800 on `dialect`
+ * (`env`: more of its configuration), with `alice` and `sam`, and each test's problems watched.
  */
 export function useConsoleInChromium(
   dialect: Dialect,
   options: { readonly env?: Readonly<Record<string, string>> } = {},
 ): ConsoleInChromium {
-  let browser: Browser | undefined;
-  let service: RunningService | undefined;
-  let context: BrowserContext | undefined;
-  let page: Page | undefined;
+  const chromium = useServiceInChromium({
+    dialect,
+    env: options.env,
+    viewport: { width: 1280, height: 800 },
+  });
   let problems: string[] = [];
-  const started = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`no ${what}: read it inside a test`);
-    return value;
-  };
-
   beforeAll(async () => {
-    await Promise.all([
-      launchChromium().then((launched) => {
-        browser = launched;
-      }),
-      startRunningService({ dialect, env: options.env }).then((running) => {
-        service = running;
-      }),
-    ]);
-    const { db } = started(service, 'service').server.database;
+    const { db } = chromium.service.server.database;
     await addTestOperator(db, 'alice', 'admin');
     await addTestOperator(db, 'sam', 'support');
   });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
-  });
-  beforeEach(async () => {
-    context = await started(browser, 'browser').newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    problems = watchForProblems(page);
-  });
-  afterEach(async () => {
-    await context?.close();
+  beforeEach(() => {
+    problems = watchForProblems(chromium.page);
   });
 
   return {
     get service() {
-      return started(service, 'service');
+      return chromium.service;
     },
     get db() {
-      return started(service, 'service').server.database.db;
+      return chromium.service.server.database.db;
     },
     get context() {
-      return started(context, 'context');
+      return chromium.context;
     },
     get page() {
-      return started(page, 'page');
+      return chromium.page;
     },
     get problems() {
       return problems;
     },
-    url: (path) => `${started(service, 'service').origin}${path}`,
-    signIn: (username) =>
-      signInWithKeyboard(started(page, 'page'), started(service, 'service').origin, username),
-    shot: (name) => consoleShot(started(page, 'page'), dialect, name),
+    url: chromium.url,
+    signIn: (username) => signInWithKeyboard(chromium.page, chromium.service.origin, username),
+    shot: (name) => consoleShot(chromium.page, dialect, name),
   };
 }
