@@ -1,23 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeInChromium, LOCATOR_DEADLINE_MS, launchChromium } from './support/chromium.js';
-import { type RunningService, startRunningService } from './support/running-service.js';
+import { expect, it } from 'vitest';
+import { describeInChromium, LOCATOR_DEADLINE_MS } from './support/chromium.js';
+import { useServiceInChromium } from './support/service-in-chromium.js';
 
 describeInChromium('the API reference page in Chromium', () => {
-  let browser: Browser;
-  let service: RunningService;
-
-  beforeAll(async () => {
-    [browser, service] = await Promise.all([launchChromium(), startRunningService()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const chromium = useServiceInChromium();
 
   it('renders every operation under its Content-Security-Policy, which it never violates', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const { service, page } = chromium;
     const violations: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
@@ -34,6 +23,5 @@ describeInChromium('the API reference page in Chromium', () => {
       '/api/web/v2/app/users/{userId}/session',
     );
     expect(violations).toEqual([]);
-    await context.close();
   });
 });

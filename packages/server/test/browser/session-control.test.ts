@@ -1,28 +1,20 @@
 import { sign } from '@poker-launch/sdk';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Client } from '../../src/clients/client.js';
-import { describeInChromium, LOCATOR_DEADLINE_MS, launchChromium } from './support/chromium.js';
+import { describeInChromium, LOCATOR_DEADLINE_MS } from './support/chromium.js';
 import { readShownSession } from './support/game-page.js';
-import { type RunningService, startRunningService } from './support/running-service.js';
+import { useServiceInChromium } from './support/service-in-chromium.js';
 
 describeInChromium('a session ended by the integrator, in Chromium', () => {
-  let browser: Browser;
-  let service: RunningService;
+  const chromium = useServiceInChromium();
   let client: Client;
-  let page: Page;
 
   beforeAll(async () => {
-    [browser, service] = await Promise.all([launchChromium(), startRunningService()]);
-    client = await service.addClient();
-    page = await browser.newPage();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
+    client = await chromium.service.addClient();
   });
 
   it('leaves the game within seconds once its session is ended through the API', async () => {
+    const { service, page } = chromium;
     const { url, auth } = await service.createV2Session(client, 'u-revoked', { nick: 'Ended' });
     await page.goto(url);
     expect((await readShownSession(page)).status).toBe('Your session is active.');
