@@ -76,33 +76,15 @@ describe.each(DIALECTS)('poker-launch session and player control on %s', (kind) 
   it('blocks and unblocks a player, with the API rules for until and reason', async () => {
     await cli('client', 'add', 'casino-1', '--no-secret');
     await launch('u-1');
-    const blocked = await cli(
-      'player',
-      'block',
-      'u-1',
-      '--client',
-      'casino-1',
-      '--until',
-      '2099-01-01T00:00:00Z',
-      '--reason',
-      'self-exclusion',
-    );
+    const blockU1 = (until: string, reason: string) =>
+      cli('player', 'block', 'u-1', '--client', 'casino-1', '--until', until, '--reason', reason);
+    const blocked = await blockU1('2099-01-01T00:00:00Z', 'self-exclusion');
     expect(blocked).toMatchObject({
       code: 0,
       stdout: 'player u-1 blocked until 2099-01-01T00:00:00.000Z; 1 live session(s) ended\n',
     });
     expect((await sessions()).map((row) => row.revoke_reason)).toEqual(['block']);
-    const bad = await cli(
-      'player',
-      'block',
-      'u-1',
-      '--client',
-      'casino-1',
-      '--until',
-      '2001-01-01T00:00:00Z',
-      '--reason',
-      'x'.repeat(201),
-    );
+    const bad = await blockU1('2001-01-01T00:00:00Z', 'x'.repeat(201));
     expect(bad).toMatchObject({
       code: 1,
       stderr:
