@@ -15,4 +15,5 @@ export const MIGRATIONS = [
   '015_api_user_and_erasure',
   '016_block_waits_for_launches',
   '017_replay_protection',
+  '018_smaller_launch_write',
 ] as const;

@@ -12,6 +12,7 @@ import { apiUserClients } from './migrations/013-api-user-clients.js';
 import { apiUserAndErasure } from './migrations/015-api-user-and-erasure.js';
 import { blockWaitsForLaunches } from './migrations/016-block-waits-for-launches.js';
 import { replayProtection } from './migrations/017-replay-protection.js';
+import { smallerLaunchWrite } from './migrations/018-smaller-launch-write.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -28,6 +29,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '015_api_user_and_erasure': apiUserAndErasure,
     '016_block_waits_for_launches': blockWaitsForLaunches(dialect),
     '017_replay_protection': replayProtection,
+    '018_smaller_launch_write': smallerLaunchWrite(dialect),
   };
 }
 

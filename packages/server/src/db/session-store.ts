@@ -45,14 +45,26 @@ export const TOKEN_SESSION_COLUMNS = [
   'p.nick AS player_nick',
 ].join(', ');
 
-/** A new session's columns but those the writer takes from the player, and those only a later change sets. */
-export type LaunchSessionRow = Omit<
+/**
+ * A new session's columns, but those the writer fills in: the player's id and default currency (from the
+ * player), its client and creation time (the write's `clientId` and `now`). A column left out or
+ * undefined is null (none has another default), and JSON leaves it out of the message to the writer: a
+ * plain launch sends nine columns, not seventeen (docs/performance.md, the launch write's message).
+ * A new session is never revoked.
+ */
+export type LaunchSessionRow = Pick<
   SessionRow,
-  'player_id' | 'currency' | 'opened_at' | 'revoke_reason' | 'api_user'
-> & {
-  /** Only a v3 launch authorized by an API key has one; left out, the column stays null. */
-  api_user?: string | null;
-};
+  | 'id'
+  | 'token_hash'
+  | 'external_session_id'
+  | 'api_version'
+  | 'game_code'
+  | 'auth_type'
+  | 'lang'
+  | 'long_life'
+  | 'expires_at'
+> &
+  Partial<Pick<SessionRow, 'table_id' | 'game_id' | 'launch_options' | 'user_ip' | 'api_user'>>;
 
 /** The columns a launch may write on a player: its profile, and the nick's uniqueness key with the nick. */
 export type ProfileRow = Partial<
@@ -70,13 +82,16 @@ export interface LaunchWrite {
   clientId: string;
   userId: string;
   profile: ProfileRow;
-  /** A new player's row but its profile (external mode registers unknown players). */
-  newPlayer: Pick<
-    PlayerRow,
-    'id' | 'client_id' | 'external_id' | 'active' | 'verified' | 'created_at' | 'updated_at'
-  >;
+  /**
+   * A new player's flags (external mode registers unknown players); the writer makes the rest of its row:
+   * a fresh UUID as its id, `clientId` and `userId` as its keys, `now` as its times, then the profile.
+   */
+  newPlayer: Pick<PlayerRow, 'active' | 'verified'>;
   session: LaunchSessionRow;
-  /** ISO time of the write: the player's updated_at when its profile changes, and the time a block is read at. */
+  /**
+   * ISO time of the write: a new player's created_at and updated_at, a changed player's updated_at, the
+   * session's created_at, and the time a block is read at.
+   */
   now: string;
   /**
    * The request's signature, recorded in `used_signatures` with the launch: if the same client sent the

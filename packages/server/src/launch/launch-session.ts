@@ -90,13 +90,8 @@ export async function launchSession(
     userId: request.userId,
     profile: profileColumns(request.profile),
     newPlayer: {
-      id: randomUUID(),
-      client_id: client.id,
-      external_id: request.userId,
       active: Number(request.profile.active ?? settings.PlayerDefaultActive),
       verified: Number(request.profile.verified ?? settings.PlayerDefaultVerified),
-      created_at: timestamp,
-      updated_at: timestamp,
     },
     session: sessionColumns(session),
     now: timestamp,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { registerWithin } from '../db/launch-write/launch-write-within.js';
 import { PROFILE_COLUMNS } from '../db/profile-columns.js';
 import type { Db } from '../db/schema.js';
@@ -60,15 +59,7 @@ export async function registerPlayerIfAbsent(
       clientId: player.clientId,
       userId: player.externalId,
       profile: profileColumns(player.profile),
-      newPlayer: {
-        id: randomUUID(),
-        client_id: player.clientId,
-        external_id: player.externalId,
-        active: player.active ? 1 : 0,
-        verified: player.verified ? 1 : 0,
-        created_at: timestamp,
-        updated_at: timestamp,
-      },
+      newPlayer: { active: player.active ? 1 : 0, verified: player.verified ? 1 : 0 },
       now: timestamp,
     }),
   );

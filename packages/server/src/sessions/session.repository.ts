@@ -3,26 +3,27 @@ import type { LaunchSessionRow, SessionRow } from '../db/session-store.js';
 import { type ApiVersion, type Session, storedLaunchOptions } from './session.js';
 import type { Target } from './target.js';
 
-/** A session's columns, but the player's id and currency: the session writer takes those from the player. */
+/**
+ * A new session's columns as the launch write takes them (LaunchSessionRow): null columns left undefined,
+ * so that JSON leaves them out of the message, and no client or creation time (the write's own).
+ */
 export function sessionColumns(session: Omit<Session, 'playerId' | 'currency'>): LaunchSessionRow {
+  const { target } = session;
   return {
     id: session.id,
     token_hash: session.tokenHash,
-    client_id: session.clientId,
     external_session_id: session.externalSessionId,
     api_version: session.apiVersion,
-    game_code: session.target.gameCode,
-    table_id: session.target.gameCode === 'poker' ? (session.target.tableId ?? null) : null,
-    game_id: 'gameId' in session.target ? (session.target.gameId ?? null) : null,
+    game_code: target.gameCode,
+    table_id: target.gameCode === 'poker' ? (target.tableId ?? undefined) : undefined,
+    game_id: 'gameId' in target ? (target.gameId ?? undefined) : undefined,
     auth_type: session.authType,
     lang: session.lang,
-    launch_options: session.launchOptions === null ? null : JSON.stringify(session.launchOptions),
+    launch_options: session.launchOptions === null ? undefined : JSON.stringify(session.launchOptions),
     long_life: session.longLife ? 1 : 0,
-    user_ip: session.userIp,
-    created_at: session.createdAt,
+    user_ip: session.userIp ?? undefined,
     expires_at: session.expiresAt,
-    revoked_at: session.revokedAt,
-    api_user: session.apiUser,
+    api_user: session.apiUser ?? undefined,
   };
 }
 

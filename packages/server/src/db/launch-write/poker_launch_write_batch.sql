@@ -1,4 +1,4 @@
--- poker_launch_write_batch, version 4: the launch write on PostgreSQL (docs/design.md §10).
+-- poker_launch_write_batch, version 5: the launch write on PostgreSQL (docs/design.md §10).
 -- Applied by name and version (db/launch-write/routines.ts); a change here is a new version and a new
 -- migration that applies it. The SQLite writer beside it (sqlite-batch-writer.ts) runs the same steps.
 --
@@ -11,9 +11,11 @@
 --      player (player_blocked), a nick another player holds (username_exists);
 --   3. records the request's signature when it carries one; a signature the client used before
 --      answers `replayed` (it is the launch's first write, so nothing else was written);
---   4. registers the player if new, or writes the profile columns sent where they differ;
---   5. inserts the session with the player's id and default currency, then the outbox rows whose
---      condition held (always, player created, player updated).
+--   4. registers the player if new (a fresh UUID as its id, the op's clientId, userId and now, its
+--      newPlayer flags, then its profile), or writes the profile columns sent where they differ;
+--   5. inserts the session with the player's id and default currency, the op's clientId and now (its
+--      created_at; the columns the op leaves out are null), then the outbox rows whose condition held
+--      (always, player created, player updated).
 -- A registration (`player add`, kind `register`) runs steps 1 to 4 only.
 -- A nick taken by a concurrent transaction raises the unique violation instead, and the caller retries
 -- the batch op by op, so that only that launch fails. No subtransactions: a batch of hundreds of
@@ -83,7 +85,10 @@ begin
     end if;
 
     if created then
-      insert into players select * from jsonb_populate_record(null::players, op->'newPlayer' || profile)
+      insert into players select * from jsonb_populate_record(null::players,
+          jsonb_build_object('id', gen_random_uuid()::text, 'client_id', op->>'clientId',
+            'external_id', op->>'userId', 'created_at', op->>'now', 'updated_at', op->>'now')
+          || (op->'newPlayer') || profile)
         on conflict (client_id, external_id) do nothing;
       -- Not inserted: a concurrent launch registered the player first; this one is then a returning
       -- player's launch (a nick conflict of its update raises, and the launch is retried alone).
@@ -109,7 +114,8 @@ begin
     end if;
 
     session := jsonb_populate_record(null::sessions,
-      op->'session' || jsonb_build_object('player_id', player.id, 'currency', player.currency));
+      op->'session' || jsonb_build_object('player_id', player.id, 'currency', player.currency,
+        'client_id', op->>'clientId', 'created_at', op->>'now'));
     insert into sessions values (session.*);
 
     if op ? 'outbox' then

@@ -11,8 +11,8 @@ import { routineSource } from './routines.js';
  */
 const PINNED = {
   poker_launch_write_batch: {
-    version: 4,
-    sha256: '7ab5633eb44feb86bb0992aaafc6b151a4d0b174d9ad96fbcb5fbe318e4fc6b9',
+    version: 5,
+    sha256: '6d37dcf1f04c0084f3003e62aa311bf5c005f62f9671766d2596a17026dadf2d',
   },
 };
 

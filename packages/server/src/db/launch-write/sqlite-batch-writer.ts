@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
 import { PROFILE_COLUMNS } from '../profile-columns.js';
 import type {
@@ -36,6 +37,31 @@ const OUTBOX_COLUMNS = [
   'next_attempt_at',
   'created_at',
 ] as const;
+/**
+ * A session's columns, in the order of the insert's values: one statement prepared once, whichever
+ * columns a launch leaves out (null), instead of one keyed by the columns sent and a row object per launch.
+ */
+const SESSION_COLUMNS = [
+  'id',
+  'token_hash',
+  'client_id',
+  'player_id',
+  'external_session_id',
+  'api_version',
+  'game_code',
+  'table_id',
+  'game_id',
+  'auth_type',
+  'lang',
+  'currency',
+  'launch_options',
+  'long_life',
+  'user_ip',
+  'created_at',
+  'expires_at',
+  'api_user',
+] as const;
+const INSERT_SESSION = `INSERT INTO sessions (${SESSION_COLUMNS.join(', ')}) VALUES (${SESSION_COLUMNS.map(() => '?').join(', ')})`;
 const INSERT_OUTBOX_ROW = `INSERT INTO webhook_deliveries (${OUTBOX_COLUMNS.join(', ')}) VALUES (${OUTBOX_COLUMNS.map(() => '?').join(', ')})`;
 const INSERT_USED_SIGNATURE =
   'INSERT INTO used_signatures (client_id, sign, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING';
@@ -158,7 +184,15 @@ export class SqliteBatchWriter {
       if (write.mode === 'internal') return { ok: false, reason: 'player_not_found' };
       return this.inSavepoint(() => {
         if (!this.recordSignature(write)) return REPLAYED;
-        this.insert('players', { ...write.newPlayer, ...write.profile });
+        this.insert('players', {
+          id: randomUUID(),
+          client_id: write.clientId,
+          external_id: write.userId,
+          ...write.newPlayer,
+          created_at: write.now,
+          updated_at: write.now,
+          ...write.profile,
+        });
         const registered = this.findPlayer(write);
         if (registered === undefined) throw new Error('the player vanished after its insert');
         return this.insertSession(write, registered, 'player_created');
@@ -195,7 +229,28 @@ export class SqliteBatchWriter {
     happened: OutboxCondition | undefined,
   ): LaunchOutcome {
     if (write.kind === 'register') return { ok: true, playerId: player.id, currency: player.currency };
-    this.insert('sessions', { ...write.session, player_id: player.id, currency: player.currency });
+    const { session } = write;
+    // SESSION_COLUMNS' order.
+    this.statements.insertSession.run(
+      session.id,
+      session.token_hash,
+      write.clientId,
+      player.id,
+      session.external_session_id,
+      session.api_version,
+      session.game_code,
+      session.table_id ?? null,
+      session.game_id ?? null,
+      session.auth_type,
+      session.lang,
+      player.currency,
+      session.launch_options ?? null,
+      session.long_life,
+      session.user_ip ?? null,
+      write.now,
+      session.expires_at,
+      session.api_user ?? null,
+    );
     if (write.outbox !== undefined) {
       for (const { when, row } of write.outbox) {
         if (when !== 'always' && when !== happened) continue;
@@ -250,7 +305,7 @@ export class SqliteBatchWriter {
     return changed;
   }
 
-  private insert(table: 'players' | 'sessions', row: Record<string, unknown>): void {
+  private insert(table: 'players', row: Record<string, unknown>): void {
     const names = Object.keys(row);
     // Keyed by the column list, a short string: the statement's text is built once per shape.
     const key = `${table}:${names.join(',')}`;
@@ -313,6 +368,7 @@ function prepare(sqlite: SQLite.Database) {
     // Rows as arrays: an object of every column per launch was a twentieth of the writer's time.
     playerById: sqlite.prepare(`${selectPlayer} WHERE client_id = ? AND id = ?`).raw(),
     playerByExternalId: sqlite.prepare(`${selectPlayer} WHERE client_id = ? AND external_id = ?`).raw(),
+    insertSession: sqlite.prepare(INSERT_SESSION),
     revokeSession: sqlite.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
     configVersion: sqlite.prepare('SELECT version FROM config_version WHERE id = 1').pluck(),
   };
