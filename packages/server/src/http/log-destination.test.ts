@@ -81,25 +81,8 @@ describe('the buffered log destination', () => {
     expect(dropped).toBeGreaterThan(0);
 
     // The collector reads again: everything not dropped arrives, as whole lines, in order.
-    let received = '';
-    const chunk = Buffer.alloc(64 * 1024);
-    const drain = () => {
-      for (;;) {
-        try {
-          const bytes = readSync(reader, chunk);
-          if (bytes === 0) return;
-          received += chunk.toString('utf8', 0, bytes);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return;
-          throw error;
-        }
-      }
-    };
     const expectedLines = lines - dropped;
-    await eventually(() => {
-      drain();
-      return received.split('\n').length - 1 >= expectedLines;
-    }, 60_000);
+    const received = await readLines(reader, expectedLines);
     destination.destroy();
     const numbers = received
       .trimEnd()
@@ -186,8 +169,33 @@ describe('the lines of one turn, written as one', () => {
     }
     expect(dropped).toBeGreaterThan(100);
     expect(dropped % 100).toBe(0);
+    // Destroyed only once the pipe took the rest: a write still pending would meet a closed descriptor.
+    await readLines(reader, written - dropped);
     destination.destroy();
     closeSync(reader);
     rmSync(join(fifo, '..'), { recursive: true, force: true });
   });
 });
+
+/** Reads a non-blocking pipe until it has given `count` whole lines; their text. */
+async function readLines(reader: number, count: number): Promise<string> {
+  let received = '';
+  const chunk = Buffer.alloc(64 * 1024);
+  const drain = () => {
+    for (;;) {
+      try {
+        const bytes = readSync(reader, chunk);
+        if (bytes === 0) return;
+        received += chunk.toString('utf8', 0, bytes);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return;
+        throw error;
+      }
+    }
+  };
+  await eventually(() => {
+    drain();
+    return received.split('\n').length - 1 >= count;
+  }, 60_000);
+  return received;
+}
