@@ -3,9 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-    // Three on two cores: with two, a full run kept the cores 136 % busy (CLI and browser tests wait on
-    // child processes, fsyncs and PostgreSQL) and took 22.5 min; the deadlines below absorb the extra load.
-    maxWorkers: 3,
+    // Two cores: one worker per core keeps PostgreSQL and the child processes of CLI tests from starving.
+    maxWorkers: 2,
     reporters: ['default', './vitest.summary-reporter.ts'],
     // Deadlines, not thresholds: a test waits for what it expects, and these only end one that never comes.
     // Generous: CLI tests start real processes, and a loaded two-core machine (CI's, or one shared by
