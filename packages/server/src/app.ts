@@ -33,7 +33,7 @@ import {
 } from './http/protocol-errors.js';
 import { MemoryQuotaStore, type QuotaStore } from './http/quota-store.js';
 import { type QuotaMetrics, RateLimiter } from './http/rate-limit.js';
-import { setCommonHeaders } from './http/raw-error.js';
+import { commonHeaders } from './http/raw-error.js';
 import { RedisQuotaStore } from './http/redis-quota-store.js';
 import { registerRoutes } from './http/routes.js';
 import { v2Routes } from './launch/v2/v2.routes.js';
@@ -163,7 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // more); each rule stays in its own module. A callback, not an async function: a promise per hook adds up.
   const noticeForwarding = forwardingHeadersNotice(app, options.config);
   app.addHook('onRequest', (request, reply, done) => {
-    setCommonHeaders(reply, request.id, options.config);
+    reply.headers(commonHeaders(request.id, options.config));
     assertHostHeader(request);
     assertNotDraining(request, context.state);
     noticeForwarding?.(request);

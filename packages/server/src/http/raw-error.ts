@@ -1,7 +1,6 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
-import type { FastifyReply } from 'fastify';
 import type { Config } from '../config.js';
 import type { ApiError } from './api-error.js';
 
@@ -19,13 +18,6 @@ export function commonHeaders(requestId: string, config: Config): Record<string,
     // Over plain http browsers ignore it.
     ...(config.publicUrl.startsWith('https:') ? { 'strict-transport-security': HSTS } : {}),
   };
-}
-
-/** commonHeaders set on a reply one by one, without the object (every request sets them). */
-export function setCommonHeaders(reply: FastifyReply, requestId: string, config: Config): void {
-  reply.header('x-request-id', requestId);
-  reply.header('x-content-type-options', 'nosniff');
-  if (config.publicUrl.startsWith('https:')) reply.header('strict-transport-security', HSTS);
 }
 
 /** The JSON:API errors document of an ApiError: the body of every error answer. */
