@@ -1,4 +1,5 @@
 import type { CompiledQuery, Selectable } from 'kysely';
+import { IsoTimes } from '../clock.js';
 import { dialectOf } from '../db/dialect-of.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
 import type { Db, LaunchActivityTable } from '../db/schema.js';
@@ -33,6 +34,8 @@ const INSERT_ATTEMPTS = {
     from jsonb_array_elements($1::jsonb) as r`,
 } as const;
 
+const attemptTimes = new IsoTimes();
+
 /** One statement for a whole batch, whatever its size. */
 export function insertAttemptsStatement(
   db: Db,
@@ -43,7 +46,7 @@ export function insertAttemptsStatement(
     // COLUMNS' order. Time first, as session ids: the newest are at the end of the index, and ids sort as times.
     return [
       generateSessionId(at),
-      at.toISOString(),
+      attemptTimes.format(attempt.at),
       attempt.clientId,
       attempt.apiVersion,
       attempt.status,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '../clients/client.js';
+import { IsoTimes } from '../clock.js';
 import type { Config } from '../config.js';
 import type { LaunchRefusal, LaunchWrite, SessionStore } from '../db/session-store.js';
 import { ApiError } from '../http/api-error.js';
@@ -27,6 +28,9 @@ export interface LaunchContext {
    */
   live: Pick<LiveConfig, 'webhookEndpoints' | 'version' | 'refresh'>;
 }
+
+const createdTimes = new IsoTimes();
+const expiryTimes = new IsoTimes();
 
 /** Launches refused one after another because the configuration kept changing, before giving up. */
 const CONFIG_CHANGED_TRIES = 5;
@@ -57,7 +61,7 @@ export async function launchSession(
   const lifetimeSeconds = request.longLife
     ? settings.LongAuthorizationTicketLifetime
     : settings.AuthorizationTicketLifetime;
-  const timestamp = now.toISOString();
+  const timestamp = createdTimes.format(now.getTime());
   const session: Omit<Session, 'playerId' | 'currency'> = {
     id: generateSessionId(now),
     tokenHash: hashToken(auth),
@@ -71,7 +75,7 @@ export async function launchSession(
     longLife: request.longLife,
     userIp: request.userIp ?? null,
     createdAt: timestamp,
-    expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000).toISOString(),
+    expiresAt: expiryTimes.format(now.getTime() + lifetimeSeconds * 1000),
     revokedAt: null,
     apiUser: request.apiUser ?? null,
   };
