@@ -16,4 +16,5 @@ export const MIGRATIONS = [
   '016_block_waits_for_launches',
   '017_replay_protection',
   '018_smaller_launch_write',
+  '019_one_session_insert_per_batch',
 ] as const;

@@ -13,6 +13,7 @@ import { apiUserAndErasure } from './migrations/015-api-user-and-erasure.js';
 import { blockWaitsForLaunches } from './migrations/016-block-waits-for-launches.js';
 import { replayProtection } from './migrations/017-replay-protection.js';
 import { smallerLaunchWrite } from './migrations/018-smaller-launch-write.js';
+import { oneSessionInsertPerBatch } from './migrations/019-one-session-insert-per-batch.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -30,6 +31,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '016_block_waits_for_launches': blockWaitsForLaunches(dialect),
     '017_replay_protection': replayProtection,
     '018_smaller_launch_write': smallerLaunchWrite(dialect),
+    '019_one_session_insert_per_batch': oneSessionInsertPerBatch(dialect),
   };
 }
 

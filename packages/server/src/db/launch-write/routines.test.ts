@@ -11,8 +11,8 @@ import { routineSource } from './routines.js';
  */
 const PINNED = {
   poker_launch_write_batch: {
-    version: 5,
-    sha256: '6d37dcf1f04c0084f3003e62aa311bf5c005f62f9671766d2596a17026dadf2d',
+    version: 6,
+    sha256: '12a20da792f189749c6b2b3d7c5d7f366c549f5330fe7e70ab7be2d970736019',
   },
 };
 
