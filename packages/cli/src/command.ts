@@ -21,11 +21,11 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
-/** One CLI command; each lives in its own file under commands/ and is listed in commands/index.ts. */
+/**
+ * One CLI command; each lives in its own file under commands/ and is listed, with the words that select
+ * it and its one-line summary, in commands/index.ts.
+ */
 export interface Command {
-  /** Words that select it, e.g. `client add`. */
-  readonly name: string;
-  readonly summary: string;
   /** Usage after the command name, e.g. `<id> [--secret <s> | --no-secret]`. */
   readonly usage: string;
   /** Extra help lines shown by --help. */

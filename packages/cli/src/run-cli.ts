@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SERVICE_VERSION } from '@poker-launch/server/version';
 import { type Command, type CommandContext, CommandError, UsageError } from './command.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMANDS, type CommandEntry } from './commands/index.js';
 
 const PROGRAM = 'poker-launch';
 
@@ -12,8 +12,8 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
     return 0;
   }
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
-  const command = findCommand(argv);
-  if (!command) {
+  const entry = findCommand(argv);
+  if (!entry) {
     if (argv.length === 0 || (wantsHelp && argv[0]?.startsWith('-'))) {
       context.out(overview());
       return argv.length === 0 ? 2 : 0;
@@ -24,17 +24,21 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       .join(' ');
     const group = COMMANDS.filter((candidate) => candidate.name.startsWith(`${argv[0]} `));
     if (wantsHelp && group.length > 0) {
-      context.out(group.map((c) => `  ${PROGRAM} ${c.name} ${c.usage}\n      ${c.summary}`).join('\n'));
+      const usages = await Promise.all(group.map(async (c) => (await c.load()).usage));
+      context.out(
+        group.map((c, index) => `  ${PROGRAM} ${c.name} ${usages[index]}\n      ${c.summary}`).join('\n'),
+      );
       return 0;
     }
     context.err(`${PROGRAM}: unknown command "${prefix}"; run ${PROGRAM} --help for the list`);
     return 2;
   }
+  const command = await entry.load();
   if (wantsHelp) {
-    context.out(commandHelp(command));
+    context.out(commandHelp(entry, command));
     return 0;
   }
-  const words = command.name.split(' ').length;
+  const words = entry.name.split(' ').length;
   try {
     const { values, positionals } = parseArgs({
       args: argv.slice(words) as string[],
@@ -45,16 +49,16 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
     });
     const [min, max] = command.positionals ?? [0, 0];
     if (positionals.length < min || positionals.length > max) {
-      throw new UsageError(`usage: ${PROGRAM} ${command.name} ${command.usage}`);
+      throw new UsageError(`usage: ${PROGRAM} ${entry.name} ${command.usage}`);
     }
     return (await command.run({ values, positionals }, context)) ?? 0;
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {
-      context.err(`${PROGRAM} ${command.name}: ${firstLine(error)}`);
+      context.err(`${PROGRAM} ${entry.name}: ${firstLine(error)}`);
       return 2;
     }
     if (error instanceof CommandError || (error instanceof Error && error.name === 'ConfigError')) {
-      context.err(`${PROGRAM} ${command.name}: ${firstLine(error)}`);
+      context.err(`${PROGRAM} ${entry.name}: ${firstLine(error)}`);
       return 1;
     }
     throw error;
@@ -62,16 +66,16 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
 }
 
 /** The command whose words start argv, longest name first (`client add` before `client`). */
-function findCommand(argv: readonly string[]): Command | undefined {
+function findCommand(argv: readonly string[]): CommandEntry | undefined {
   const sorted = [...COMMANDS].sort((a, b) => b.name.length - a.name.length);
   return sorted.find((command) => command.name.split(' ').every((word, index) => argv[index] === word));
 }
 
-function commandHelp(command: Command): string {
+function commandHelp(entry: CommandEntry, command: Command): string {
   return [
-    `usage: ${PROGRAM} ${command.name} ${command.usage}`.trimEnd(),
+    `usage: ${PROGRAM} ${entry.name} ${command.usage}`.trimEnd(),
     '',
-    command.summary,
+    entry.summary,
     ...(command.help ?? []),
   ].join('\n');
 }

@@ -4,8 +4,6 @@ import { messageOf } from '../database.js';
 import { missingDatabase } from '../database-notice.js';
 
 export const backupCommand: Command = {
-  name: 'backup',
-  summary: 'Write a consistent copy of the SQLite database to <file>, while the service runs.',
   usage: '<file>',
   help: [
     '',

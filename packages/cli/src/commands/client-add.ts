@@ -10,8 +10,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const clientAddCommand: Command = {
-  name: 'client add',
-  summary: 'Add a client (an integrator platform); prints its generated secret once.',
   usage: `<id> ${CLIENT_OPTIONS_USAGE}`,
   help: [
     ...CLIENT_OPTIONS_HELP,

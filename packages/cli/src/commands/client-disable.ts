@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const clientDisableCommand: Command = {
-  name: 'client disable',
-  summary: "Disable a client: its requests get 400 and its players' live sessions are revoked.",
   usage: '<id>',
   help: [
     '',

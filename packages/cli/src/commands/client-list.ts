@@ -4,8 +4,6 @@ import { withDatabase } from '../database.js';
 import { JSON_OPTION, printJson, printTable, yesNo } from '../output.js';
 
 export const clientListCommand: Command = {
-  name: 'client list',
-  summary: 'List the clients (never their secrets).',
   usage: '[--json]',
   help: ['', 'example: poker-launch client list --json'],
   options: JSON_OPTION,

@@ -4,8 +4,6 @@ import { withDatabase } from '../database.js';
 import { JSON_OPTION, printFields, printJson, valueOrFail, yesNo } from '../output.js';
 
 export const clientShowCommand: Command = {
-  name: 'client show',
-  summary: 'Show one client; its secret only with --show-secret.',
   usage: '<id> [--show-secret] [--json]',
   help: ['', 'example: poker-launch client show demo --show-secret'],
   options: { ...JSON_OPTION, 'show-secret': { type: 'boolean' } },

@@ -16,8 +16,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const clientUpdateCommand: Command = {
-  name: 'client update',
-  summary: 'Change a client: rotate or remove its secret, URLs, frame origins, modes; --enable it again.',
   usage: `<id> ${CLIENT_OPTIONS_USAGE} [--keep-previous-for <duration>] [--enable] [--no-url-poker …] [--no-frame-origins]`,
   help: [
     ...CLIENT_OPTIONS_HELP,

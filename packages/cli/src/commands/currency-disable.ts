@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const currencyDisableCommand: Command = {
-  name: 'currency disable',
-  summary: 'Deactivate currencies; an unknown code changes nothing.',
   usage: '<CODE…>',
   help: ['', 'example: poker-launch currency disable USD'],
   positionals: [1, Number.POSITIVE_INFINITY],

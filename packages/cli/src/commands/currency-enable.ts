@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const currencyEnableCommand: Command = {
-  name: 'currency enable',
-  summary: 'Activate ISO 4217 currencies; an unknown code changes nothing.',
   usage: '<CODE…>',
   help: ['', 'example: poker-launch currency enable EUR USD'],
   positionals: [1, Number.POSITIVE_INFINITY],

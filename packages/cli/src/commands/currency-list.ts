@@ -4,8 +4,6 @@ import { withDatabase } from '../database.js';
 import { JSON_OPTION, printJson, printTable } from '../output.js';
 
 export const currencyListCommand: Command = {
-  name: 'currency list',
-  summary: 'List the ISO 4217 currencies, * marking the active ones (--active: those only).',
   usage: '[--active] [--json]',
   help: ['', 'example: poker-launch currency list --active'],
   options: { ...JSON_OPTION, active: { type: 'boolean' } },

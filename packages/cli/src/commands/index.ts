@@ -1,83 +1,211 @@
 import type { Command } from '../command.js';
-import { backupCommand } from './backup.js';
-import { clientAddCommand } from './client-add.js';
-import { clientDisableCommand } from './client-disable.js';
-import { clientListCommand } from './client-list.js';
-import { clientShowCommand } from './client-show.js';
-import { clientUpdateCommand } from './client-update.js';
-import { currencyDisableCommand } from './currency-disable.js';
-import { currencyEnableCommand } from './currency-enable.js';
-import { currencyListCommand } from './currency-list.js';
-import { migrateCommand } from './migrate.js';
-import { openGameCommand } from './open-game.js';
-import { operatorAddCommand } from './operator-add.js';
-import { operatorDisableCommand } from './operator-disable.js';
-import { operatorListCommand } from './operator-list.js';
-import { operatorPasswordCommand } from './operator-password.js';
-import { playerAddCommand } from './player-add.js';
-import { playerBlockCommand } from './player-block.js';
-import { playerEraseCommand } from './player-erase.js';
-import { playerRevokeSessionsCommand } from './player-revoke-sessions.js';
-import { playerShowCommand } from './player-show.js';
-import { playerUnblockCommand } from './player-unblock.js';
-import { serveCommand } from './serve.js';
-import { sessionCreateCommand } from './session-create.js';
-import { sessionPurgeCommand } from './session-purge.js';
-import { sessionRevokeCommand } from './session-revoke.js';
-import { settingGetCommand } from './setting-get.js';
-import { settingListCommand } from './setting-list.js';
-import { settingSetCommand } from './setting-set.js';
-import { signCommand } from './sign.js';
-import { userAddCommand } from './user-add.js';
-import { userListCommand } from './user-list.js';
-import { userRevokeCommand } from './user-revoke.js';
-import { userUpdateCommand } from './user-update.js';
-import { webhookAddCommand } from './webhook-add.js';
-import { webhookDeliveriesCommand } from './webhook-deliveries.js';
-import { webhookListCommand } from './webhook-list.js';
-import { webhookRedeliverCommand } from './webhook-redeliver.js';
-import { webhookRemoveCommand } from './webhook-remove.js';
-import { webhookUpdateCommand } from './webhook-update.js';
+
+/**
+ * A command as `poker-launch --help` lists it. Its module is loaded only when it runs or its own help
+ * is asked for: loading every command at each start cost 0.4 s of CPU, as much as most commands' work.
+ */
+export interface CommandEntry {
+  /** Words that select it, e.g. `client add`. */
+  readonly name: string;
+  readonly summary: string;
+  load(): Promise<Command>;
+}
 
 /** Every command, in the order `poker-launch --help` lists them. */
-export const COMMANDS: readonly Command[] = [
-  serveCommand,
-  migrateCommand,
-  backupCommand,
-  sessionPurgeCommand,
-  sessionRevokeCommand,
-  clientAddCommand,
-  clientUpdateCommand,
-  clientListCommand,
-  clientShowCommand,
-  clientDisableCommand,
-  currencyEnableCommand,
-  currencyDisableCommand,
-  currencyListCommand,
-  settingGetCommand,
-  settingSetCommand,
-  settingListCommand,
-  playerAddCommand,
-  playerShowCommand,
-  playerRevokeSessionsCommand,
-  playerBlockCommand,
-  playerUnblockCommand,
-  playerEraseCommand,
-  userAddCommand,
-  userUpdateCommand,
-  userListCommand,
-  userRevokeCommand,
-  webhookAddCommand,
-  webhookListCommand,
-  webhookUpdateCommand,
-  webhookRemoveCommand,
-  webhookDeliveriesCommand,
-  webhookRedeliverCommand,
-  operatorAddCommand,
-  operatorListCommand,
-  operatorDisableCommand,
-  operatorPasswordCommand,
-  signCommand,
-  sessionCreateCommand,
-  openGameCommand,
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'serve',
+    summary: 'Run the service (npm start); staging, on an empty database: first create client demo.',
+    load: async () => (await import('./serve.js')).serveCommand,
+  },
+  {
+    name: 'migrate',
+    summary: 'Apply the pending database migrations and list them; --status lists every migration.',
+    load: async () => (await import('./migrate.js')).migrateCommand,
+  },
+  {
+    name: 'backup',
+    summary: 'Write a consistent copy of the SQLite database to <file>, while the service runs.',
+    load: async () => (await import('./backup.js')).backupCommand,
+  },
+  {
+    name: 'session purge',
+    summary: 'Delete now the sessions that ended more than ExpiredSessionRetention ago; print how many.',
+    load: async () => (await import('./session-purge.js')).sessionPurgeCommand,
+  },
+  {
+    name: 'session revoke',
+    summary: 'End one session now: its token stops working on every instance within a second.',
+    load: async () => (await import('./session-revoke.js')).sessionRevokeCommand,
+  },
+  {
+    name: 'client add',
+    summary: 'Add a client (an integrator platform); prints its generated secret once.',
+    load: async () => (await import('./client-add.js')).clientAddCommand,
+  },
+  {
+    name: 'client update',
+    summary: 'Change a client: rotate or remove its secret, URLs, frame origins, modes; --enable it again.',
+    load: async () => (await import('./client-update.js')).clientUpdateCommand,
+  },
+  {
+    name: 'client list',
+    summary: 'List the clients (never their secrets).',
+    load: async () => (await import('./client-list.js')).clientListCommand,
+  },
+  {
+    name: 'client show',
+    summary: 'Show one client; its secret only with --show-secret.',
+    load: async () => (await import('./client-show.js')).clientShowCommand,
+  },
+  {
+    name: 'client disable',
+    summary: "Disable a client: its requests get 400 and its players' live sessions are revoked.",
+    load: async () => (await import('./client-disable.js')).clientDisableCommand,
+  },
+  {
+    name: 'currency enable',
+    summary: 'Activate ISO 4217 currencies; an unknown code changes nothing.',
+    load: async () => (await import('./currency-enable.js')).currencyEnableCommand,
+  },
+  {
+    name: 'currency disable',
+    summary: 'Deactivate currencies; an unknown code changes nothing.',
+    load: async () => (await import('./currency-disable.js')).currencyDisableCommand,
+  },
+  {
+    name: 'currency list',
+    summary: 'List the ISO 4217 currencies, * marking the active ones (--active: those only).',
+    load: async () => (await import('./currency-list.js')).currencyListCommand,
+  },
+  {
+    name: 'setting get',
+    summary: 'Print the current value of a setting.',
+    load: async () => (await import('./setting-get.js')).settingGetCommand,
+  },
+  {
+    name: 'setting set',
+    summary: 'Change a setting; running servers use it from their next request.',
+    load: async () => (await import('./setting-set.js')).settingSetCommand,
+  },
+  {
+    name: 'setting list',
+    summary: 'List the settings with their values, defaults and meanings.',
+    load: async () => (await import('./setting-list.js')).settingListCommand,
+  },
+  {
+    name: 'player add',
+    summary: "Register a player of a client and print the service's own player id.",
+    load: async () => (await import('./player-add.js')).playerAddCommand,
+  },
+  {
+    name: 'player show',
+    summary: "Show a client's player: its profile, its block, whether it was erased, and its sessions.",
+    load: async () => (await import('./player-show.js')).playerShowCommand,
+  },
+  {
+    name: 'player revoke-sessions',
+    summary: "End every live session of a client's player.",
+    load: async () => (await import('./player-revoke-sessions.js')).playerRevokeSessionsCommand,
+  },
+  {
+    name: 'player block',
+    summary: "Block a client's player: its live sessions end and its launches are refused (403).",
+    load: async () => (await import('./player-block.js')).playerBlockCommand,
+  },
+  {
+    name: 'player unblock',
+    summary: "Lift a player's block: its launches are accepted again.",
+    load: async () => (await import('./player-unblock.js')).playerUnblockCommand,
+  },
+  {
+    name: 'player erase',
+    summary: "Answer an erasure request: end a player's sessions and remove its personal fields.",
+    load: async () => (await import('./player-erase.js')).playerEraseCommand,
+  },
+  {
+    name: 'user add',
+    summary: 'Create an API user and print its key, once (v3 open game with Authorization: Bearer <key>).',
+    load: async () => (await import('./user-add.js')).userAddCommand,
+  },
+  {
+    name: 'user update',
+    summary: "Set the clients an API user's key may act for (replacing those it had).",
+    load: async () => (await import('./user-update.js')).userUpdateCommand,
+  },
+  {
+    name: 'user list',
+    summary: 'List the API users, what they may do and for which clients (never their keys).',
+    load: async () => (await import('./user-list.js')).userListCommand,
+  },
+  {
+    name: 'user revoke',
+    summary: "Revoke an API user's key; requests with it answer 401 from then on.",
+    load: async () => (await import('./user-revoke.js')).userRevokeCommand,
+  },
+  {
+    name: 'webhook add',
+    summary: 'Add a webhook endpoint to a client; prints its id and secret (the secret only this once).',
+    load: async () => (await import('./webhook-add.js')).webhookAddCommand,
+  },
+  {
+    name: 'webhook list',
+    summary: 'List the webhook endpoints (never their secrets).',
+    load: async () => (await import('./webhook-list.js')).webhookListCommand,
+  },
+  {
+    name: 'webhook update',
+    summary: 'Change a webhook endpoint: its URL, its events, enable or disable it, or rotate its secret.',
+    load: async () => (await import('./webhook-update.js')).webhookUpdateCommand,
+  },
+  {
+    name: 'webhook remove',
+    summary: 'Remove a webhook endpoint with its deliveries, pending ones included.',
+    load: async () => (await import('./webhook-remove.js')).webhookRemoveCommand,
+  },
+  {
+    name: 'webhook deliveries',
+    summary: "List an endpoint's latest 50 deliveries, newest first.",
+    load: async () => (await import('./webhook-deliveries.js')).webhookDeliveriesCommand,
+  },
+  {
+    name: 'webhook redeliver',
+    summary: 'Send a failed (or delivered) delivery again, with the same webhook-id and a fresh schedule.',
+    load: async () => (await import('./webhook-redeliver.js')).webhookRedeliverCommand,
+  },
+  {
+    name: 'operator add',
+    summary: 'Add an operator account of the console; asks for its password.',
+    load: async () => (await import('./operator-add.js')).operatorAddCommand,
+  },
+  {
+    name: 'operator list',
+    summary: 'List the operator accounts of the console (never their password hashes).',
+    load: async () => (await import('./operator-list.js')).operatorListCommand,
+  },
+  {
+    name: 'operator disable',
+    summary: 'Disable an operator account; its console sessions end at once.',
+    load: async () => (await import('./operator-disable.js')).operatorDisableCommand,
+  },
+  {
+    name: 'operator password',
+    summary: "Set an operator's password (asked as for operator add); its console sessions end.",
+    load: async () => (await import('./operator-password.js')).operatorPasswordCommand,
+  },
+  {
+    name: 'sign',
+    summary: 'Print the sign header of a request (and, with --explain, what it covers).',
+    load: async () => (await import('./sign.js')).signCommand,
+  },
+  {
+    name: 'session create',
+    summary: 'Create a player session (v2) as an integrator would, and print the launch URL.',
+    load: async () => (await import('./session-create.js')).sessionCreateCommand,
+  },
+  {
+    name: 'open-game',
+    summary: 'Open a game (v3) for a player as an integrator would, and print the launch URL.',
+    load: async () => (await import('./open-game.js')).openGameCommand,
+  },
 ];

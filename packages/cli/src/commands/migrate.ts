@@ -4,8 +4,6 @@ import { messageOf, withOpenDatabase } from '../database.js';
 import { JSON_OPTION, printJson, printTable } from '../output.js';
 
 export const migrateCommand: Command = {
-  name: 'migrate',
-  summary: 'Apply the pending database migrations and list them; --status lists every migration.',
   usage: '[--status] [--json]',
   help: [
     '',

@@ -15,8 +15,6 @@ const INTEGER_FIELDS = new Set(['session.tableId', 'player.avatar', 'player.trus
 const BOOLEAN_FIELDS = new Set(['session.longLifeLoginToken', 'player.active', 'player.verified']);
 
 export const openGameCommand: Command = {
-  name: 'open-game',
-  summary: 'Open a game (v3) for a player as an integrator would, and print the launch URL.',
   usage:
     '--url <base> --client <id> (--secret <s> | --api-key <k>) [--scheme legacy|hmac] [--replay-fields] --player-id <id> [--json] [key=value…]',
   help: [

@@ -5,8 +5,6 @@ import { readNewPasswordHash } from '../operator-password.js';
 import { valueOrFail } from '../output.js';
 
 export const operatorAddCommand: Command = {
-  name: 'operator add',
-  summary: 'Add an operator account of the console; asks for its password.',
   usage: '<username> --role admin|support',
   help: [
     '',

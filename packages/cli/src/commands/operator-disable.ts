@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const operatorDisableCommand: Command = {
-  name: 'operator disable',
-  summary: 'Disable an operator account; its console sessions end at once.',
   usage: '<username>',
   help: ['', 'example: poker-launch operator disable alice'],
   positionals: [1, 1],

@@ -4,8 +4,6 @@ import { withDatabase } from '../database.js';
 import { JSON_OPTION, printJson, printTable, yesNo } from '../output.js';
 
 export const operatorListCommand: Command = {
-  name: 'operator list',
-  summary: 'List the operator accounts of the console (never their password hashes).',
   usage: '[--json]',
   help: ['', 'example: poker-launch operator list'],
   options: JSON_OPTION,

@@ -5,8 +5,6 @@ import { readNewPasswordHash } from '../operator-password.js';
 import { valueOrFail } from '../output.js';
 
 export const operatorPasswordCommand: Command = {
-  name: 'operator password',
-  summary: "Set an operator's password (asked as for operator add); its console sessions end.",
   usage: '<username>',
   help: [
     '',

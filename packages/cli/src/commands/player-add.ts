@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const playerAddCommand: Command = {
-  name: 'player add',
-  summary: "Register a player of a client and print the service's own player id.",
   usage: '<userId> --client <id> [--nick N]',
   help: [
     '',

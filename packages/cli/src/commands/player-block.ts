@@ -5,8 +5,6 @@ import { valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
 export const playerBlockCommand: Command = {
-  name: 'player block',
-  summary: "Block a client's player: its live sessions end and its launches are refused (403).",
   usage: '<userId> --client <id> [--until <ISO>] [--reason <text>]',
   help: [
     '',

@@ -5,8 +5,6 @@ import { valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
 export const playerEraseCommand: Command = {
-  name: 'player erase',
-  summary: "Answer an erasure request: end a player's sessions and remove its personal fields.",
   usage: '<userId> --client <id>',
   help: [
     '',

@@ -5,8 +5,6 @@ import { valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
 export const playerRevokeSessionsCommand: Command = {
-  name: 'player revoke-sessions',
-  summary: "End every live session of a client's player.",
   usage: '<userId> --client <id>',
   help: ['', 'example: poker-launch player revoke-sessions user-42 --client casino-1'],
   options: { client: { type: 'string' } },

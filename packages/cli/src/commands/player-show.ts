@@ -5,8 +5,6 @@ import { JSON_OPTION, printFields, printJson, printTable, valueOrFail, yesNo } f
 import { requiredClient } from './player-shared.js';
 
 export const playerShowCommand: Command = {
-  name: 'player show',
-  summary: "Show a client's player: its profile, its block, whether it was erased, and its sessions.",
   usage: '<userId> --client <id> [--json]',
   help: [
     '',

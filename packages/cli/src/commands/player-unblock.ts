@@ -5,8 +5,6 @@ import { valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
 export const playerUnblockCommand: Command = {
-  name: 'player unblock',
-  summary: "Lift a player's block: its launches are accepted again.",
   usage: '<userId> --client <id>',
   help: ['', 'example: poker-launch player unblock user-42 --client casino-1'],
   options: { client: { type: 'string' } },

@@ -7,8 +7,6 @@ import { firstStartNotice, localAddress, PRODUCTION_NO_CLIENTS_NOTICE } from '..
 export const READY_MESSAGE = 'poker-launch ready';
 
 export const serveCommand: Command = {
-  name: 'serve',
-  summary: 'Run the service (npm start); staging, on an empty database: first create client demo.',
   usage: '',
   help: [
     '',

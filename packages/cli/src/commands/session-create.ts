@@ -10,8 +10,6 @@ import {
 } from '../launch-command-support.js';
 
 export const sessionCreateCommand: Command = {
-  name: 'session create',
-  summary: 'Create a player session (v2) as an integrator would, and print the launch URL.',
   usage:
     '--url <base> --client <id> --secret <s> [--scheme legacy|hmac] [--replay-fields] [--json] <userId> [key=value…]',
   help: [

@@ -3,8 +3,6 @@ import type { Command } from '../command.js';
 import { withAdmin } from '../database.js';
 
 export const sessionPurgeCommand: Command = {
-  name: 'session purge',
-  summary: 'Delete now the sessions that ended more than ExpiredSessionRetention ago; print how many.',
   usage: '',
   help: [
     '',

@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const sessionRevokeCommand: Command = {
-  name: 'session revoke',
-  summary: 'End one session now: its token stops working on every instance within a second.',
   usage: '<sessionId>',
   help: [
     '',

@@ -4,8 +4,6 @@ import { withDatabase } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const settingGetCommand: Command = {
-  name: 'setting get',
-  summary: 'Print the current value of a setting.',
   usage: '<Name>',
   help: ['', 'example: poker-launch setting get NickMaxLength'],
   positionals: [1, 1],

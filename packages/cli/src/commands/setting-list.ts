@@ -4,8 +4,6 @@ import { withDatabase } from '../database.js';
 import { JSON_OPTION, printJson, printTable } from '../output.js';
 
 export const settingListCommand: Command = {
-  name: 'setting list',
-  summary: 'List the settings with their values, defaults and meanings.',
   usage: '[--json]',
   help: ['', 'example: poker-launch setting list'],
   options: JSON_OPTION,

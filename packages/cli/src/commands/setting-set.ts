@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const settingSetCommand: Command = {
-  name: 'setting set',
-  summary: 'Change a setting; running servers use it from their next request.',
   usage: '<Name> <value>',
   help: ['', 'example: poker-launch setting set AuthorizationTicketLifetime 300'],
   positionals: [2, 2],

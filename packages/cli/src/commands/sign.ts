@@ -21,8 +21,6 @@ const SCHEMES = ['legacy', 'hmac'] as const;
 const HMAC_ONLY = ['method', 'target', 'timestamp', 'nonce'] as const;
 
 export const signCommand: Command = {
-  name: 'sign',
-  summary: 'Print the sign header of a request (and, with --explain, what it covers).',
   usage: '--secret <s> [--scheme legacy|hmac] [--explain] [options] [key=value…]',
   help: [
     '',

@@ -12,8 +12,6 @@ import { withAdmin } from '../database.js';
 import { clientList, describeGrant } from './user-shared.js';
 
 export const userAddCommand: Command = {
-  name: 'user add',
-  summary: 'Create an API user and print its key, once (v3 open game with Authorization: Bearer <key>).',
   usage: '<name> (--role ROLE_ADMIN | --permission CREATE:OpenGame --client <id>...)',
   help: [
     '',

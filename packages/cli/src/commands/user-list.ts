@@ -4,8 +4,6 @@ import { withDatabase } from '../database.js';
 import { describeAccess, describeClients } from './user-shared.js';
 
 export const userListCommand: Command = {
-  name: 'user list',
-  summary: 'List the API users, what they may do and for which clients (never their keys).',
   usage: '[--json]',
   help: ['', 'example: poker-launch user list --json'],
   options: { json: { type: 'boolean' } },

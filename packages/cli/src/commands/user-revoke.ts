@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const userRevokeCommand: Command = {
-  name: 'user revoke',
-  summary: "Revoke an API user's key; requests with it answer 401 from then on.",
   usage: '<name>',
   help: [
     '',

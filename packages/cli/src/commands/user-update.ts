@@ -5,8 +5,6 @@ import { valueOrFail } from '../output.js';
 import { clientList, describeClients } from './user-shared.js';
 
 export const userUpdateCommand: Command = {
-  name: 'user update',
-  summary: "Set the clients an API user's key may act for (replacing those it had).",
   usage: '<name> --client <id>...',
   help: [
     '',

@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const webhookAddCommand: Command = {
-  name: 'webhook add',
-  summary: 'Add a webhook endpoint to a client; prints its id and secret (the secret only this once).',
   usage: '<clientId> <url> [--events a,b,…]',
   help: [
     '',

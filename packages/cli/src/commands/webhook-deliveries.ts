@@ -4,8 +4,6 @@ import { withDatabase } from '../database.js';
 import { JSON_OPTION, printJson, printTable, valueOrFail } from '../output.js';
 
 export const webhookDeliveriesCommand: Command = {
-  name: 'webhook deliveries',
-  summary: "List an endpoint's latest 50 deliveries, newest first.",
   usage: '<endpointId> [--failed] [--json]',
   help: [
     '',

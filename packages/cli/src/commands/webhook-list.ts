@@ -4,8 +4,6 @@ import { withDatabase } from '../database.js';
 import { JSON_OPTION, printJson, printTable } from '../output.js';
 
 export const webhookListCommand: Command = {
-  name: 'webhook list',
-  summary: 'List the webhook endpoints (never their secrets).',
   usage: '[--client <id>] [--json]',
   help: ['', 'example: poker-launch webhook list --client casino-1 --json'],
   options: { ...JSON_OPTION, client: { type: 'string' } },

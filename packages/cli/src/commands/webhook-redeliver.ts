@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const webhookRedeliverCommand: Command = {
-  name: 'webhook redeliver',
-  summary: 'Send a failed (or delivered) delivery again, with the same webhook-id and a fresh schedule.',
   usage: '<deliveryId>',
   help: ['', 'example: poker-launch webhook redeliver msg_0193a1b2c3d4e5f60718293a'],
   positionals: [1, 1],

@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const webhookRemoveCommand: Command = {
-  name: 'webhook remove',
-  summary: 'Remove a webhook endpoint with its deliveries, pending ones included.',
   usage: '<endpointId>',
   help: ['', 'example: poker-launch webhook remove ep_3f2a…'],
   positionals: [1, 1],

@@ -4,8 +4,6 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const webhookUpdateCommand: Command = {
-  name: 'webhook update',
-  summary: 'Change a webhook endpoint: its URL, its events, enable or disable it, or rotate its secret.',
   usage: '<endpointId> [--url …] [--events …] [--enable|--disable] [--rotate-secret]',
   help: [
     '',
