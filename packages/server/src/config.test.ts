@@ -20,15 +20,29 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 20_000,
       webhookAllowPrivateAddresses: false,
       webhookRetrySchedule: DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+      webhookTimeoutMs: 10_000,
       console: true,
       activityRecords: true,
     });
   });
 
-  it('reads the webhook settings, and refuses a schedule that is not a list of whole seconds', () => {
+  it('reads the webhook settings, and refuses a schedule that is not a list of whole seconds or a timeout out of range', () => {
     expect(
-      loadConfig({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_RETRY_SCHEDULE: '1, 2,60' }),
-    ).toMatchObject({ webhookAllowPrivateAddresses: true, webhookRetrySchedule: [1, 2, 60] });
+      loadConfig({
+        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+        WEBHOOK_RETRY_SCHEDULE: '1, 2,60',
+        WEBHOOK_TIMEOUT: '3',
+      }),
+    ).toMatchObject({
+      webhookAllowPrivateAddresses: true,
+      webhookRetrySchedule: [1, 2, 60],
+      webhookTimeoutMs: 3000,
+    });
+    for (const timeout of ['0', '61', '2.5']) {
+      expect(() => loadConfig({ WEBHOOK_TIMEOUT: timeout }), timeout).toThrow(
+        `WEBHOOK_TIMEOUT must be a whole number of seconds from 1 to 60, got "${timeout}"`,
+      );
+    }
     for (const schedule of ['1,,2', '0', '1.5', 'soon', Array.from({ length: 31 }, () => '1').join(',')]) {
       expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: schedule }), schedule).toThrow(
         'WEBHOOK_RETRY_SCHEDULE must be 1 to 30 comma-separated whole numbers of seconds',

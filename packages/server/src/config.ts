@@ -30,6 +30,11 @@ export interface Config {
   readonly webhookAllowPrivateAddresses: boolean;
   /** Seconds between a webhook delivery's attempts: one retry per entry, then it is marked failed. */
   readonly webhookRetrySchedule: readonly number[];
+  /**
+   * Milliseconds a webhook delivery may take, connection to the end of the answer. A claimed batch is
+   * held for four rounds of it and 5 s: how long a crashed instance's deliveries wait for another.
+   */
+  readonly webhookTimeoutMs: number;
   /** The operator console at /console (docs/console.md); off: no console route exists. */
   readonly console: boolean;
   /** Launch attempts recorded for the console's integration activity pages; off: none are. */
@@ -94,6 +99,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       nonEmpty(env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES) ?? 'false',
     ),
     webhookRetrySchedule: parseRetrySchedule(nonEmpty(env.WEBHOOK_RETRY_SCHEDULE)),
+    webhookTimeoutMs: parseSeconds('WEBHOOK_TIMEOUT', nonEmpty(env.WEBHOOK_TIMEOUT) ?? '10', 1, 60),
     console: parseOnOff('CONSOLE', nonEmpty(env.CONSOLE) ?? 'on'),
     activityRecords: parseOnOff('ACTIVITY_RECORDS', nonEmpty(env.ACTIVITY_RECORDS) ?? 'on'),
   });

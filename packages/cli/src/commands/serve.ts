@@ -36,6 +36,8 @@ export const serveCommand: Command = {
     '                         outside production to http: (default false)',
     '  WEBHOOK_RETRY_SCHEDULE seconds between webhook attempts, comma-separated (default: about three',
     '                         days, 5,30,120,… up to 12 h apart)',
+    "  WEBHOOK_TIMEOUT        seconds a webhook delivery may take (default 10); a crashed instance's",
+    '                         deliveries go out again after four times this and 5 s',
     '  CONSOLE                on (default): the operator console at /console; off: none',
     '  ACTIVITY_RECORDS       on (default): launch attempts recorded for the console; off: none',
     '',

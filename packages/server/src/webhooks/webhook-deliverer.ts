@@ -18,7 +18,7 @@ import { SENDER_NICE, SenderThread } from './send-jobs.js';
 import { endpointSecrets, type WebhookEndpoint } from './webhook-endpoint.js';
 import { updateWebhookEndpoint } from './webhook-endpoint.repository.js';
 import { type DeliveryRow, webhookBody } from './webhook-event.js';
-import { DELIVERY_TIMEOUT_MS, type SendOutcome } from './webhook-sender.js';
+import type { SendOutcome } from './webhook-sender.js';
 import { webhookUrlProblem } from './webhook-url.js';
 
 /** How often an instance looks for deliveries due: an event goes out within about this long. */
@@ -35,12 +35,14 @@ export interface DelivererOptions {
   /** Where claims and attempts are written: the session store's writer. */
   sessions: Pick<SessionStore, 'execute' | 'executeAll'>;
   live: Pick<LiveConfig, 'webhookEndpoints'>;
-  config: Pick<Config, 'deployment' | 'webhookAllowPrivateAddresses' | 'webhookRetrySchedule'>;
+  config: Pick<
+    Config,
+    'deployment' | 'webhookAllowPrivateAddresses' | 'webhookRetrySchedule' | 'webhookTimeoutMs'
+  >;
   clock: Clock;
   metrics: Pick<Metrics, 'webhookDeliveries'>;
   log: FastifyBaseLogger;
   pollMs?: number;
-  timeoutMs?: number;
 }
 
 /**
@@ -57,7 +59,7 @@ export class WebhookDeliverer {
   private readonly timeoutMs: number;
 
   constructor(private readonly options: DelivererOptions) {
-    this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    this.timeoutMs = options.config.webhookTimeoutMs;
     this.sender = new SenderThread({
       allowPrivate: options.config.webhookAllowPrivateAddresses,
       timeoutMs: this.timeoutMs,

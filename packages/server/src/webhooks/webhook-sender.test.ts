@@ -49,7 +49,7 @@ describe('the webhook sender', () => {
       connected = true;
       response.writeHead(204).end();
     });
-    const guarded = new WebhookSender({ allowPrivate: false });
+    const guarded = new WebhookSender({ allowPrivate: false, timeoutMs: 5000 });
     expect(await guarded.send(url, {}, '{}')).toMatchObject({ kind: 'failed', refused: true });
     expect(await guarded.send(url.replace('127.0.0.1', 'localhost'), {}, '{}')).toMatchObject({
       kind: 'failed',

@@ -3,8 +3,6 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { ForbiddenAddressError, guardedLookup, isForbiddenAddress } from './address-guard.js';
 
-/** Longest a delivery may take, connection to the end of the answer. */
-export const DELIVERY_TIMEOUT_MS = 10_000;
 /** The most of an answer's body read: enough for an error message, not for a flood. */
 export const RESPONSE_BODY_LIMIT = 4096;
 
@@ -14,7 +12,8 @@ export type SendOutcome =
 
 export interface SendOptions {
   allowPrivate: boolean;
-  timeoutMs?: number;
+  /** Longest a delivery may take, connection to the end of the answer (WEBHOOK_TIMEOUT). */
+  timeoutMs: number;
 }
 
 /**
@@ -50,11 +49,8 @@ export class WebhookSender {
         },
       });
       const timer = setTimeout(
-        () =>
-          request.destroy(
-            new Error(`no answer within ${(this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS) / 1000} s`),
-          ),
-        this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+        () => request.destroy(new Error(`no answer within ${this.options.timeoutMs / 1000} s`)),
+        this.options.timeoutMs,
       );
       const settle = (outcome: SendOutcome) => {
         clearTimeout(timer);

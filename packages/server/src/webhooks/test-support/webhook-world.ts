@@ -26,7 +26,7 @@ export async function webhookWorld(h: Harness, events?: string) {
     log: h.app.log,
     clock: h.clock.now,
     metrics,
-    timeoutMs: 2000,
+    config: { ...h.config, webhookTimeoutMs: 2000 },
   });
   return {
     receiver,
