@@ -17,4 +17,5 @@ export const MIGRATIONS = [
   '017_replay_protection',
   '018_smaller_launch_write',
   '019_one_session_insert_per_batch',
+  '020_endpoint_delivery_leases',
 ] as const;

@@ -17,6 +17,7 @@ export interface DatabaseSchema {
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_expiry_scan: WebhookExpiryScanTable;
+  webhook_endpoint_leases: WebhookEndpointLeaseTable;
   operators: OperatorTable;
   operator_sessions: OperatorSessionTable;
   sign_in_failures: SignInFailureTable;
@@ -189,7 +190,10 @@ export interface WebhookDeliveryTable {
   state: string;
   attempts: number;
   next_attempt_at: string;
-  /** A deliverer holds the row until then (it claimed it); after, another may take it. */
+  /**
+   * A deliverer holds the row until then (it claimed it); after, another may take it. The mark
+   * ENDPOINT_LEASED instead: the row goes to whoever holds its endpoint's lease (webhook_endpoint_leases).
+   */
   lease_until: string | null;
   claimed_by: string | null;
   last_status: number | null;
@@ -199,6 +203,13 @@ export interface WebhookDeliveryTable {
 }
 
 /** One row: the expiry time up to which sessions have been looked at for session.expired. */
+/** The instance that delivers an endpoint's marked rows, until when (docs/design.md §11). */
+export interface WebhookEndpointLeaseTable {
+  endpoint_id: string;
+  holder: string;
+  lease_until: string;
+}
+
 export interface WebhookExpiryScanTable {
   id: number;
   /** Null before the first scan. */

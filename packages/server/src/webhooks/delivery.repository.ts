@@ -1,11 +1,14 @@
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
-import type { Db } from '../db/schema.js';
+import type { DatabaseSchema, Db } from '../db/schema.js';
+import { ENDPOINT_LEASED } from './endpoint-leased.js';
 import type { DeliveryRow } from './webhook-event.js';
 
+export { ENDPOINT_LEASED };
+
 /**
- * Whether the endpoint has a delivery due now that nobody holds: one short walk of the due index,
- * however long the backlog.
+ * Whether the endpoint has a delivery due now that nobody holds on its own (marked rows are the
+ * endpoint lease holder's): one short walk of the due index, however long the backlog.
  */
 export async function hasDueDelivery(db: Db, endpointId: string, now: Date): Promise<boolean> {
   const at = now.toISOString();
@@ -15,10 +18,90 @@ export async function hasDueDelivery(db: Db, endpointId: string, now: Date): Pro
     .where('endpoint_id', '=', endpointId)
     .where('state', '=', 'pending')
     .where('next_attempt_at', '<=', at)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
+    .where((eb) =>
+      eb.or([
+        eb('lease_until', 'is', null),
+        eb('lease_until', '<=', at),
+        eb('lease_until', '=', ENDPOINT_LEASED),
+      ]),
+    )
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+export interface EndpointLease {
+  endpointId: string;
+  /** The deliverer (one per instance). */
+  holder: string;
+  now: Date;
+  leaseUntil: Date;
+}
+
+/**
+ * Takes or renews the endpoint's lease: changes one row when it was free, ended, or already this
+ * holder's, none when another holds it. Its holder alone sends the endpoint's marked rows, without
+ * writing them until it records their attempts.
+ */
+export function endpointLeaseStatement(db: Db, lease: EndpointLease): CompiledQuery {
+  return db
+    .insertInto('webhook_endpoint_leases')
+    .values({
+      endpoint_id: lease.endpointId,
+      holder: lease.holder,
+      lease_until: lease.leaseUntil.toISOString(),
+    })
+    .onConflict((conflict) =>
+      conflict
+        .column('endpoint_id')
+        .doUpdateSet((eb) => ({
+          holder: eb.ref('excluded.holder'),
+          lease_until: eb.ref('excluded.lease_until'),
+        }))
+        .where((eb) =>
+          eb.or([
+            eb('webhook_endpoint_leases.holder', '=', lease.holder),
+            eb('webhook_endpoint_leases.lease_until', '<=', lease.now.toISOString()),
+          ]),
+        ),
+    )
+    .compile();
+}
+
+/** Lets go of every endpoint lease the holder has (it stops): another instance takes them at once. */
+export function releaseLeasesStatement(db: Db, holder: string): CompiledQuery {
+  return db.deleteFrom('webhook_endpoint_leases').where('holder', '=', holder).compile();
+}
+
+/**
+ * Up to `limit` deliveries of the endpoint due now, oldest due first: those nobody holds on their own,
+ * and with `leased` (this deliverer holds the endpoint's lease) the marked ones too. A marked row is
+ * sent as read; any other is claimed first (claimStatement).
+ */
+export async function dueDeliveries(
+  db: Db,
+  endpointId: string,
+  now: Date,
+  limit: number,
+  leased: boolean,
+): Promise<DeliveryRow[]> {
+  const at = now.toISOString();
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', at)
+    .where((eb) =>
+      eb.or([
+        eb('lease_until', 'is', null),
+        eb('lease_until', '<=', at),
+        ...(leased ? [eb('lease_until', '=', ENDPOINT_LEASED)] : []),
+      ]),
+    )
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
 }
 
 export interface Claim {
@@ -64,16 +147,36 @@ export type AttemptResult =
   | { state: 'pending'; status: number | null; error: string; nextAttemptAt: Date }
   | { state: 'failed'; status: number | null; error: string };
 
-/** Records an attempt of a delivery this claim holds, and lets the row go. */
+/**
+ * What holds the rows being recorded: a claim of its own rows (its id), or the endpoint's lease, whose
+ * marked rows keep their mark (a retry stays the lease holder's).
+ */
+export type Holding = { claimId: string } | 'endpoint lease';
+
+type DeliveriesUpdate = UpdateQueryBuilder<
+  DatabaseSchema,
+  'webhook_deliveries',
+  'webhook_deliveries',
+  UpdateResult
+>;
+
+/** The rows a holding may record: its claim's, or the marked rows still pending. */
+function held(query: DeliveriesUpdate, holding: Holding): DeliveriesUpdate {
+  return holding === 'endpoint lease'
+    ? query.where('lease_until', '=', ENDPOINT_LEASED).where('state', '=', 'pending')
+    : query.where('claimed_by', '=', holding.claimId);
+}
+
+/** Records an attempt of a delivery this holding has, and lets a claimed row go. */
 export function attemptStatement(
   db: Db,
   id: string,
-  claimId: string,
+  holding: Holding,
   result: AttemptResult,
   now: Date,
 ): CompiledQuery {
   const at = now.toISOString();
-  return db
+  const query = db
     .updateTable('webhook_deliveries')
     .set((eb) => ({
       state: result.state,
@@ -82,12 +185,10 @@ export function attemptStatement(
       last_error: result.state === 'delivered' ? null : result.error,
       delivered_at: result.state === 'delivered' ? at : null,
       ...(result.state === 'pending' ? { next_attempt_at: result.nextAttemptAt.toISOString() } : {}),
-      lease_until: null,
-      claimed_by: null,
+      ...(holding === 'endpoint lease' ? {} : { lease_until: null, claimed_by: null }),
     }))
-    .where('id', '=', id)
-    .where('claimed_by', '=', claimId)
-    .compile();
+    .where('id', '=', id);
+  return held(query, holding).compile();
 }
 
 /** One attempt of a delivery a claim holds, as the deliverer judged it. */
@@ -104,7 +205,7 @@ export interface Attempted {
  */
 export function recordStatements(
   db: Db,
-  claimId: string,
+  holding: Holding,
   attempts: readonly Attempted[],
   now: Date,
 ): CompiledQuery[] {
@@ -113,7 +214,7 @@ export function recordStatements(
   const statements: CompiledQuery[] = [];
   for (const { row, result } of attempts) {
     if (result.state !== 'delivered') {
-      statements.push(attemptStatement(db, row.id, claimId, result, now));
+      statements.push(attemptStatement(db, row.id, holding, result, now));
       continue;
     }
     const ids = deliveredByStatus.get(result.status);
@@ -121,22 +222,18 @@ export function recordStatements(
     else ids.push(row.id);
   }
   for (const [status, ids] of deliveredByStatus) {
-    statements.push(
-      db
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({
-          state: 'delivered',
-          attempts: eb('attempts', '+', 1),
-          last_status: status,
-          last_error: null,
-          delivered_at: at,
-          lease_until: null,
-          claimed_by: null,
-        }))
-        .where('claimed_by', '=', claimId)
-        .where('id', 'in', ids)
-        .compile(),
-    );
+    const query = db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        state: 'delivered',
+        attempts: eb('attempts', '+', 1),
+        last_status: status,
+        last_error: null,
+        delivered_at: at,
+        ...(holding === 'endpoint lease' ? {} : { lease_until: null, claimed_by: null }),
+      }))
+      .where('id', 'in', ids);
+    statements.push(held(query, holding).compile());
   }
   return statements;
 }

@@ -10,8 +10,13 @@ import {
   type Attempted,
   claimedDeliveries,
   claimStatement,
+  dueDeliveries,
+  ENDPOINT_LEASED,
+  endpointLeaseStatement,
+  type Holding,
   hasDueDelivery,
   recordStatements,
+  releaseLeasesStatement,
 } from './delivery.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { SENDER_NICE, SenderThread } from './send-jobs.js';
@@ -57,6 +62,10 @@ export class WebhookDeliverer {
   private stopped = false;
   private readonly sender: SenderThread;
   private readonly timeoutMs: number;
+  /** This instance as the holder of endpoint leases. */
+  private readonly holder = randomUUID();
+  /** When the endpoint leases this instance holds end, as last written (ms). */
+  private readonly leases = new Map<string, number>();
 
   constructor(private readonly options: DelivererOptions) {
     this.timeoutMs = options.config.webhookTimeoutMs;
@@ -93,6 +102,12 @@ export class WebhookDeliverer {
     clearInterval(this.timer);
     await Promise.all(this.running.values());
     await this.sender.close();
+    // Another instance takes this one's endpoints at once instead of when their leases end.
+    await this.options.sessions
+      .execute(releaseLeasesStatement(this.options.db, this.holder))
+      .catch((error: unknown) =>
+        this.options.log.debug({ err: error }, 'webhook endpoint leases not released'),
+      );
   }
 
   /** Resolves once the runs started so far have ended (tests step the deliverer with tick and idle). */
@@ -124,44 +139,93 @@ export class WebhookDeliverer {
   }
 
   /**
-   * Claims and sends the endpoint's due deliveries, batch after batch, until none is left. A batch's
-   * record is written while the next batch is claimed (on SQLite the two share a commit of the session
-   * writer), so a backlog costs one commit per batch, not two (the launches' pace is the one to keep up
-   * with). The sending itself is the sender thread's: the event loop only claims, hands over and records.
+   * Sends the endpoint's due deliveries, batch after batch, until none is left. Marked rows (the usual
+   * ones) go out under the endpoint's lease: read, sent, and written once, when their attempts are
+   * recorded, in the commit that renews the lease. Unmarked rows (an older version's, SQLite's triggers',
+   * redelivered ones) are claimed row by row first, as before. The sending itself is the sender thread's:
+   * the event loop only reads or claims, hands over and records.
    */
   private async run(endpoint: WebhookEndpoint): Promise<void> {
     const { db, sessions, clock } = this.options;
-    let recording: Promise<void> = Promise.resolve();
-    try {
-      while (!this.stopped) {
-        const now = clock();
+    while (!this.stopped) {
+      const now = clock();
+      const leased = await this.holdLease(endpoint.id, now);
+      const due = await dueDeliveries(db, endpoint.id, now, CLAIM_BATCH, leased);
+      if (due.length === 0) return;
+      let holding: Holding = 'endpoint lease';
+      let rows = due;
+      if (due.some((row) => row.lease_until !== ENDPOINT_LEASED)) {
         const claimId = randomUUID();
-        // The lease outlasts the batch's attempts, ENDPOINT_CONCURRENCY at a time, each at most the
-        // timeout: no other instance takes a row while this one may still send it.
-        const waves = Math.ceil(CLAIM_BATCH / ENDPOINT_CONCURRENCY);
-        const leaseUntil = new Date(now.getTime() + waves * this.timeoutMs + 5000);
-        const claim = { endpointId: endpoint.id, claimId, now, leaseUntil, limit: CLAIM_BATCH };
+        const claim = {
+          endpointId: endpoint.id,
+          claimId,
+          now,
+          leaseUntil: this.leaseEnd(now),
+          limit: CLAIM_BATCH,
+        };
         if ((await sessions.execute(claimStatement(db, claim))) === 0) return;
-        const rows = await claimedDeliveries(db, claimId);
-        const results = await this.attempt(endpoint, rows);
-        await recording;
-        const at = clock();
-        recording = sessions.executeAll(recordStatements(db, claimId, results, at)).then(
-          () => undefined,
-          // Not recorded: the rows come back when their lease ends, and are sent again.
-          (error: unknown) =>
-            this.options.log.warn({ err: error, endpoint: endpoint.id }, 'could not record webhook attempts'),
-        );
-        if (results.some(({ gone }) => gone)) {
-          await recording;
-          await updateWebhookEndpoint(db, endpoint.id, { enabled: false }, at, 'gone');
-          this.options.log.warn({ endpoint: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
-          return;
-        }
+        holding = { claimId };
+        rows = await claimedDeliveries(db, claimId);
       }
-    } finally {
-      await recording;
+      const results = await this.attempt(endpoint, rows);
+      const at = clock();
+      // Recorded before the next read: until then the rows are still pending. The endpoint's lease is
+      // renewed in the same commit, so that it outlasts the next batch too.
+      const record = recordStatements(db, holding, results, at);
+      try {
+        const changes = await sessions.executeAll(
+          leased ? [...record, this.leaseStatement(endpoint.id, at)] : record,
+        );
+        if (leased) this.heldLease(endpoint.id, at, changes.at(-1) === 1);
+      } catch (error) {
+        // Not recorded: the rows are sent again, once their lease (the claim's or the endpoint's) ends.
+        this.options.log.warn({ err: error, endpoint: endpoint.id }, 'could not record webhook attempts');
+        return;
+      }
+      if (results.some(({ gone }) => gone)) {
+        await updateWebhookEndpoint(db, endpoint.id, { enabled: false }, at, 'gone');
+        this.options.log.warn({ endpoint: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
+        return;
+      }
     }
+  }
+
+  /**
+   * A lease (a claim's or an endpoint's) outlasts a batch's attempts, ENDPOINT_CONCURRENCY at a time,
+   * each at most the timeout, by 5 s: no other instance takes the rows while this one may still send them.
+   */
+  private leaseEnd(now: Date): Date {
+    return new Date(now.getTime() + this.batchMs() + 5000);
+  }
+
+  private batchMs(): number {
+    return Math.ceil(CLAIM_BATCH / ENDPOINT_CONCURRENCY) * this.timeoutMs;
+  }
+
+  private leaseStatement(endpointId: string, now: Date) {
+    return endpointLeaseStatement(this.options.db, {
+      endpointId,
+      holder: this.holder,
+      now,
+      leaseUntil: this.leaseEnd(now),
+    });
+  }
+
+  private heldLease(endpointId: string, at: Date, held: boolean): void {
+    if (held) this.leases.set(endpointId, this.leaseEnd(at).getTime());
+    else this.leases.delete(endpointId);
+  }
+
+  /**
+   * Whether this instance holds the endpoint's lease for a whole batch from now: as last written (each
+   * batch's record renews it), else taken or renewed now. Another instance holds it: false.
+   */
+  private async holdLease(endpointId: string, now: Date): Promise<boolean> {
+    const until = this.leases.get(endpointId);
+    if (until !== undefined && until - now.getTime() > this.batchMs()) return true;
+    const changed = await this.options.sessions.execute(this.leaseStatement(endpointId, now));
+    this.heldLease(endpointId, now, changed === 1);
+    return changed === 1;
   }
 
   /** Sends a batch of the endpoint's deliveries (through the sender thread) and judges each answer. */
