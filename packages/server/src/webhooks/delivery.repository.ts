@@ -4,6 +4,27 @@ import type { DatabaseSchema, Db } from '../db/schema.js';
 import { ENDPOINT_LEASED } from './endpoint-leased.js';
 import type { DeliveryRow } from './webhook-event.js';
 
+/**
+ * What the deliverer reads of a row it sends: the body's columns, the id, the attempts so far and whose
+ * the row is. Not the rest: on PostgreSQL each column read is parsed on the event loop.
+ */
+const SENT_COLUMNS = [
+  'id',
+  'event_type',
+  'occurred_at',
+  'client_id',
+  'player_id',
+  'session_id',
+  'game_session_id',
+  'reason',
+  'block_until',
+  'attempts',
+  'lease_until',
+] as const;
+
+/** A row the deliverer sends. */
+export type SentDelivery = Pick<DeliveryRow, (typeof SENT_COLUMNS)[number]>;
+
 export { ENDPOINT_LEASED };
 
 /**
@@ -84,11 +105,11 @@ export async function dueDeliveries(
   now: Date,
   limit: number,
   leased: boolean,
-): Promise<DeliveryRow[]> {
+): Promise<SentDelivery[]> {
   const at = now.toISOString();
   return db
     .selectFrom('webhook_deliveries')
-    .selectAll()
+    .select(SENT_COLUMNS)
     .where('endpoint_id', '=', endpointId)
     .where('state', '=', 'pending')
     .where('next_attempt_at', '<=', at)
@@ -137,8 +158,8 @@ export function claimStatement(db: Db, claim: Claim): CompiledQuery {
     .compile();
 }
 
-export async function claimedDeliveries(db: Db, claimId: string): Promise<DeliveryRow[]> {
-  return db.selectFrom('webhook_deliveries').selectAll().where('claimed_by', '=', claimId).execute();
+export async function claimedDeliveries(db: Db, claimId: string): Promise<SentDelivery[]> {
+  return db.selectFrom('webhook_deliveries').select(SENT_COLUMNS).where('claimed_by', '=', claimId).execute();
 }
 
 /** What one attempt came to. */
@@ -193,7 +214,7 @@ export function attemptStatement(
 
 /** One attempt of a delivery a claim holds, as the deliverer judged it. */
 export interface Attempted {
-  row: DeliveryRow;
+  row: SentDelivery;
   result: AttemptResult;
   /** The endpoint answered 410 Gone. */
   gone: boolean;

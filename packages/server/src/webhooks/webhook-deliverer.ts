@@ -17,12 +17,13 @@ import {
   hasDueDelivery,
   recordStatements,
   releaseLeasesStatement,
+  type SentDelivery,
 } from './delivery.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { SENDER_NICE, SenderThread } from './send-jobs.js';
 import { endpointSecrets, type WebhookEndpoint } from './webhook-endpoint.js';
 import { updateWebhookEndpoint } from './webhook-endpoint.repository.js';
-import { type DeliveryRow, webhookBody } from './webhook-event.js';
+import { webhookBody } from './webhook-event.js';
 import type { SendOutcome } from './webhook-sender.js';
 import { webhookUrlProblem } from './webhook-url.js';
 
@@ -229,7 +230,7 @@ export class WebhookDeliverer {
   }
 
   /** Sends a batch of the endpoint's deliveries (through the sender thread) and judges each answer. */
-  private async attempt(endpoint: WebhookEndpoint, rows: readonly DeliveryRow[]): Promise<Attempted[]> {
+  private async attempt(endpoint: WebhookEndpoint, rows: readonly SentDelivery[]): Promise<Attempted[]> {
     const problem = webhookUrlProblem(endpoint.url, this.options.config);
     const secrets = endpointSecrets(endpoint, this.options.clock());
     const outcomes: SendOutcome[] =
@@ -242,7 +243,7 @@ export class WebhookDeliverer {
     return rows.map((row, index) => this.judge(row, outcomes[index] as SendOutcome, answeredAt));
   }
 
-  private judge(row: DeliveryRow, outcome: SendOutcome, now: Date): Attempted {
+  private judge(row: SentDelivery, outcome: SendOutcome, now: Date): Attempted {
     if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) {
       this.count('delivered');
       return { row, result: { state: 'delivered', status: outcome.status }, gone: false };

@@ -22,11 +22,24 @@ export function isWebhookEventType(text: string): text is WebhookEventType {
 
 export type DeliveryRow = Selectable<WebhookDeliveryTable>;
 
+/** The columns a delivery's body is built from. */
+export type BodyColumns = Pick<
+  DeliveryRow,
+  | 'event_type'
+  | 'occurred_at'
+  | 'client_id'
+  | 'player_id'
+  | 'session_id'
+  | 'game_session_id'
+  | 'reason'
+  | 'block_until'
+>;
+
 /**
  * The body of a delivery, built from its row: the same bytes on every attempt. Ids only: never a token,
  * a sign, or a profile field of the player.
  */
-export function webhookBody(row: DeliveryRow): string {
+export function webhookBody(row: BodyColumns): string {
   const data: Record<string, string | null> = { clientId: row.client_id, playerId: row.player_id };
   if (row.event_type.startsWith('session.')) {
     data.sessionId = row.session_id;
