@@ -269,9 +269,13 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     const other = await webhookWorld(h(), 'session.revoked');
     try {
       await endSessionRequest(h(), (await launch('u-1')).id);
-      // One pass: the hanging endpoint's attempt is in flight while the other's is delivered.
+      // One pass: the hanging endpoint's attempt is in flight while the other's is delivered (the two
+      // runs go side by side, so either request may arrive first).
       await world.deliverer.tick();
       await other.receiver.waitForDelivered(1);
+      for (let waited = 0; world.receiver.received.length === 0 && waited < 10_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       expect(world.receiver.received.map((webhook) => webhook.status)).toEqual([0]);
       const pending = await h()
         .db.selectFrom('webhook_deliveries')
