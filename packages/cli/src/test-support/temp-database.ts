@@ -4,9 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Database, openDatabase } from '@poker-launch/server/admin';
 import pg from 'pg';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 
 import { type Dialect, TEST_POSTGRES_URL } from '../../../server/src/test-support/dialects.js';
+import {
+  createMigratedPostgres,
+  dropPostgresTemplate,
+  writeMigratedSqlite,
+} from '../../../server/src/test-support/migrated-template.js';
 
 export { DIALECTS } from '../../../server/src/test-support/dialects.js';
 
@@ -23,15 +28,6 @@ export function useTempDatabase(dialect: Dialect, options: TempDatabaseOptions =
   return dialect === 'sqlite'
     ? useTempSqlite(options)
     : usePostgresDatabase(TEST_POSTGRES_URL ?? '', options);
-}
-
-async function migrate(database: TempDatabase): Promise<void> {
-  const opened = await database.open();
-  try {
-    await opened.migrate();
-  } finally {
-    await opened.close();
-  }
 }
 
 export interface TempDatabase {
@@ -51,7 +47,7 @@ export function useTempSqlite(options: TempDatabaseOptions = {}): () => TempData
   };
   beforeEach(async () => {
     folder = await mkdtemp(join(tmpdir(), 'poker-launch-cli-'));
-    if (options.migrated ?? true) await migrate(current());
+    if (options.migrated ?? true) await writeMigratedSqlite(join(folder, 'poker-launch.db'));
   });
   afterEach(async () => {
     if (folder) await rm(folder, { recursive: true, force: true });
@@ -86,12 +82,13 @@ export function usePostgresDatabase(
   };
   beforeEach(async () => {
     name = `poker_launch_cli_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await admin(`CREATE DATABASE ${name}`);
-    if (options.migrated ?? true) await migrate(current());
+    if (options.migrated ?? true) await createMigratedPostgres(serverUrl, name);
+    else await admin(`CREATE DATABASE ${name}`);
   });
   afterEach(async () => {
     if (name) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     name = undefined;
   });
+  afterAll(() => dropPostgresTemplate(serverUrl));
   return current;
 }

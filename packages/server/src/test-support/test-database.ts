@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { type Database, openDatabase } from '../db/open-database.js';
 import { type Dialect, TEST_POSTGRES_URL } from './dialects.js';
+import { writeMigratedSqlite } from './migrated-template.js';
 
 export { DIALECTS, type Dialect } from './dialects.js';
 
@@ -17,10 +18,9 @@ export { DIALECTS, type Dialect } from './dialects.js';
 export async function createTestDatabase(dialect: Dialect): Promise<Database> {
   if (dialect === 'sqlite') {
     const folder = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'poker-launch-test-'));
-    const database = await openDatabase(
-      { dialect: 'sqlite', path: join(folder, 'test.db') },
-      { migrate: true },
-    );
+    const path = join(folder, 'test.db');
+    await writeMigratedSqlite(path);
+    const database = await openDatabase({ dialect: 'sqlite', path });
     return {
       ...database,
       async close() {
