@@ -18,4 +18,5 @@ export const MIGRATIONS = [
   '018_smaller_launch_write',
   '019_one_session_insert_per_batch',
   '020_endpoint_delivery_leases',
+  '021_one_outbox_insert_per_batch',
 ] as const;

@@ -15,6 +15,7 @@ import { replayProtection } from './migrations/017-replay-protection.js';
 import { smallerLaunchWrite } from './migrations/018-smaller-launch-write.js';
 import { oneSessionInsertPerBatch } from './migrations/019-one-session-insert-per-batch.js';
 import { endpointDeliveryLeases } from './migrations/020-endpoint-delivery-leases.js';
+import { oneOutboxInsertPerBatch } from './migrations/021-one-outbox-insert-per-batch.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -34,6 +35,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '018_smaller_launch_write': smallerLaunchWrite(dialect),
     '019_one_session_insert_per_batch': oneSessionInsertPerBatch(dialect),
     '020_endpoint_delivery_leases': endpointDeliveryLeases(dialect),
+    '021_one_outbox_insert_per_batch': oneOutboxInsertPerBatch(dialect),
   };
 }
 

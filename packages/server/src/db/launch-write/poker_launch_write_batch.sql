@@ -1,4 +1,4 @@
--- poker_launch_write_batch, version 6: the launch write on PostgreSQL (docs/design.md §10).
+-- poker_launch_write_batch, version 7: the launch write on PostgreSQL (docs/design.md §10).
 -- Applied by name and version (db/launch-write/routines.ts); a change here is a new version and a new
 -- migration that applies it. The SQLite writer beside it (sqlite-batch-writer.ts) runs the same steps.
 --
@@ -16,9 +16,10 @@
 --   5. keeps the session for the batch's one insert, with the player's id and default currency, the
 --      op's clientId and now (its created_at; the columns the op leaves out are null), and inserts the
 --      outbox rows whose condition held (always, player created, player updated).
--- The sessions of all the batch's launches are inserted by one statement after the loop: a statement per
--- launch started an executor per launch, a fifth of the backend's time (docs/performance.md). Nothing
--- in the batch reads a session it writes, and an insert that fails raises for the whole batch as before.
+-- The sessions of all the batch's launches are inserted by one statement after the loop, and so are their
+-- outbox rows: a statement per launch started an executor per launch, a fifth of the backend's time
+-- (docs/performance.md). Nothing in the batch reads a session or an outbox row it writes, and an insert
+-- that fails raises for the whole batch as before.
 -- A registration (`player add`, kind `register`) runs steps 1 to 4 only.
 -- A nick taken by a concurrent transaction raises the unique violation instead, and the caller retries
 -- the batch op by op, so that only that launch fails. No subtransactions: a batch of hundreds of
@@ -39,6 +40,11 @@ declare
   session_players text[] := '{}';
   session_currencies text[] := '{}';
   session_times text[] := '{}';
+  -- The outbox rows of the batch's launches that carry some, and whether each launch's player was
+  -- created or changed (the rows' conditions).
+  outboxes jsonb[] := '{}';
+  outbox_created boolean[] := '{}';
+  outbox_changed boolean[] := '{}';
 begin
   for op in select value from jsonb_array_elements(ops) loop
     if op->>'kind' = 'revoke' then
@@ -129,15 +135,9 @@ begin
     session_times := session_times || (op->>'now');
 
     if op ? 'outbox' then
-      insert into webhook_deliveries (id, endpoint_id, client_id, event_type, occurred_at, player_id,
-          session_id, game_session_id, next_attempt_at, created_at)
-        select r.id, r.endpoint_id, r.client_id, r.event_type, r.occurred_at, r.player_id,
-          r.session_id, r.game_session_id, r.next_attempt_at, r.created_at
-        from jsonb_array_elements(op->'outbox') as entry,
-          jsonb_populate_record(null::webhook_deliveries, entry->'row') as r
-        where entry->>'when' = 'always'
-          or (entry->>'when' = 'player_created' and created)
-          or (entry->>'when' = 'player_updated' and changed);
+      outboxes := outboxes || (op->'outbox');
+      outbox_created := outbox_created || created;
+      outbox_changed := outbox_changed || changed;
     end if;
     results := results || jsonb_build_object('ok', true, 'playerId', player.id, 'currency', player.currency);
   end loop;
@@ -150,5 +150,15 @@ begin
       r->>'api_user'
     from unnest(new_sessions, session_clients, session_players, session_currencies, session_times)
       as s(r, client, player_id, currency, created_at);
+  insert into webhook_deliveries (id, endpoint_id, client_id, event_type, occurred_at, player_id,
+      session_id, game_session_id, next_attempt_at, created_at)
+    select e->'row'->>'id', e->'row'->>'endpoint_id', e->'row'->>'client_id', e->'row'->>'event_type',
+      e->'row'->>'occurred_at', e->'row'->>'player_id', e->'row'->>'session_id',
+      e->'row'->>'game_session_id', e->'row'->>'next_attempt_at', e->'row'->>'created_at'
+    from unnest(outboxes, outbox_created, outbox_changed) as o(entries, player_created, player_changed),
+      jsonb_array_elements(o.entries) as e
+    where e->>'when' = 'always'
+      or (e->>'when' = 'player_created' and o.player_created)
+      or (e->>'when' = 'player_updated' and o.player_changed);
   return to_jsonb(results);
 end $$

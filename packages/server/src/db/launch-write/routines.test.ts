@@ -11,8 +11,8 @@ import { routineSource } from './routines.js';
  */
 const PINNED = {
   poker_launch_write_batch: {
-    version: 6,
-    sha256: '12a20da792f189749c6b2b3d7c5d7f366c549f5330fe7e70ab7be2d970736019',
+    version: 7,
+    sha256: '5d23f72d009ef131b83f9728bfd4d1927273a78c98e97665b72fa735d832b16f',
   },
 };
 
