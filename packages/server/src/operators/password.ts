@@ -29,8 +29,10 @@ export async function hashPassword(password: string): Promise<string> {
 
 /** Whether the password matches the stored hash; a malformed hash matches nothing. */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  // Loaded outside the try: a module that cannot load is an error, not a password that does not match.
+  const { verify } = await argon2();
   try {
-    return await (await argon2()).verify(passwordHash, password);
+    return await verify(passwordHash, password);
   } catch {
     return false;
   }
