@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Database, openDatabase } from '@poker-launch/server/admin';
-import pg from 'pg';
 import { afterAll, afterEach, beforeEach } from 'vitest';
 
 import { type Dialect, TEST_POSTGRES_URL } from '../../../server/src/test-support/dialects.js';
 import {
+  adminQuery,
   createMigratedPostgres,
   dropPostgresTemplate,
   writeMigratedSqlite,
@@ -65,15 +65,6 @@ export function usePostgresDatabase(
   options: TempDatabaseOptions = {},
 ): () => TempDatabase {
   let name: string | undefined;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
   const current = () => {
     if (!name) throw new Error('usePostgresDatabase: no test is running');
     const url = new URL(serverUrl);
@@ -83,10 +74,10 @@ export function usePostgresDatabase(
   beforeEach(async () => {
     name = `poker_launch_cli_${process.pid}_${randomBytes(4).toString('hex')}`;
     if (options.migrated ?? true) await createMigratedPostgres(serverUrl, name);
-    else await admin(`CREATE DATABASE ${name}`);
+    else await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
   });
   afterEach(async () => {
-    if (name) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (name) await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     name = undefined;
   });
   afterAll(() => dropPostgresTemplate(serverUrl));

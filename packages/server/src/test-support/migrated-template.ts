@@ -64,7 +64,8 @@ export async function dropPostgresTemplate(serverUrl: string): Promise<void> {
   await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
 }
 
-async function adminQuery(serverUrl: string, sql: string): Promise<void> {
+/** One statement on the server's own database (CREATE or DROP DATABASE), on a connection of its own. */
+export async function adminQuery(serverUrl: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

@@ -32,22 +32,7 @@ export { ENDPOINT_LEASED };
  * endpoint lease holder's): one short walk of the due index, however long the backlog.
  */
 export async function hasDueDelivery(db: Db, endpointId: string, now: Date): Promise<boolean> {
-  const at = now.toISOString();
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('endpoint_id', '=', endpointId)
-    .where('state', '=', 'pending')
-    .where('next_attempt_at', '<=', at)
-    .where((eb) =>
-      eb.or([
-        eb('lease_until', 'is', null),
-        eb('lease_until', '<=', at),
-        eb('lease_until', '=', ENDPOINT_LEASED),
-      ]),
-    )
-    .limit(1)
-    .executeTakeFirst();
+  const row = await due(db, endpointId, now, true).select('id').limit(1).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -106,10 +91,21 @@ export async function dueDeliveries(
   limit: number,
   leased: boolean,
 ): Promise<SentDelivery[]> {
+  return due(db, endpointId, now, leased)
+    .select(SENT_COLUMNS)
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The endpoint's pending deliveries due now that nobody holds on its own (no lease, or one that
+ * ended), and with `leased` the marked ones, which are the endpoint lease holder's.
+ */
+function due(db: Db, endpointId: string, now: Date, leased: boolean) {
   const at = now.toISOString();
   return db
     .selectFrom('webhook_deliveries')
-    .select(SENT_COLUMNS)
     .where('endpoint_id', '=', endpointId)
     .where('state', '=', 'pending')
     .where('next_attempt_at', '<=', at)
@@ -119,10 +115,7 @@ export async function dueDeliveries(
         eb('lease_until', '<=', at),
         ...(leased ? [eb('lease_until', '=', ENDPOINT_LEASED)] : []),
       ]),
-    )
-    .orderBy('next_attempt_at')
-    .limit(limit)
-    .execute();
+    );
 }
 
 export interface Claim {
@@ -141,20 +134,14 @@ export interface Claim {
  * rows come back then: the only way one event is sent twice).
  */
 export function claimStatement(db: Db, claim: Claim): CompiledQuery {
-  const at = claim.now.toISOString();
-  const due = db
-    .selectFrom('webhook_deliveries')
+  const unheld = due(db, claim.endpointId, claim.now, false)
     .select('id')
-    .where('endpoint_id', '=', claim.endpointId)
-    .where('state', '=', 'pending')
-    .where('next_attempt_at', '<=', at)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', at)]))
     .orderBy('next_attempt_at')
     .limit(claim.limit);
   return db
     .updateTable('webhook_deliveries')
     .set({ lease_until: claim.leaseUntil.toISOString(), claimed_by: claim.claimId })
-    .where('id', 'in', forUpdateSkipLocked(db, due))
+    .where('id', 'in', forUpdateSkipLocked(db, unheld))
     .compile();
 }
 
