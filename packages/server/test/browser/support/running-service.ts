@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SignableParams, sign } from '@poker-launch/sdk';
-import pg from 'pg';
 import { freePort } from '../../../../cli/src/test-support/run-serve.js';
 import type { Client } from '../../../src/clients/client.js';
 import { insertClient } from '../../../src/clients/client.repository.js';
@@ -13,6 +12,7 @@ import { type RunningServer, startServer } from '../../../src/server.js';
 import { saveSetting } from '../../../src/settings/setting.repository.js';
 import type { SettingName } from '../../../src/settings/settings.js';
 import { encodePhpForm } from '../../../src/test-support/harness.js';
+import { adminQuery } from '../../../src/test-support/migrated-template.js';
 import type { Dialect } from '../../../src/test-support/test-database.js';
 
 export interface RunningService {
@@ -129,15 +129,7 @@ async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL names no PostgreSQL server');
   const name = `poker_launch_browser_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (statement: string) => adminQuery(serverUrl, statement);
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
