@@ -24,7 +24,10 @@ interface Pending<O, R> {
  * Group commit: operations submitted while a batch is committing wait, and go together in the next
  * one, so a burst of N requests costs one transaction and one fsync instead of N. Nobody is answered
  * before the batch holding its operation is committed. An idle queue commits at once (in the same turn
- * of the event loop, after the requests already read), so a lone request waits for no timer.
+ * of the event loop, after the requests already read), so a lone request waits for no timer. When a batch
+ * is committed, what queued meanwhile goes to the store before that batch's callers are answered, so the
+ * store commits while the event loop builds their answers (docs/performance.md, "The group commit's
+ * hand-over").
  *
  * `commit` answers one result per operation, in order; an `OperationFailed` rejects that operation only.
  * If `commit` throws, the whole batch failed and every operation in it is rejected with that error.
@@ -63,18 +66,26 @@ export class GroupCommit<O, R> {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      while (this.queue.length > 0 && this.inFlight < this.options.maxInFlight) {
-        void this.run(this.queue.splice(0, this.options.maxBatch));
-      }
+      this.dispatch();
     });
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0 && this.inFlight < this.options.maxInFlight) {
+      void this.run(this.queue.splice(0, this.options.maxBatch));
+    }
   }
 
   private async run(batch: Pending<O, R>[]): Promise<void> {
     this.inFlight++;
     const started = performance.now();
+    let released = false;
     try {
       const results = await this.commit(batch.map((pending) => pending.operation));
       this.options.onBatch?.(batch.length, (performance.now() - started) / 1000);
+      this.inFlight--;
+      released = true;
+      this.dispatch();
       batch.forEach((pending, index) => {
         const result = results[index];
         if (result instanceof OperationFailed) pending.reject(result.error);
@@ -85,7 +96,7 @@ export class GroupCommit<O, R> {
     } catch (error) {
       for (const pending of batch) pending.reject(error);
     } finally {
-      this.inFlight--;
+      if (!released) this.inFlight--;
       this.schedule();
       if (this.drained && this.isDrained()) this.drained();
     }
