@@ -12,7 +12,7 @@ export interface SendJob {
 export interface SenderThreadOptions {
   allowPrivate: boolean;
   timeoutMs: number;
-  /** Deliveries of one batch sent at once. */
+  /** Connections one batch is sent on at most (a few requests pipelined on each). */
   concurrency: number;
   /** The thread's nice value (SENDER_NICE), set by the thread itself where the OS allows. */
   nice: number;
@@ -54,22 +54,4 @@ export class SenderThread {
   close(): Promise<void> {
     return this.channel.close();
   }
-}
-
-/** `work` on every item, at most `limit` at once; the results in the items' order. */
-export async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

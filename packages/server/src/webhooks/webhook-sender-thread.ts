@@ -2,7 +2,6 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
-  mapLimited,
   PRIORITY_REQUEST,
   type SenderPriority,
   type SenderThreadOptions,
@@ -13,7 +12,8 @@ import { signedHeaders } from './webhook-signature.js';
 
 /**
  * The thread that sends webhooks (docs/design.md §11): each request is one batch of one endpoint's
- * deliveries, sent `concurrency` at a time, signed as each goes; batches of other endpoints run beside it.
+ * deliveries, sent on up to `concurrency` connections, signed as each is written; batches of other
+ * endpoints run beside it.
  */
 const options = workerData as SenderThreadOptions;
 const priority = lowerPriority(options.nice);
@@ -27,17 +27,39 @@ port.on('message', ({ id, payload }: { id: number; payload: string }) => {
     return;
   }
   const jobs = JSON.parse(payload) as SendJob[];
-  void mapLimited(jobs, options.concurrency, send).then(
+  void sendJobs(jobs).then(
     (outcomes) => port.postMessage({ id, result: JSON.stringify(outcomes) }),
     (error: unknown) =>
       port.postMessage({ id, error: { message: error instanceof Error ? error.message : String(error) } }),
   );
 });
 
-function send(job: SendJob): Promise<SendOutcome> {
-  // Signed as it goes: webhook-timestamp is the time of this attempt.
-  const headers = signedHeaders(job.id, Math.floor(Date.now() / 1000), job.body, job.secrets);
-  return sender.send(job.url, headers, job.body);
+/** The jobs of each URL (a batch is one endpoint's) sent together; the outcomes in the jobs' order. */
+async function sendJobs(jobs: readonly SendJob[]): Promise<SendOutcome[]> {
+  const byUrl = new Map<string, number[]>();
+  jobs.forEach((job, index) => {
+    const indexes = byUrl.get(job.url);
+    if (indexes === undefined) byUrl.set(job.url, [index]);
+    else indexes.push(index);
+  });
+  const outcomes: SendOutcome[] = new Array(jobs.length);
+  await Promise.all(
+    [...byUrl].map(async ([url, indexes]) => {
+      const items = indexes.map((index) => {
+        const job = jobs[index] as SendJob;
+        // Signed as it is written: webhook-timestamp is the time of this attempt.
+        return {
+          body: job.body,
+          headers: () => signedHeaders(job.id, Math.floor(Date.now() / 1000), job.body, job.secrets),
+        };
+      });
+      const sent = await sender.sendAll(url, items, options.concurrency);
+      sent.forEach((outcome, at) => {
+        outcomes[indexes[at] as number] = outcome;
+      });
+    }),
+  );
+  return outcomes;
 }
 
 /**

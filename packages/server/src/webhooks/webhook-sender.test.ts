@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESPONSE_BODY_LIMIT, WebhookSender } from './webhook-sender.js';
 
@@ -57,5 +57,146 @@ describe('the webhook sender', () => {
     });
     expect(connected).toBe(false);
     guarded.close();
+  });
+});
+
+describe('the webhook sender on kept-alive connections', () => {
+  const sockets: Socket[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+  /** A raw TCP server: `answer` gets each request of a connection as it is read, and writes what it likes. */
+  const rawServer = async (answer: (socket: Socket, request: string, index: number) => void) => {
+    const server = createNetServer((socket) => {
+      sockets.push(socket);
+      let buffer = '';
+      let index = 0;
+      socket.on('data', (chunk) => {
+        buffer += chunk.toString('latin1');
+        for (;;) {
+          const head = buffer.indexOf('\r\n\r\n');
+          if (head < 0) return;
+          const length = Number(/content-length: (\d+)/i.exec(buffer.slice(0, head))?.[1] ?? 0);
+          if (buffer.length < head + 4 + length) return;
+          const request = buffer.slice(0, head + 4 + length);
+          buffer = buffer.slice(head + 4 + length);
+          answer(socket, request, index++);
+        }
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(async () => {
+      for (const socket of sockets.splice(0)) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks?x=1`;
+  };
+  const items = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({
+      body: JSON.stringify({ index }),
+      headers: () => ({ 'webhook-id': `msg_${index}` }),
+    }));
+
+  it('sends a batch on `concurrency` connections, one request at a time on each, and keeps them', async () => {
+    const seen: string[] = [];
+    let connections = 0;
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const url = await rawServer((socket, request, index) => {
+      if (index === 0) connections++;
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      seen.push(/webhook-id: (\S+)/.exec(request)?.[1] ?? '');
+      expect(request).toMatch(/^POST \/hooks\?x=1 HTTP\/1\.1\r\nhost: 127\.0\.0\.1:\d+\r\n/);
+      expect(request).toMatch(/\r\ncontent-type: application\/json\r\ncontent-length: \d+\r\n/);
+      // 200-203: statuses with a body (not 204 or 205).
+      const item = Number(/"index":(\d+)/.exec(request)?.[1]);
+      const status = 200 + (item % 4);
+      setTimeout(() => {
+        inFlight--;
+        // Chunked (split across writes, after a 100 Continue) and length-delimited bodies.
+        if (item % 2 === 0) {
+          socket.write(
+            `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 ${status} OK\r\ntransfer-encoding: chunked\r\n`,
+          );
+          socket.write('retry-after: 7\r\n\r\n3\r\nab');
+          socket.write('c\r\n0\r\n\r\n');
+        } else socket.write(`HTTP/1.1 ${status} OK\r\ncontent-length: 2\r\n\r\nok`);
+      }, 2);
+    });
+    const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 5000 });
+    try {
+      for (const round of [0, 1]) {
+        const outcomes = await sender.sendAll(url, items(64), 16);
+        expect(outcomes.map((outcome) => outcome.kind === 'answered' && outcome.status)).toEqual(
+          Array.from({ length: 64 }, (_, index) => 200 + (index % 4)),
+        );
+        expect(outcomes.filter((outcome) => outcome.kind === 'answered' && outcome.body === 'abc')).toEqual(
+          Array.from({ length: 32 }, () => expect.objectContaining({ retryAfter: '7' })),
+        );
+        expect(connections, `round ${round}`).toBe(16);
+      }
+      expect(mostInFlight).toBe(16);
+      expect(new Set(seen).size).toBe(64);
+      expect(seen).toHaveLength(128);
+    } finally {
+      sender.close();
+    }
+  });
+
+  it('opens a new connection after one the server closes, said or not, and reads a body up to its end', async () => {
+    const closing = await rawServer((socket) => {
+      socket.end('HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n');
+    });
+    // HTTP/1.0 without keep-alive: the body ends with the connection.
+    const http10 = await rawServer((socket) => socket.end('HTTP/1.0 200 OK\r\n\r\nfine'));
+    const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 5000 });
+    try {
+      expect(await sender.sendAll(closing, items(8), 2)).toEqual(
+        Array.from({ length: 8 }, () => ({ kind: 'answered', status: 204, retryAfter: undefined, body: '' })),
+      );
+      expect(await sender.sendAll(http10, items(6), 2)).toEqual(
+        Array.from({ length: 6 }, () => ({
+          kind: 'answered',
+          status: 200,
+          retryAfter: undefined,
+          body: 'fine',
+        })),
+      );
+    } finally {
+      sender.close();
+    }
+  });
+
+  it('fails a request whose connection ends or hangs before its answer, and not the others', async () => {
+    const url = await rawServer((socket, _request, index) => {
+      if (index === 0) socket.write('HTTP/1.1 204 No Content\r\n\r\n');
+      else socket.destroy();
+    });
+    const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 300 });
+    try {
+      expect(await sender.sendAll(url, items(3), 1)).toEqual([
+        { kind: 'answered', status: 204, retryAfter: undefined, body: '' },
+        { kind: 'failed', error: 'socket hang up', refused: false },
+        { kind: 'answered', status: 204, retryAfter: undefined, body: '' },
+      ]);
+      const hanging = await rawServer((socket, _request, index) => {
+        if (index === 0) socket.write('HTTP/1.1 500 Oops\r\ncontent-length: 4\r\n\r\noops');
+      });
+      expect(await sender.sendAll(hanging, items(2), 1)).toEqual([
+        { kind: 'answered', status: 500, retryAfter: undefined, body: 'oops' },
+        { kind: 'failed', error: 'no answer within 0.3 s', refused: false },
+      ]);
+      const garbled = await rawServer((socket) => socket.write('SMTP ready\r\n\r\n'));
+      expect(await sender.send(garbled, {}, '{}')).toEqual({
+        kind: 'failed',
+        error: 'not an HTTP/1.1 answer: bad status line',
+        refused: false,
+      });
+    } finally {
+      sender.close();
+    }
   });
 });
