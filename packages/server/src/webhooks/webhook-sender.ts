@@ -1,5 +1,5 @@
 import { isIP, connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { createSecureContext, type SecureContext, connect as tlsConnect } from 'node:tls';
 import { ForbiddenAddressError, guardedLookup, isForbiddenAddress } from './address-guard.js';
 
 /** The most of an answer's body read: enough for an error message, not for a flood. */
@@ -45,6 +45,10 @@ interface Target {
 export class WebhookSender {
   private readonly idle = new Map<string, Socket[]>();
   private readonly dropIdle = new WeakMap<Socket, () => void>();
+  /** The default CAs, loaded once rather than for every connection. */
+  private secureContext: SecureContext | undefined;
+  /** The last TLS session of each endpoint: a new connection resumes it instead of a full handshake. */
+  private readonly tlsSessions = new Map<string, Buffer>();
   private closed = false;
 
   constructor(private readonly options: SendOptions) {}
@@ -141,13 +145,16 @@ export class WebhookSender {
 
   private connect(target: Target): Socket {
     const lookup = guardedLookup(this.options.allowPrivate);
+    if (target.secure) this.secureContext ??= createSecureContext();
     const socket = target.secure
       ? tlsConnect({
           host: target.host,
           port: target.port,
           lookup,
+          secureContext: this.secureContext,
+          session: this.tlsSessions.get(target.key),
           ...(isIP(target.host) === 0 ? { servername: target.host } : {}),
-        })
+        }).on('session', (session: Buffer) => this.tlsSessions.set(target.key, session))
       : netConnect({ host: target.host, port: target.port, lookup });
     socket.setNoDelay(true);
     // Errors are the exchange's to judge; between exchanges one must not go unheard (it would throw).
