@@ -17,7 +17,11 @@ import { signedHeaders } from './webhook-signature.js';
  */
 const options = workerData as SenderThreadOptions;
 const priority = lowerPriority(options.nice);
-const sender = new WebhookSender({ allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs });
+const sender = new WebhookSender({
+  allowPrivate: options.allowPrivate,
+  timeoutMs: options.timeoutMs,
+  connections: options.concurrency,
+});
 const port = parentPort;
 if (port === null) throw new Error('the webhook sender runs as a worker thread');
 
