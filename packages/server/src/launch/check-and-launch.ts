@@ -54,9 +54,6 @@ export async function checkAndLaunch(
     pointers,
     usedSignature,
   );
-  context.metrics.sessionsCreated.inc({
-    api_version: result.session.apiVersion,
-    target: result.session.target.gameCode,
-  });
+  context.metrics.sessionsCreatedSeries(result.session.apiVersion, result.session.target.gameCode).add(1);
   return { result, warnings: rules.warnings };
 }

@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { LOG_BACKLOG_LIMIT_BYTES } from '../http/log-destination.js';
 import { SERVICE_VERSION } from '../version.js';
+import { counterSeries, type Series } from './metric-series.js';
 
 /**
  * The service's Prometheus metrics. One `Metrics` per app (tests build many apps); the process metrics
@@ -12,6 +13,8 @@ export interface Metrics {
   /** By method, route pattern (never the raw URL, whose ids and tokens would explode the series) and status. */
   readonly requestDuration: Histogram<'method' | 'route' | 'status'>;
   readonly sessionsCreated: Counter<'api_version' | 'target'>;
+  /** sessionsCreated's series for an API version and target, each made once (metric-series.ts). */
+  readonly sessionsCreatedSeries: (apiVersion: string, target: string) => Series;
   readonly signatureFailures: Counter;
   /** Signed requests refused by their client's allow-list (address_not_allowed). */
   readonly addressRefusals: Counter;
@@ -164,7 +167,26 @@ export function createMetrics(): Metrics {
     },
   });
   // A merged registry holds the metrics its parts have when merging: merge once all exist.
-  return { ...metrics, webhookBacklog, registry: Registry.merge([processRegistry(), own]) };
+  const created = new Map<string, Map<string, Series>>();
+  const sessionsCreatedSeries = (apiVersion: string, target: string): Series => {
+    let targets = created.get(apiVersion);
+    if (targets === undefined) {
+      targets = new Map();
+      created.set(apiVersion, targets);
+    }
+    let series = targets.get(target);
+    if (series === undefined) {
+      series = counterSeries(metrics.sessionsCreated, { api_version: apiVersion, target });
+      targets.set(target, series);
+    }
+    return series;
+  };
+  return {
+    ...metrics,
+    sessionsCreatedSeries,
+    webhookBacklog,
+    registry: Registry.merge([processRegistry(), own]),
+  };
 }
 
 let processMetrics: Registry | undefined;
