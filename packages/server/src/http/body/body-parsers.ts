@@ -3,11 +3,12 @@ import { ApiError } from '../api-error.js';
 import { checkJsonBody } from './json-body.js';
 import { loneSurrogatePointer } from './json-text.js';
 import { parsePhpFormBody } from './php-form.js';
-import { keepRawBody } from './raw-body.js';
+import { declareRawBody, keepRawBody } from './raw-body.js';
 
 /** The only body parsers: JSON (both media types) and forms as PHP reads them; any other type is 415. */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
+  declareRawBody(app);
   // Fastify's own parser (it refuses __proto__ and constructor keys) answers through its callback.
   const parseJson = app.getDefaultJsonParser('error', 'error') as (
     request: FastifyRequest,
