@@ -21,16 +21,26 @@ export class PhpInputError extends Error {
  */
 export function parseStr(text: string, maxParameters = Number.POSITIVE_INFINITY): PhpArray {
   const root = new PhpArray();
+  // Walked with indexOf, not split('&'), and decoded only when the text holds a `%` or a `+`: a quarter
+  // of a form's reading was the split, and a tenth the two looks for them in each name and value
+  // (a v2 body and query: 15.5k instructions read, docs/performance.md).
+  const encoded = text.includes('%') || text.includes('+');
   let count = 0;
-  for (const piece of text.split('&')) {
-    if (piece === '') continue;
-    if (++count > maxParameters) {
-      throw new PhpInputError(`A form or query string may carry at most ${maxParameters} parameters`);
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf('&', start);
+    if (end === -1) end = text.length;
+    if (end > start) {
+      if (++count > maxParameters) {
+        throw new PhpInputError(`A form or query string may carry at most ${maxParameters} parameters`);
+      }
+      let separator = text.indexOf('=', start);
+      if (separator > end) separator = -1;
+      const name = text.slice(start, separator === -1 ? end : separator);
+      const value = separator === -1 ? '' : text.slice(separator + 1, end);
+      if (encoded) registerVariable(root, urlDecode(name), urlDecode(value));
+      else registerVariable(root, name, value);
     }
-    const separator = piece.indexOf('=');
-    const name = urlDecode(separator === -1 ? piece : piece.slice(0, separator));
-    const value = separator === -1 ? '' : urlDecode(piece.slice(separator + 1));
-    registerVariable(root, name, value);
+    start = end + 1;
   }
   return root;
 }
