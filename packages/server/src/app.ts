@@ -88,17 +88,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const metrics = options.metrics ?? createMetrics();
   // A turn's lines as one write, buffered, written by libuv's threads (log-destination.ts). Scrubbed
   // first: no credential in any line at any level, trace included (docs/design.md §9).
-  const logDestination = scrubbingDestination(
+  const unscrubbed =
     options.logStream ??
-      turnBatched(bufferedLogDestination({ dest: 1, onDrop: (lines) => metrics.logLinesDropped.inc(lines) })),
-  );
+    turnBatched(bufferedLogDestination({ dest: 1, onDrop: (lines) => metrics.logLinesDropped.inc(lines) }));
+  const logDestination = scrubbingDestination(unscrubbed);
   const app: FastifyInstance = Fastify({
     logger: {
       level: options.config.logLevel,
       serializers: { req: serializeRequest },
       stream: logDestination,
     },
-    logController: new RequestLogController(logDestination),
+    // Its `request completed` lines come scrubbed part by part (completedLine), the cheaper way.
+    logController: new RequestLogController(unscrubbed),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),

@@ -1,9 +1,12 @@
 import Fastify, { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../test-support/harness.js';
-import { completedLine, serializeRequest } from './logging.js';
+import { completedLine, noteRouteLiterals, scrubCredentials, serializeRequest } from './logging.js';
 
-/** Each request's `request completed` line twice: as pino writes it, and as completedLine builds it. */
+/**
+ * Each request's `request completed` line twice: as pino writes it (before the scrubbing destination),
+ * and as completedLine builds it (scrubbed).
+ */
 class BothLines extends LogController {
   readonly built: string[] = [];
   override requestCompleted(_error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
@@ -15,7 +18,7 @@ class BothLines extends LogController {
 const withoutTime = (line: string) => line.replace(/"time":\d+/, '"time":0');
 
 describe('the request completed line', () => {
-  it('is byte for byte what pino writes for it, whatever the URL, request id and status', async () => {
+  it('is byte for byte what pino writes for it, scrubbed, whatever the URL, request id, address and status', async () => {
     const written: string[] = [];
     const controller = new BothLines();
     const app = Fastify({
@@ -27,23 +30,46 @@ describe('the request completed line', () => {
       logController: controller,
       genReqId: (request) => String(request.headers['x-request-id'] ?? 'generated'),
     });
-    app.get('/*', async (request, reply) =>
-      reply.code(Number((request.query as { status?: string }).status ?? 200)).send('ok'),
-    );
+    const answer = async (request: FastifyRequest, reply: FastifyReply) =>
+      reply.code(Number((request.query as { status?: string }).status ?? 200)).send('ok');
+    app.get('/*', answer);
+    app.get('/api/:id/x', answer);
+    noteRouteLiterals('/api/:id/x');
+    const hex = 'ab12'.repeat(8);
     const requests = [
       { url: '/plain?status=200', id: 'req-1' },
       { url: '/quote%22and\\backslash?status=404', id: 'a.b:c_d-e' },
       { url: '/ünïcødé/é?x=%F0%9F%83%8F&status=503', id: 'x' },
       { url: `/${'long'.repeat(300)}?status=302`, id: 'y' },
+      // Credential-shaped values where a line may carry them: a kept query value, the id, the address.
+      { url: `/api/7/x?clientId=${hex}`, id: 'z' },
+      { url: `/api/8/x?clientId=${hex}`, id: `id-${hex}` },
+      { url: '/api/9/x?clientId=plk_abcdefghijklmnopqrstuvwxyz', id: 'w', address: `::${hex}` },
+      { url: '/api/9/x', id: 'v' },
+      { url: '/api/9/x?', id: 'u' },
+      { url: '/api/9;a=1/x?clientId=demo', id: 't' },
+      { url: '/api/9/x?clientId=demo', id: 's' },
     ];
-    for (const { url, id } of requests) {
-      await app.inject({ method: 'GET', url, headers: { 'x-request-id': id }, remoteAddress: '203.0.113.9' });
+    for (const { url, id, address } of requests) {
+      await app.inject({
+        method: 'GET',
+        url,
+        headers: { 'x-request-id': id },
+        remoteAddress: address ?? '203.0.113.9',
+      });
     }
     await app.inject({ method: 'POST', url: '/no-route-for-post' });
-    expect(controller.built).toHaveLength(5);
+    expect(controller.built).toHaveLength(requests.length + 1);
     expect(controller.built.map(withoutTime)).toEqual(
-      written.filter((line) => line.includes('"msg":"request completed"')).map(withoutTime),
+      written
+        .filter((line) => line.includes('"msg":"request completed"'))
+        .map(scrubCredentials)
+        .map(withoutTime),
     );
+    // pino's own lines carried them (the scrubbing destination takes them out); the built ones do not.
+    const completed = written.filter((line) => line.includes('"msg":"request completed"'));
+    expect(completed.filter((line) => line.includes(hex) || line.includes('plk_'))).toHaveLength(3);
+    expect(controller.built.filter((line) => line.includes(hex) || line.includes('plk_'))).toEqual([]);
     expect(JSON.parse(controller.built[1] as string)).toMatchObject({
       level: 30,
       reqId: 'a.b:c_d-e',
