@@ -1,7 +1,15 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESPONSE_BODY_LIMIT, WebhookSender } from './webhook-sender.js';
+
+const run = promisify(execFile);
 
 describe('the webhook sender', () => {
   const servers: Server[] = [];
@@ -203,6 +211,54 @@ describe('the webhook sender on kept-alive connections', () => {
       });
     } finally {
       await sender.close();
+    }
+  });
+
+  it('checks the certificate of an https endpoint: a self-signed one is a failed attempt, nothing sent', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'webhook-sender-tls-'));
+    try {
+      await run('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(folder, 'key.pem'),
+        '-out',
+        join(folder, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ]);
+      let received = 0;
+      const server = createHttpsServer(
+        { key: await readFile(join(folder, 'key.pem')), cert: await readFile(join(folder, 'cert.pem')) },
+        (_request, response) => {
+          received++;
+          response.writeHead(204).end();
+        },
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+      const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 5000 });
+      try {
+        const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+        expect(await sender.sendAll(url, items(2), 2)).toEqual([
+          { kind: 'failed', error: 'self-signed certificate', refused: false },
+          { kind: 'failed', error: 'self-signed certificate', refused: false },
+        ]);
+        expect(received).toBe(0);
+      } finally {
+        sender.close();
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
     }
   });
 });
