@@ -12,14 +12,20 @@ import type {
 import { TurnBatch } from '../turn-batch.js';
 import { ThreadChannel } from './thread-channel.js';
 
-/** Batches wait for the thread in turn: SQLite has one writer, and a batch is one transaction. */
-const MAX_BATCH = 512;
+/** Writes one message to the writer thread carries; more go in the next. */
+const MAX_BATCH = 256;
+/**
+ * Messages sent to the writer thread and not answered yet. The thread writes those that queued while it
+ * committed together, in one transaction, as soon as it is free; beyond this many, writes wait here.
+ */
+const MAX_IN_FLIGHT = 8;
 /** Token lookups one message to the reader thread may carry; more wait for the next. */
 const MAX_READ_BATCH = 256;
 
 /**
  * Sessions on SQLite, off the event loop: writes go to a writer thread with its own connection, in
- * batches (group commit); token lookups go to a reader thread with a read connection of its own (WAL:
+ * batches (group commit, each event-loop turn's writes in one message, those queued at the thread in one
+ * transaction); token lookups go to a reader thread with a read connection of its own (WAL:
  * readers never wait for the writer), those of one event-loop turn in one message.
  */
 export class SqliteSessionStore implements SessionStore {
@@ -28,14 +34,17 @@ export class SqliteSessionStore implements SessionStore {
   private readonly reader: ThreadChannel;
   private readonly reads: TurnBatch<TokenSessionRow>;
 
-  constructor(path: string, onBatch?: GroupCommitOptions['onBatch']) {
+  constructor(
+    path: string,
+    private readonly onBatch?: GroupCommitOptions['onBatch'],
+  ) {
     if (path === ':memory:') throw new Error('the SQLite session store needs a database file');
     this.writer = new ThreadChannel('./session-writer-thread.js', import.meta.url, { path });
     this.reader = new ThreadChannel('./token-reader-thread.js', import.meta.url, { path });
+    // The thread, not the group commit, knows what one transaction held: it tells onBatch (commit below).
     this.writes = new GroupCommit((operations) => this.commit(operations), {
       maxBatch: MAX_BATCH,
-      maxInFlight: 1,
-      ...(onBatch ? { onBatch } : {}),
+      maxInFlight: MAX_IN_FLIGHT,
     });
     this.reads = new TurnBatch((hashes) => this.findAll(hashes), MAX_READ_BATCH);
   }
@@ -85,6 +94,14 @@ export class SqliteSessionStore implements SessionStore {
 
   private async commit(operations: readonly WriteOp[]): Promise<BatchResult<WriteOutcome>[]> {
     const answer: unknown = JSON.parse(await this.writer.request(JSON.stringify(operations)));
-    return batchResults(answer, operations.length);
+    const { outcomes, transaction } = (typeof answer === 'object' && answer !== null ? answer : {}) as {
+      outcomes?: unknown;
+      transaction?: unknown;
+    };
+    if (Array.isArray(transaction)) {
+      const [size, seconds] = transaction as unknown[];
+      if (typeof size === 'number' && typeof seconds === 'number') this.onBatch?.(size, seconds);
+    }
+    return batchResults(outcomes, operations.length);
   }
 }

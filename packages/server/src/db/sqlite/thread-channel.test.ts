@@ -3,6 +3,8 @@ import { ThreadChannel } from './thread-channel.js';
 
 /** A thread as the database threads are built (answerRequests), run from its source like them. */
 const ECHO_THREAD = '../../test-support/echo-thread.js';
+/** One built as the session writer is (answerQueuedRequestsTogether), with 10 characters of payload at most. */
+const TOGETHER_THREAD = '../../test-support/together-thread.js';
 
 describe('a channel to a database thread', () => {
   let channel: ThreadChannel | undefined;
@@ -33,5 +35,33 @@ describe('a channel to a database thread', () => {
     expect(await channel.request('before')).toBe('BEFORE');
     await expect(channel.request('die')).rejects.toThrow('a database thread stopped (exit code 3)');
     expect(await channel.request('again')).toBe('AGAIN');
+  });
+
+  it('answers the requests that queued while the thread was busy together, up to its limit, each its own', async () => {
+    channel = new ThreadChannel(TOGETHER_THREAD, import.meta.url, {});
+    expect(await channel.request('up')).toBe('up with up');
+    const blocked = channel.request('block');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const queued = ['aaaa', 'bbbb', 'cccc', 'dddd'].map((payload) => channel?.request(payload));
+    expect(await blocked).toBe('block with block');
+    expect(await Promise.all(queued)).toEqual([
+      'aaaa with aaaa+bbbb+cccc',
+      'bbbb with aaaa+bbbb+cccc',
+      'cccc with aaaa+bbbb+cccc',
+      'dddd with dddd',
+    ]);
+  });
+
+  it('fails every request of a group whose work threw, and goes on answering', async () => {
+    channel = new ThreadChannel(TOGETHER_THREAD, import.meta.url, {});
+    expect(await channel.request('up')).toBe('up with up');
+    const blocked = channel.request('block');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const queued = ['ok', 'refuse'].map((payload) => channel?.request(payload));
+    await blocked;
+    const settled = await Promise.allSettled(queued);
+    expect(settled.map(({ status }) => status)).toEqual(['rejected', 'rejected']);
+    expect(settled[0]).toMatchObject({ reason: { message: 'database is locked', code: 'SQLITE_BUSY' } });
+    expect(await channel.request('after')).toBe('after with after');
   });
 });

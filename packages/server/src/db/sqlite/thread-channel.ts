@@ -1,4 +1,4 @@
-import { type MessagePort, Worker } from 'node:worker_threads';
+import { type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 
 /**
  * What crosses between the event loop and a database thread: JSON text both ways. Serialising plain
@@ -83,18 +83,63 @@ export function answerRequests(port: MessagePort | null, handle: (payload: strin
     try {
       reply = { id, result: handle(payload) };
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      reply = {
-        id,
-        error: {
-          message: error instanceof Error ? error.message : String(error),
-          ...(typeof code === 'string' ? { code } : {}),
-        },
-      };
+      reply = errorReply(id, error);
     }
     port.postMessage(reply);
   });
   return port;
+}
+
+/**
+ * The thread's side, for work that costs less done together (the session writer: one transaction and one
+ * fsync for all): the requests that queued while the thread was busy, up to about `maxChars` of payload,
+ * go to one call of `handleAll`, which answers each of them in order; if it throws, each gets the error.
+ * The thread takes the next work the moment it is free, without waiting for the event loop to send it.
+ */
+export function answerQueuedRequestsTogether(
+  port: MessagePort | null,
+  handleAll: (payloads: readonly string[]) => string[],
+  maxChars: number,
+): MessagePort {
+  if (port === null) throw new Error('a database thread runs as a worker thread');
+  port.on('message', (first: ThreadRequest) => {
+    const requests = [first];
+    let chars = first.payload.length;
+    while (chars < maxChars) {
+      const queued = receiveMessageOnPort(port);
+      if (queued === undefined) break;
+      const request = queued.message as ThreadRequest;
+      requests.push(request);
+      chars += request.payload.length;
+    }
+    let results: string[];
+    try {
+      results = handleAll(requests.map(({ payload }) => payload));
+    } catch (error) {
+      for (const { id } of requests) port.postMessage(errorReply(id, error));
+      return;
+    }
+    requests.forEach(({ id }, index) => {
+      const result = results[index];
+      port.postMessage(
+        result === undefined
+          ? errorReply(id, new Error('the thread answered fewer results than it took'))
+          : { id, result },
+      );
+    });
+  });
+  return port;
+}
+
+function errorReply(id: number, error: unknown): ThreadReply {
+  const code = (error as { code?: unknown }).code;
+  return {
+    id,
+    error: {
+      message: error instanceof Error ? error.message : String(error),
+      ...(typeof code === 'string' ? { code } : {}),
+    },
+  };
 }
 
 /**
