@@ -255,7 +255,7 @@ describe('the webhook sender on kept-alive connections', () => {
         ]);
         expect(received).toBe(0);
       } finally {
-        sender.close();
+        await sender.close();
       }
     } finally {
       await rm(folder, { recursive: true, force: true });
