@@ -6,6 +6,17 @@ const ECHO_THREAD = '../../test-support/echo-thread.js';
 /** One built as the session writer is (answerQueuedRequestsTogether), with 10 characters of payload at most. */
 const TOGETHER_THREAD = '../../test-support/together-thread.js';
 
+/** Resolves once the together-thread is held inside its "block" request (it set the gate's slot 1). */
+async function held(gate: Int32Array): Promise<void> {
+  while (Atomics.load(gate, 1) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** Lets the held together-thread go on. */
+function release(gate: Int32Array): void {
+  Atomics.store(gate, 0, 1);
+  Atomics.notify(gate, 0);
+}
+
 describe('a channel to a database thread', () => {
   let channel: ThreadChannel | undefined;
   afterEach(async () => {
@@ -38,11 +49,13 @@ describe('a channel to a database thread', () => {
   });
 
   it('answers the requests that queued while the thread was busy together, up to its limit, each its own', async () => {
-    channel = new ThreadChannel(TOGETHER_THREAD, import.meta.url, {});
+    const gate = new Int32Array(new SharedArrayBuffer(8));
+    channel = new ThreadChannel(TOGETHER_THREAD, import.meta.url, { gate: gate.buffer });
     expect(await channel.request('up')).toBe('up with up');
     const blocked = channel.request('block');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await held(gate);
     const queued = ['aaaa', 'bbbb', 'cccc', 'dddd'].map((payload) => channel?.request(payload));
+    release(gate);
     expect(await blocked).toBe('block with block');
     expect(await Promise.all(queued)).toEqual([
       'aaaa with aaaa+bbbb+cccc',
@@ -53,11 +66,13 @@ describe('a channel to a database thread', () => {
   });
 
   it('fails every request of a group whose work threw, and goes on answering', async () => {
-    channel = new ThreadChannel(TOGETHER_THREAD, import.meta.url, {});
+    const gate = new Int32Array(new SharedArrayBuffer(8));
+    channel = new ThreadChannel(TOGETHER_THREAD, import.meta.url, { gate: gate.buffer });
     expect(await channel.request('up')).toBe('up with up');
     const blocked = channel.request('block');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await held(gate);
     const queued = ['ok', 'refuse'].map((payload) => channel?.request(payload));
+    release(gate);
     await blocked;
     const settled = await Promise.allSettled(queued);
     expect(settled.map(({ status }) => status)).toEqual(['rejected', 'rejected']);
