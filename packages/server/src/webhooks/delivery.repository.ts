@@ -168,11 +168,13 @@ type DeliveriesUpdate = UpdateQueryBuilder<
   UpdateResult
 >;
 
-/** The rows a holding may record: its claim's, or the marked rows still pending. */
+/** The rows a holding may record: its claim's or the marked ones, and only while they are pending. */
 function held(query: DeliveriesUpdate, holding: Holding): DeliveriesUpdate {
+  // Still pending: a row failed meanwhile (its endpoint disabled or removed) stays failed.
+  const pending = query.where('state', '=', 'pending');
   return holding === 'endpoint lease'
-    ? query.where('lease_until', '=', ENDPOINT_LEASED).where('state', '=', 'pending')
-    : query.where('claimed_by', '=', holding.claimId);
+    ? pending.where('lease_until', '=', ENDPOINT_LEASED)
+    : pending.where('claimed_by', '=', holding.claimId);
 }
 
 /** Records an attempt of a delivery this holding has, and lets a claimed row go. */

@@ -2,9 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../ops/metrics.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
-import { claimStatement, ENDPOINT_LEASED, endpointLeaseStatement } from './delivery.repository.js';
+import {
+  attemptStatement,
+  claimStatement,
+  ENDPOINT_LEASED,
+  endpointLeaseStatement,
+} from './delivery.repository.js';
 import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from './test-support/webhook-world.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
+import { updateWebhookEndpoint } from './webhook-endpoint.repository.js';
 
 describe.each(DIALECTS)("deliveries under their endpoint's lease on %s", (dialect) => {
   const h = useHarness(dialect, LOCAL_WEBHOOKS);
@@ -57,6 +63,29 @@ describe.each(DIALECTS)("deliveries under their endpoint's lease on %s", (dialec
     await world.deliver();
     expect(world.receiver.received).toHaveLength(1);
     expect(await states()).toEqual(['delivered']);
+  });
+
+  it('leaves a row failed by the endpoint being disabled while a per-row claim was sending it', async () => {
+    world = await webhookWorld(h(), 'session.created');
+    await launch('u-1');
+    // Unmarked, as a SQLite trigger's or an older version's row: claimed row by row.
+    await h().db.updateTable('webhook_deliveries').set({ lease_until: null }).execute();
+    const [row] = await h().db.selectFrom('webhook_deliveries').select('id').execute();
+    const now = h().clock.now();
+    const claim = {
+      endpointId: world.endpoint.id,
+      claimId: 'c-1',
+      now: new Date(now.getTime() + 60_000),
+      leaseUntil: new Date(now.getTime() + 120_000),
+      limit: 64,
+    };
+    expect(await h().sessions.execute(claimStatement(h().db, claim))).toBe(1);
+    // The operator disables the endpoint while the attempt is out; it fails the pending rows.
+    await updateWebhookEndpoint(h().db, world.endpoint.id, { enabled: false }, now);
+    const retrying = { state: 'pending', status: null, error: 'no answer', nextAttemptAt: now } as const;
+    const record = attemptStatement(h().db, row?.id ?? '', { claimId: 'c-1' }, retrying, now);
+    expect(await h().sessions.execute(record)).toBe(0);
+    expect(await states()).toEqual(['failed']);
   });
 
   it("sends an endpoint's rows from one deliverer at a time: the other takes over when the holder stops, or when a dead holder's lease ends", async () => {
