@@ -6,22 +6,28 @@ const ECHO_THREAD = '../../test-support/echo-thread.js';
 /** One built as the session writer is (answerQueuedRequestsTogether), with 10 characters of payload at most. */
 const TOGETHER_THREAD = '../../test-support/together-thread.js';
 
-/** Resolves once the together-thread is held inside its "block" request (it set the gate's slot 1). */
-async function held(gate: Int32Array): Promise<void> {
-  while (Atomics.load(gate, 1) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
-/** Lets the held together-thread go on. */
-function release(gate: Int32Array): void {
-  Atomics.store(gate, 0, 1);
-  Atomics.notify(gate, 0);
-}
-
 describe('a channel to a database thread', () => {
   let channel: ThreadChannel | undefined;
   afterEach(async () => {
     await channel?.close();
   });
+
+  /**
+   * A together-thread held inside a "block" request (it sets the gate's slot 1 and waits for slot 0)
+   * while `payloads` are sent, so that they queue behind it; then let go.
+   */
+  const queuedBehindBlock = async (payloads: readonly string[]) => {
+    const gate = new Int32Array(new SharedArrayBuffer(8));
+    const together = new ThreadChannel(TOGETHER_THREAD, import.meta.url, { gate: gate.buffer });
+    channel = together;
+    expect(await together.request('up')).toBe('up with up');
+    const blocked = together.request('block');
+    while (Atomics.load(gate, 1) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const queued = payloads.map((payload) => together.request(payload));
+    Atomics.store(gate, 0, 1);
+    Atomics.notify(gate, 0);
+    return { together, blocked, queued };
+  };
 
   it('answers each request with what the thread answered, in any order of completion', async () => {
     channel = new ThreadChannel(ECHO_THREAD, import.meta.url, {});
@@ -49,13 +55,7 @@ describe('a channel to a database thread', () => {
   });
 
   it('answers the requests that queued while the thread was busy together, up to its limit, each its own', async () => {
-    const gate = new Int32Array(new SharedArrayBuffer(8));
-    channel = new ThreadChannel(TOGETHER_THREAD, import.meta.url, { gate: gate.buffer });
-    expect(await channel.request('up')).toBe('up with up');
-    const blocked = channel.request('block');
-    await held(gate);
-    const queued = ['aaaa', 'bbbb', 'cccc', 'dddd'].map((payload) => channel?.request(payload));
-    release(gate);
+    const { blocked, queued } = await queuedBehindBlock(['aaaa', 'bbbb', 'cccc', 'dddd']);
     expect(await blocked).toBe('block with block');
     expect(await Promise.all(queued)).toEqual([
       'aaaa with aaaa+bbbb+cccc',
@@ -66,17 +66,11 @@ describe('a channel to a database thread', () => {
   });
 
   it('fails every request of a group whose work threw, and goes on answering', async () => {
-    const gate = new Int32Array(new SharedArrayBuffer(8));
-    channel = new ThreadChannel(TOGETHER_THREAD, import.meta.url, { gate: gate.buffer });
-    expect(await channel.request('up')).toBe('up with up');
-    const blocked = channel.request('block');
-    await held(gate);
-    const queued = ['ok', 'refuse'].map((payload) => channel?.request(payload));
-    release(gate);
+    const { together, blocked, queued } = await queuedBehindBlock(['ok', 'refuse']);
     await blocked;
     const settled = await Promise.allSettled(queued);
     expect(settled.map(({ status }) => status)).toEqual(['rejected', 'rejected']);
     expect(settled[0]).toMatchObject({ reason: { message: 'database is locked', code: 'SQLITE_BUSY' } });
-    expect(await channel.request('after')).toBe('after with after');
+    expect(await together.request('after')).toBe('after with after');
   });
 });
