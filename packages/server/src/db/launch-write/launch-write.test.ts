@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertClient } from '../../clients/client.repository.js';
 import { registerPlayerIfAbsent } from '../../players/player.repository.js';
@@ -8,6 +9,34 @@ import type { Database } from '../open-database.js';
 import type { LaunchOutboxEntry, LaunchWrite, OutboxCondition, SessionStore } from '../session-store.js';
 
 const EARLIER = '2026-11-21T11:00:00.000Z';
+
+/** A trigger that refuses the outbox rows of one player: a database error of that launch's events only. */
+async function refuseOutboxRowsOf(database: Database, playerId: string): Promise<void> {
+  if (database.dialect === 'sqlite') {
+    await sql
+      .raw(
+        `create trigger refuse_outbox_row before insert on webhook_deliveries
+         when new.player_id = '${playerId}'
+         begin select raise(abort, 'refused by the test'); end`,
+      )
+      .execute(database.db);
+    return;
+  }
+  await sql
+    .raw(
+      `create function refuse_outbox_row() returns trigger language plpgsql as $$
+       begin
+         if new.player_id = '${playerId}' then raise exception 'refused by the test'; end if;
+         return new;
+       end $$`,
+    )
+    .execute(database.db);
+  await sql
+    .raw(
+      'create trigger refuse_outbox_row before insert on webhook_deliveries for each row execute function refuse_outbox_row()',
+    )
+    .execute(database.db);
+}
 
 /** The same cases on every dialect: what a launch writes besides its player and session. */
 describe.each(DIALECTS)('the launch write on %s: signatures, outbox rows, blocks', (dialect) => {
@@ -197,6 +226,39 @@ describe.each(DIALECTS)('the launch write on %s: signatures, outbox rows, blocks
       'fulfilled',
     ]);
     expect(await events()).toEqual(['holder player.updated pending/0', 'holder session.created pending/0']);
+  });
+
+  it("fails only the launch whose outbox row fails: its session is not kept, the batch's others are, with their events", async () => {
+    for (const player of ['returning', 'faulty', 'refused']) await sessions().launch(launchOf(player));
+    await refuseOutboxRowsOf(database as Database, 'faulty');
+    await refuseSessionsOf(database as Database, 'ext-refused');
+    const outcomes = await Promise.allSettled([
+      sessions().launch(withOutbox(launchOf('returning'))),
+      sessions().launch(withOutbox(launchOf('faulty'))),
+      sessions().launch(withOutbox(launchOf('new', nick('New')))),
+      sessions().launch(withOutbox(launchOf('refused'))),
+      sessions().launch(launchOf('plain')),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect((await events()).sort()).toEqual([
+      'new player.created pending/0',
+      'new session.created pending/0',
+      'returning session.created pending/0',
+    ]);
+    expect(await sessionsOf()).toEqual([
+      'ext-faulty',
+      'ext-new',
+      'ext-plain',
+      'ext-refused',
+      'ext-returning',
+      'ext-returning',
+    ]);
   });
 
   it('refuses a blocked player while its block holds at the write time, and writes nothing of it', async () => {
