@@ -19,4 +19,5 @@ export const MIGRATIONS = [
   '019_one_session_insert_per_batch',
   '020_endpoint_delivery_leases',
   '021_one_outbox_insert_per_batch',
+  '022_compact_outbox_entries',
 ] as const;

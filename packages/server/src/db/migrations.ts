@@ -16,6 +16,7 @@ import { smallerLaunchWrite } from './migrations/018-smaller-launch-write.js';
 import { oneSessionInsertPerBatch } from './migrations/019-one-session-insert-per-batch.js';
 import { endpointDeliveryLeases } from './migrations/020-endpoint-delivery-leases.js';
 import { oneOutboxInsertPerBatch } from './migrations/021-one-outbox-insert-per-batch.js';
+import { compactOutboxEntries } from './migrations/022-compact-outbox-entries.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -36,6 +37,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '019_one_session_insert_per_batch': oneSessionInsertPerBatch(dialect),
     '020_endpoint_delivery_leases': endpointDeliveryLeases(dialect),
     '021_one_outbox_insert_per_batch': oneOutboxInsertPerBatch(dialect),
+    '022_compact_outbox_entries': compactOutboxEntries(dialect),
   };
 }
 

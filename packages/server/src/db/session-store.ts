@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { PlayerTable, SessionTable, UsedSignatureTable, WebhookDeliveryTable } from './schema.js';
+import type { PlayerTable, SessionTable, UsedSignatureTable } from './schema.js';
 
 export type PlayerRow = Selectable<PlayerTable>;
 export type SessionRow = Selectable<SessionTable>;
@@ -126,26 +126,25 @@ export type UsedSignatureRow = Selectable<UsedSignatureTable>;
  */
 export type OutboxCondition = 'always' | 'player_created' | 'player_updated';
 
-/** A row of `webhook_deliveries` as a launch writes it; its state, attempts and lease take their defaults. */
-export type OutboxRow = Pick<
-  WebhookDeliveryTable,
-  | 'id'
-  | 'endpoint_id'
-  | 'client_id'
-  | 'event_type'
-  | 'occurred_at'
-  | 'player_id'
-  | 'session_id'
-  | 'game_session_id'
-  | 'next_attempt_at'
-  | 'created_at'
->;
+/** The events a launch reports itself (docs/design.md §11). */
+export type LaunchEventType = 'session.created' | 'player.created' | 'player.updated';
 
-/** One outbox row of a launch and the condition under which it is written. */
-export interface LaunchOutboxEntry {
-  when: OutboxCondition;
-  row: OutboxRow;
-}
+/** When the launch write keeps each of them. */
+export const LAUNCH_EVENT_CONDITIONS: Readonly<Record<LaunchEventType, OutboxCondition>> = {
+  'session.created': 'always',
+  'player.created': 'player_created',
+  'player.updated': 'player_updated',
+};
+
+/**
+ * One outbox row of a launch as the write carries it: what differs from the launch, its id (the
+ * `webhook-id`), endpoint and event type. The writer takes the rest from the launch: its client, the
+ * player's id as the integrator knows it (`userId`), for a `session.` event the session's ids
+ * (`external_session_id` as session_id, `id` as game_session_id), and `now` as the time it occurred,
+ * is due and was made; its condition follows from its type (LAUNCH_EVENT_CONDITIONS). Its state,
+ * attempts and lease take their defaults.
+ */
+export type LaunchOutboxEntry = readonly [id: string, endpointId: string, eventType: LaunchEventType];
 
 /** A session ends (logout): revoked_at is set unless it was revoked before. */
 export interface RevokeWrite {

@@ -80,13 +80,6 @@ export async function launchSession(
     apiUser: request.apiUser ?? null,
   };
   const { live } = context;
-  const eventIds = {
-    clientId: client.id,
-    playerId: request.userId,
-    sessionId: session.externalSessionId,
-    gameSessionId: session.id,
-    at: timestamp,
-  };
   const write: LaunchWrite = {
     kind: 'launch',
     mode: client.playerIdMode,
@@ -99,7 +92,7 @@ export async function launchSession(
     },
     session: sessionColumns(session),
     now: timestamp,
-    outbox: launchOutbox(live.webhookEndpoints, eventIds),
+    outbox: launchOutbox(live.webhookEndpoints, client.id, now),
     configVersion: live.version,
     // Committed with the session, or the launch writes nothing: a replay after a crash finds it.
     usedSignature,
@@ -109,7 +102,7 @@ export async function launchSession(
   for (let tries = 1; !outcome.ok && outcome.reason === 'config_changed'; tries++) {
     if (tries === CONFIG_CHANGED_TRIES) throw new Error('the configuration kept changing during a launch');
     await live.refresh();
-    write.outbox = launchOutbox(live.webhookEndpoints, eventIds);
+    write.outbox = launchOutbox(live.webhookEndpoints, client.id, now);
     write.configVersion = live.version;
     outcome = await context.sessions.launch(write);
   }

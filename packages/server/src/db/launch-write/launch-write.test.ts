@@ -5,8 +5,9 @@ import { registerPlayerIfAbsent } from '../../players/player.repository.js';
 import { LATER, launchOf, NOW, nick } from '../../test-support/launch-write-of.js';
 import { refuseSessionsOf } from '../../test-support/refuse-sessions.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../../test-support/test-database.js';
+import { ENDPOINT_LEASED } from '../../webhooks/endpoint-leased.js';
 import type { Database } from '../open-database.js';
-import type { LaunchOutboxEntry, LaunchWrite, OutboxCondition, SessionStore } from '../session-store.js';
+import type { LaunchOutboxEntry, LaunchWrite, SessionStore } from '../session-store.js';
 
 const EARLIER = '2026-11-21T11:00:00.000Z';
 
@@ -83,32 +84,13 @@ describe.each(DIALECTS)('the launch write on %s: signatures, outbox rows, blocks
     ...launch,
     usedSignature: { client_id: clientId, sign, expires_at: LATER },
   });
-  /** One outbox row per condition, each named by its event type and the launch's session. */
-  const withOutbox = (launch: LaunchWrite): LaunchWrite => {
-    const entry = (when: OutboxCondition, type: string): LaunchOutboxEntry => ({
-      when,
-      row: {
-        id: `msg_${type}_${launch.session.id}`,
-        endpoint_id: 'endpoint-1',
-        client_id: 'demo',
-        event_type: type,
-        occurred_at: launch.now,
-        player_id: launch.userId,
-        session_id: launch.session.external_session_id,
-        game_session_id: launch.session.id,
-        next_attempt_at: launch.now,
-        created_at: launch.now,
-      },
-    });
-    return {
-      ...launch,
-      outbox: [
-        entry('always', 'session.created'),
-        entry('player_created', 'player.created'),
-        entry('player_updated', 'player.updated'),
-      ],
-    };
-  };
+  /** One outbox row per launch event, each named by its event type and the launch's session. */
+  const withOutbox = (launch: LaunchWrite): LaunchWrite => ({
+    ...launch,
+    outbox: (['session.created', 'player.created', 'player.updated'] as const).map(
+      (type): LaunchOutboxEntry => [`msg_${type}_${launch.session.id}`, 'endpoint-1', type],
+    ),
+  });
   const events = async () =>
     (
       await db()
@@ -195,7 +177,43 @@ describe.each(DIALECTS)('the launch write on %s: signatures, outbox rows, blocks
   });
 
   it('writes each outbox row only when its condition held: always, player created, player updated', async () => {
-    await sessions().launch(withOutbox(launchOf('u-1', nick('Ada'))));
+    const first = withOutbox(launchOf('u-1', nick('Ada')));
+    await sessions().launch(first);
+    // The rest of each row is the launch's: its client, player, session's ids (session events), time.
+    const rows = await db()
+      .selectFrom('webhook_deliveries')
+      .select([
+        'id',
+        'endpoint_id',
+        'client_id',
+        'event_type',
+        'occurred_at',
+        'player_id',
+        'session_id',
+        'game_session_id',
+        'next_attempt_at',
+        'created_at',
+        'lease_until',
+      ])
+      .orderBy('event_type')
+      .execute();
+    const row = (type: string, session: string | null, gameSession: string | null) => ({
+      id: `msg_${type}_${first.session.id}`,
+      endpoint_id: 'endpoint-1',
+      client_id: 'demo',
+      event_type: type,
+      occurred_at: NOW,
+      player_id: 'u-1',
+      session_id: session,
+      game_session_id: gameSession,
+      next_attempt_at: NOW,
+      created_at: NOW,
+      lease_until: ENDPOINT_LEASED,
+    });
+    expect(rows).toEqual([
+      row('player.created', null, null),
+      row('session.created', 'ext-u-1', first.session.id),
+    ]);
     await sessions().launch(withOutbox(launchOf('u-1', nick('Ada'), { now: LATER })));
     expect(await events()).toEqual([
       'u-1 player.created pending/0',
@@ -207,6 +225,45 @@ describe.each(DIALECTS)('the launch write on %s: signatures, outbox rows, blocks
     await sessions().launch(withOutbox(launchOf('u-1', nick('Ada Lovelace'), { now: LATER })));
     expect(await events()).toEqual(['u-1 player.updated pending/0', 'u-1 session.created pending/0']);
   });
+
+  it.runIf(dialect === 'postgres')(
+    "reads version 7's outbox entries too, as an instance not yet upgraded sends them",
+    async () => {
+      const launch = launchOf('u-old');
+      const old = (when: string, type: string) => ({
+        when,
+        row: {
+          id: `msg_${type}_old`,
+          endpoint_id: 'endpoint-1',
+          client_id: 'demo',
+          event_type: type,
+          occurred_at: NOW,
+          player_id: 'u-old',
+          session_id: type.startsWith('session.') ? 'ext-u-old' : null,
+          game_session_id: type.startsWith('session.') ? launch.session.id : null,
+          next_attempt_at: NOW,
+          created_at: NOW,
+        },
+      });
+      const outbox = [old('always', 'session.created'), old('player_updated', 'player.updated')];
+      await sessions().launch({ ...launch, outbox: outbox as unknown as LaunchOutboxEntry[] });
+      expect(
+        await db()
+          .selectFrom('webhook_deliveries')
+          .select(['id', 'client_id', 'player_id', 'session_id', 'game_session_id', 'created_at'])
+          .execute(),
+      ).toEqual([
+        {
+          id: 'msg_session.created_old',
+          client_id: 'demo',
+          player_id: 'u-old',
+          session_id: 'ext-u-old',
+          game_session_id: launch.session.id,
+          created_at: NOW,
+        },
+      ]);
+    },
+  );
 
   it('writes no outbox row of a launch refused or failed', async () => {
     await sessions().launch(launchOf('holder', nick('Taken')));

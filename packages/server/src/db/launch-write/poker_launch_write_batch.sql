@@ -1,4 +1,4 @@
--- poker_launch_write_batch, version 7: the launch write on PostgreSQL (docs/design.md §10).
+-- poker_launch_write_batch, version 8: the launch write on PostgreSQL (docs/design.md §10).
 -- Applied by name and version (db/launch-write/routines.ts); a change here is a new version and a new
 -- migration that applies it. The SQLite writer beside it (sqlite-batch-writer.ts) runs the same steps.
 --
@@ -16,6 +16,12 @@
 --   5. keeps the session for the batch's one insert, with the player's id and default currency, the
 --      op's clientId and now (its created_at; the columns the op leaves out are null), and inserts the
 --      outbox rows whose condition held (always, player created, player updated).
+-- An outbox entry is [id, endpoint id, event type]; the rest of its row is the launch's (its clientId,
+-- userId as the player's id, for a session event the session's ids, now as its three times), and its
+-- type gives its condition: session.created always, player.created when the player was registered,
+-- player.updated when its profile changed (db/session-store.ts, LaunchOutboxEntry). Version 7's entries,
+-- {"when", "row"}, which an instance not yet upgraded still sends, are read too: their rows hold the
+-- same values.
 -- The sessions of all the batch's launches are inserted by one statement after the loop, and so are their
 -- outbox rows: a statement per launch started an executor per launch, a fifth of the backend's time
 -- (docs/performance.md). Nothing in the batch reads a session or an outbox row it writes, and an insert
@@ -40,9 +46,9 @@ declare
   session_players text[] := '{}';
   session_currencies text[] := '{}';
   session_times text[] := '{}';
-  -- The outbox rows of the batch's launches that carry some, and whether each launch's player was
-  -- created or changed (the rows' conditions).
-  outboxes jsonb[] := '{}';
+  -- The launches that carry outbox rows, and whether each one's player was created or changed (the
+  -- rows' conditions).
+  outbox_ops jsonb[] := '{}';
   outbox_created boolean[] := '{}';
   outbox_changed boolean[] := '{}';
 begin
@@ -135,7 +141,7 @@ begin
     session_times := session_times || (op->>'now');
 
     if op ? 'outbox' then
-      outboxes := outboxes || (op->'outbox');
+      outbox_ops := outbox_ops || op;
       outbox_created := outbox_created || created;
       outbox_changed := outbox_changed || changed;
     end if;
@@ -152,13 +158,17 @@ begin
       as s(r, client, player_id, currency, created_at);
   insert into webhook_deliveries (id, endpoint_id, client_id, event_type, occurred_at, player_id,
       session_id, game_session_id, next_attempt_at, created_at)
-    select e->'row'->>'id', e->'row'->>'endpoint_id', e->'row'->>'client_id', e->'row'->>'event_type',
-      e->'row'->>'occurred_at', e->'row'->>'player_id', e->'row'->>'session_id',
-      e->'row'->>'game_session_id', e->'row'->>'next_attempt_at', e->'row'->>'created_at'
-    from unnest(outboxes, outbox_created, outbox_changed) as o(entries, player_created, player_changed),
-      jsonb_array_elements(o.entries) as e
-    where e->>'when' = 'always'
-      or (e->>'when' = 'player_created' and o.player_created)
-      or (e->>'when' = 'player_updated' and o.player_changed);
+    select e.id, e.endpoint_id, o.op->>'clientId', e.type, o.op->>'now', o.op->>'userId',
+      case when e.type like 'session.%' then o.op->'session'->>'external_session_id' end,
+      case when e.type like 'session.%' then o.op->'session'->>'id' end,
+      o.op->>'now', o.op->>'now'
+    from unnest(outbox_ops, outbox_created, outbox_changed) as o(op, player_created, player_changed),
+      jsonb_array_elements(o.op->'outbox') as entry,
+      lateral (select coalesce(entry->>0, entry->'row'->>'id') as id,
+                      coalesce(entry->>1, entry->'row'->>'endpoint_id') as endpoint_id,
+                      coalesce(entry->>2, entry->'row'->>'event_type') as type) as e
+    where e.type = 'session.created'
+      or (e.type = 'player.created' and o.player_created)
+      or (e.type = 'player.updated' and o.player_changed);
   return to_jsonb(results);
 end $$

@@ -11,8 +11,8 @@ import { routineSource } from './routines.js';
  */
 const PINNED = {
   poker_launch_write_batch: {
-    version: 7,
-    sha256: '5d23f72d009ef131b83f9728bfd4d1927273a78c98e97665b72fa735d832b16f',
+    version: 8,
+    sha256: '52d868c08771219ee345dcf3c601e187b0a70298108fc9b8f2eb5173f0d5aa56',
   },
 };
 

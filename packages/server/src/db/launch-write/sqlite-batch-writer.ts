@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
 import { ENDPOINT_LEASED } from '../../webhooks/endpoint-leased.js';
 import { PROFILE_COLUMNS } from '../profile-columns.js';
-import type {
-  LaunchOutcome,
-  LaunchWrite,
-  OutboxCondition,
-  RegisterWrite,
-  RevokeWrite,
-  WriteOp,
-  WriteOutcome,
+import {
+  LAUNCH_EVENT_CONDITIONS,
+  type LaunchOutcome,
+  type LaunchWrite,
+  type OutboxCondition,
+  type RegisterWrite,
+  type RevokeWrite,
+  type WriteOp,
+  type WriteOutcome,
 } from '../session-store.js';
 
 /**
@@ -301,9 +302,23 @@ export class SqliteBatchWriter {
       session.api_user ?? null,
     );
     if (write.outbox !== undefined) {
-      for (const { when, row } of write.outbox) {
+      for (const [id, endpointId, type] of write.outbox) {
+        const when = LAUNCH_EVENT_CONDITIONS[type];
         if (when !== 'always' && when !== happened) continue;
-        const values = OUTBOX_COLUMNS.map((column) => row[column]);
+        const aboutSession = type.startsWith('session.');
+        // OUTBOX_COLUMNS' order: the entry carries only what differs from the launch (LaunchOutboxEntry).
+        const values = [
+          id,
+          endpointId,
+          write.clientId,
+          type,
+          write.now,
+          write.userId,
+          aboutSession ? session.external_session_id : null,
+          aboutSession ? session.id : null,
+          write.now,
+          write.now,
+        ];
         if (this.deferred !== undefined) this.deferred.push(values);
         else this.statements.insertOutboxRow.run(...values);
       }
