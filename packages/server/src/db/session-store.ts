@@ -142,7 +142,8 @@ export const LAUNCH_EVENT_CONDITIONS: Readonly<Record<LaunchEventType, OutboxCon
  * player's id as the integrator knows it (`userId`), for a `session.` event the session's ids
  * (`external_session_id` as session_id, `id` as game_session_id), and `now` as the time it occurred,
  * is due and was made; its condition follows from its type (LAUNCH_EVENT_CONDITIONS). Its state,
- * attempts and lease take their defaults.
+ * attempts and lease take their defaults. 440 → 110 bytes of message per event, event loop 2.2 → 1.2 µs
+ * per launch with one (docs/performance.md).
  */
 export type LaunchOutboxEntry = readonly [id: string, endpointId: string, eventType: LaunchEventType];
 

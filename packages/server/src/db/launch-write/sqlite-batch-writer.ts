@@ -271,7 +271,7 @@ export class SqliteBatchWriter {
   /**
    * Inserts the session, then the outbox rows of `always` and of what happened to the player, queued
    * for the batch's insert when it defers them: a returning player's launch with an event then needs
-   * no savepoint (writer thread 18 → 10 µs more than a launch without, docs/performance.md).
+   * no savepoint (writer thread 17–20 → 10 µs more than a launch without, docs/performance.md).
    */
   private insertSession(
     write: LaunchWrite | RegisterWrite,
