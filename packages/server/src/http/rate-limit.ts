@@ -33,10 +33,14 @@ export class RateLimiter implements QuotaMetrics {
     private readonly config: Config,
   ) {}
 
-  /** Counts a request of an authenticated caller, e.g. `client:demo`; 429 past its quota. */
-  async countCaller(key: string): Promise<void> {
+  /**
+   * Counts a request of an authenticated caller, e.g. `client:demo`; 429 past its quota. Like the
+   * address checks below, settled at once (nothing returned, or the 429 thrown) when the store answers
+   * at once, as this process's does; a promise only for a shared store's answer (see routes.ts).
+   */
+  countCaller(key: string): void | Promise<void> {
     if (this.limitPerMinute === 0) return;
-    this.refuseOver(await this.store.hit(`caller:${key}`), this.limitPerMinute);
+    return this.refuseOverWhenCounted(this.store.hit(`caller:${key}`), this.limitPerMinute);
   }
 
   /** Counts an authentication that failed, against the caller's address when it is known. */
@@ -46,17 +50,17 @@ export class RateLimiter implements QuotaMetrics {
   }
 
   /** 429 while the caller's address has failed authentication more than the quota this minute. */
-  async assertAddressAllowed(request: FastifyRequest): Promise<void> {
+  assertAddressAllowed(request: FastifyRequest): void | Promise<void> {
     const address = this.address(request);
     if (address === undefined) return;
-    this.refuseOver(await this.store.peek(`failures:${address}`), this.limitPerMinute - 1);
+    return this.refuseOverWhenCounted(this.store.peek(`failures:${address}`), this.limitPerMinute - 1);
   }
 
   /** Counts a game page or page file of the caller's address; 429 past the quota. */
-  async countPage(request: FastifyRequest): Promise<void> {
+  countPage(request: FastifyRequest): void | Promise<void> {
     const address = this.address(request);
     if (address === undefined) return;
-    this.refuseOver(await this.store.hit(`pages:${address}`), this.limitPerMinute);
+    return this.refuseOverWhenCounted(this.store.hit(`pages:${address}`), this.limitPerMinute);
   }
 
   /** Quota checks the shared store (Redis) did not answer, counted by this instance alone instead. */
@@ -70,6 +74,15 @@ export class RateLimiter implements QuotaMetrics {
 
   private address(request: FastifyRequest): string | undefined {
     return this.limitPerMinute === 0 ? undefined : callerAddress(request, this.config);
+  }
+
+  /** refuseOver at once for a count at hand, once it comes for a count still to come. */
+  private refuseOverWhenCounted(
+    counted: WindowCount | Promise<WindowCount>,
+    allowed: number,
+  ): void | Promise<void> {
+    if (counted instanceof Promise) return counted.then((count) => this.refuseOver(count, allowed));
+    this.refuseOver(counted, allowed);
   }
 
   private refuseOver({ count, resetInMs }: WindowCount, allowed: number): void {
