@@ -132,7 +132,7 @@ async function checkSignatureInto(context: AppContext, signed: SignedRequest, re
   }
   report.canonical = canonical;
   report.acceptedAlternative = alternative;
-  const check = await checkSignature(context.live, signed);
+  const check = checkSignature(context.live, signed);
   if (check.ok) {
     report.signature = check.client.secretKey === null ? 'not-needed' : 'holds';
     return check.client;

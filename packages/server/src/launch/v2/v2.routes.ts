@@ -65,7 +65,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         const body = readBody(request.body);
         assertFlatParameters(body);
         assertSameUserId(body.userId, userId);
-        const accepted = await authenticateClient(
+        const accepted = authenticateClient(
           context.live,
           context.config,
           v2SignedRequest({
