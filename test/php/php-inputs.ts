@@ -55,6 +55,34 @@ export const key: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: keyChars, minLength: 1, maxLength: 6 }) },
 );
 
+/** Top-level names that are neither integers nor numeric strings (as a v2 request's are), repeats and excluded names among them. */
+export const plainName: fc.Arbitrary<string> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      'userId',
+      'nick',
+      'lang',
+      'authType',
+      'clientId',
+      'sort',
+      'sign',
+      'é',
+      'Zoë',
+      '😀',
+      '～',
+      'a b',
+      '',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .string({ unit: fc.constantFrom(...'abAB_-. eé😀'.split(/(?:)/u)), minLength: 1, maxLength: 6 })
+      .filter((name) => !/^[ .\d+-]/.test(name)),
+  },
+);
+
 const valueChars = fc.constantFrom(...'ab0129 .-+eE{}[]":,&=%é😀\\'.split(/(?:)/u));
 /** Text values, some of which hold JSON (decoded by the signature at the top level only). */
 export const text: fc.Arbitrary<string> = fc.oneof(

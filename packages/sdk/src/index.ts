@@ -31,6 +31,7 @@ export {
   canonicalString,
   EXCLUDED_KEYS,
   MAX_PARAMETER_DEPTH,
+  mergedCanonicalString,
   numberText,
   type SignableParams,
   type SignableValue,

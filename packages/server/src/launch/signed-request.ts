@@ -39,7 +39,7 @@ export function v2SignedRequest(
   const body = phpReading(input.body);
   return {
     clientId: clientIdParameter(input.query, 'clientId'),
-    candidates: [arrayReplace(query, body, PhpArray.from([['userId', input.userId]]))],
+    candidates: [[query, body, PhpArray.from([['userId', input.userId]])]],
     received: input.received,
     now: input.now,
     evidence: { clientParameter: 'clientId', query, body, bodyNote: bodyNote(input.body) },
@@ -59,7 +59,7 @@ export function v3SignedRequest(input: SignedInput & { params: PhpArray; body: u
   canonical.delete('client');
   return {
     clientId: clientIdParameter(input.query, 'client'),
-    candidates: [canonical, withClient],
+    candidates: [[canonical], [withClient]],
     received: input.received,
     now: input.now,
     evidence: { clientParameter: 'client', query, body: input.params, bodyNote: bodyNote(input.body) },

@@ -1,11 +1,10 @@
 import { hash, randomBytes } from 'node:crypto';
 import {
-  canonicalString,
   isHmacSignHeader,
+  mergedCanonicalString,
   type PhpArray,
   parseHmacSignHeader,
   signaturesMatch,
-  signedText,
 } from '@poker-launch/sdk';
 import { type Client, requestProtection, signingSecrets } from '../clients/client.js';
 import type { Config } from '../config.js';
@@ -21,7 +20,7 @@ export const SIGNATURE_TESTER_PATH = '/tools/signature';
 export interface SignedRequest {
   clientId: string | undefined;
   /** The canonical parameters first, then any other reading integrators use (v3 with `client` kept). */
-  candidates: readonly [PhpArray, ...PhpArray[]];
+  candidates: readonly [SignedParameters, ...SignedParameters[]];
   received: string | undefined;
   /** When it is checked: a rotated-out secret holds only until its overlap ends. */
   now: Date;
@@ -32,6 +31,13 @@ export interface SignedRequest {
   /** The caller's address as TRUST_PROXY resolves it (docs/design.md §11), for the client's allow-list. */
   address?: string | undefined;
 }
+
+/**
+ * Signed parameters as the layers PHP's `array_replace` merges into them (v2: query, body, the path's
+ * userId), kept apart: the canonical string is made from the layers without the merged array
+ * (the SDK's mergedCanonicalString); a reader of single parameters merges them (arrayReplace).
+ */
+export type SignedParameters = readonly PhpArray[];
 
 /** How a signature held: without one (a client without a secret), the API's, or the hmac scheme. */
 export type SignatureProof =
@@ -102,7 +108,7 @@ export function invalidSignature(
   if (config.deployment === 'production') return error;
   // Staging only: the strings we hashed (never the secret), so integrators can diff them against
   // theirs, what commonly explains the mistake, and the page that checks a request step by step.
-  const [canonical, alternative] = request.candidates.map((candidate) => canonicalString(candidate));
+  const [canonical, alternative] = request.candidates.map((candidate) => mergedCanonicalString(candidate));
   const hmacText = hmacSigningTextOf(request.wire, request.received);
   const signature = {
     canonical,
@@ -116,11 +122,12 @@ export function invalidSignature(
 
 /**
  * The SDK's signature, hashed here with node:crypto: synchronous, no round trip through Web Crypto's
- * thread pool. The SDK refuses parameters nested deeper than it signs (a RangeError): a bad request.
+ * thread pool; the SDK's signed text (signedText: the canonical string, then the secret) of the layers
+ * without their merge. The SDK refuses parameters nested deeper than it signs (a RangeError): a bad request.
  */
-export function signOrRefuse(params: PhpArray, secret: string): string {
+export function signOrRefuse(params: SignedParameters, secret: string): string {
   try {
-    return hash('sha256', signedText(params, secret), 'hex');
+    return hash('sha256', mergedCanonicalString(params) + secret, 'hex');
   } catch (error) {
     if (error instanceof RangeError)
       throw ApiError.of('bad_request', 'The request parameters nest too deeply');

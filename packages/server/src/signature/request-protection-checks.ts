@@ -1,4 +1,4 @@
-import { isNonce, type PhpValue, parseUnixSeconds, unixSeconds } from '@poker-launch/sdk';
+import { arrayReplace, isNonce, type PhpValue, parseUnixSeconds, unixSeconds } from '@poker-launch/sdk';
 import { type Client, requestProtection } from '../clients/client.js';
 import { addressAllowed, type RequestProtection } from '../clients/request-protection.js';
 import { ApiError, errorObject } from '../http/api-error.js';
@@ -42,7 +42,7 @@ export function checkProtection(
   if (proof.scheme === 'hmac')
     return usedOnce(client, proof.sign, proof.timestamp, 't', protection, request.now);
   if (protection.replayProtection === 'off') return { client };
-  const signed = request.candidates[0];
+  const signed = arrayReplace(...request.candidates[0]);
   const ts = signed.get('ts');
   const nonce = signed.get('nonce');
   if (ts === undefined && nonce === undefined) {

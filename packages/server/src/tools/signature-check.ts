@@ -1,4 +1,4 @@
-import { canonicalString, type ErrorObject, PhpArray } from '@poker-launch/sdk';
+import { type ErrorObject, mergedCanonicalString, PhpArray } from '@poker-launch/sdk';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { errorObject } from '../http/api-error.js';
@@ -121,7 +121,7 @@ export async function checkPastedRequest(
 async function checkSignatureInto(context: AppContext, signed: SignedRequest, report: SignatureReport) {
   const [canonical, alternative] = signed.candidates.map((candidate) => {
     try {
-      return canonicalString(candidate);
+      return mergedCanonicalString(candidate);
     } catch {
       return undefined;
     }
