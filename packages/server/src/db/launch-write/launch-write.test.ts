@@ -1,43 +1,14 @@
-import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertClient } from '../../clients/client.repository.js';
 import { registerPlayerIfAbsent } from '../../players/player.repository.js';
 import { LATER, launchOf, NOW, nick } from '../../test-support/launch-write-of.js';
-import { refuseSessionsOf } from '../../test-support/refuse-sessions.js';
+import { refuseRowsOf, refuseSessionsOf } from '../../test-support/refuse-sessions.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../../test-support/test-database.js';
 import { ENDPOINT_LEASED } from '../../webhooks/endpoint-leased.js';
 import type { Database } from '../open-database.js';
 import type { LaunchOutboxEntry, LaunchWrite, SessionStore } from '../session-store.js';
 
 const EARLIER = '2026-11-21T11:00:00.000Z';
-
-/** A trigger that refuses the outbox rows of one player: a database error of that launch's events only. */
-async function refuseOutboxRowsOf(database: Database, playerId: string): Promise<void> {
-  if (database.dialect === 'sqlite') {
-    await sql
-      .raw(
-        `create trigger refuse_outbox_row before insert on webhook_deliveries
-         when new.player_id = '${playerId}'
-         begin select raise(abort, 'refused by the test'); end`,
-      )
-      .execute(database.db);
-    return;
-  }
-  await sql
-    .raw(
-      `create function refuse_outbox_row() returns trigger language plpgsql as $$
-       begin
-         if new.player_id = '${playerId}' then raise exception 'refused by the test'; end if;
-         return new;
-       end $$`,
-    )
-    .execute(database.db);
-  await sql
-    .raw(
-      'create trigger refuse_outbox_row before insert on webhook_deliveries for each row execute function refuse_outbox_row()',
-    )
-    .execute(database.db);
-}
 
 /** The same cases on every dialect: what a launch writes besides its player and session. */
 describe.each(DIALECTS)('the launch write on %s: signatures, outbox rows, blocks', (dialect) => {
@@ -287,7 +258,8 @@ describe.each(DIALECTS)('the launch write on %s: signatures, outbox rows, blocks
 
   it("fails only the launch whose outbox row fails: its session is not kept, the batch's others are, with their events", async () => {
     for (const player of ['returning', 'faulty', 'refused']) await sessions().launch(launchOf(player));
-    await refuseOutboxRowsOf(database as Database, 'faulty');
+    // The outbox rows of one player refused: a database error of that launch's events only.
+    await refuseRowsOf(database as Database, 'webhook_deliveries', 'player_id', 'faulty');
     await refuseSessionsOf(database as Database, 'ext-refused');
     const outcomes = await Promise.allSettled([
       sessions().launch(withOutbox(launchOf('returning'))),
