@@ -60,6 +60,6 @@ export {
   replayFields,
   unixSeconds,
 } from './signature/replay-fields.js';
-export { sign, signaturesMatch, signedText } from './signature/sign.js';
+export { mergedSignedText, sign, signaturesMatch, signedText } from './signature/sign.js';
 export { sha256Hex } from './signature/web-crypto.js';
 export * from './wire/index.js';

@@ -5,6 +5,7 @@ import { NOT_JSON, phpJsonDecode } from '../php/json-decode.js';
 import { parseStr } from '../php/parse-str.js';
 import { arrayReplace, PhpArray } from '../php/php-array.js';
 import { canonicalString, MAX_PARAMETER_DEPTH, mergedCanonicalString } from './canonical-string.js';
+import { mergedSignedText, signedText } from './sign.js';
 
 /** The merge's answer: the string, or the error's message. */
 function outcome(read: () => string): string {
@@ -67,4 +68,20 @@ it('… and for requests of more names than it sorts itself (they take the merge
     );
   for (const count of [31, 32, 33, 60])
     expectSameAsMerge([names(count, 'n'), names(count >> 1, 'n'), names(3, 'm')]);
+});
+
+it('mergedSignedText is signedText of array_replace: the canonical string of the layers, then the secret', () => {
+  const query = PhpArray.from([
+    ['clientId', 'demo'],
+    ['nick', 'P1'],
+  ]);
+  const body = PhpArray.from([
+    ['nick', 'P2'],
+    ['lang', 'en'],
+  ]);
+  const path = PhpArray.from([['userId', '7']]);
+  expect(mergedSignedText([query, body, path], 'secret')).toBe(
+    signedText(arrayReplace(query, body, path), 'secret'),
+  );
+  expect(mergedSignedText([query, body, path], 'secret')).toBe('enP27secret');
 });

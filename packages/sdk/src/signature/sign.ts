@@ -1,5 +1,5 @@
 import type { PhpArray } from '../php/php-array.js';
-import { canonicalString, type SignableParams } from './canonical-string.js';
+import { canonicalString, mergedCanonicalString, type SignableParams } from './canonical-string.js';
 import { sha256Hex } from './web-crypto.js';
 
 /**
@@ -25,7 +25,23 @@ export async function sign(params: SignableParams | PhpArray, secretKey: string)
  * createHash('sha256').update(signedText(params, secret), 'utf8').digest('hex') === (await sign(params, secret));
  */
 export function signedText(params: SignableParams | PhpArray, secretKey: string): string {
-  return canonicalString(params) + secretKey;
+  return withSecret(canonicalString(params), secretKey);
+}
+
+/**
+ * `signedText(arrayReplace(...layers), secretKey)`, made from the layers without merging them (see
+ * {@link mergedCanonicalString}): for a server that reads a request's query, body and path apart.
+ *
+ * @example
+ * mergedSignedText([query, body, PhpArray.from([['userId', userId]])], secret);
+ */
+export function mergedSignedText(layers: readonly PhpArray[], secretKey: string): string {
+  return withSecret(mergedCanonicalString(layers), secretKey);
+}
+
+/** The signature's one rule for the secret: it follows the canonical string. */
+function withSecret(canonical: string, secretKey: string): string {
+  return canonical + secretKey;
 }
 
 /**

@@ -2,6 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 import {
   isHmacSignHeader,
   mergedCanonicalString,
+  mergedSignedText,
   type PhpArray,
   parseHmacSignHeader,
   signaturesMatch,
@@ -122,12 +123,12 @@ export function invalidSignature(
 
 /**
  * The SDK's signature, hashed here with node:crypto: synchronous, no round trip through Web Crypto's
- * thread pool; the SDK's signed text (signedText: the canonical string, then the secret) of the layers
- * without their merge. The SDK refuses parameters nested deeper than it signs (a RangeError): a bad request.
+ * thread pool; the SDK's signed text of the layers without their merge (mergedSignedText). The SDK
+ * refuses parameters nested deeper than it signs (a RangeError): a bad request.
  */
 export function signOrRefuse(params: SignedParameters, secret: string): string {
   try {
-    return hash('sha256', mergedCanonicalString(params) + secret, 'hex');
+    return hash('sha256', mergedSignedText(params, secret), 'hex');
   } catch (error) {
     if (error instanceof RangeError)
       throw ApiError.of('bad_request', 'The request parameters nest too deeply');
