@@ -176,7 +176,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerWebhookJobs(app, context, options.webhooks);
   registerInstanceHeartbeat(app, context);
   // Before the launch routes are registered: it hooks them as they are.
-  if (activity) recordLaunchAttempts(app, options.live, activity, () => clock().getTime());
+  // The system clock's time without a Date made for it (a Date a launch: 0.5 % of its event loop, CPU profile).
+  const nowMs = clock === systemClock ? Date.now : () => clock().getTime();
+  if (activity) recordLaunchAttempts(app, options.live, activity, nowMs);
 
   // After the hooks (its pages get them too), before any route (it documents those registered after it).
   await registerOpenApi(app, options.config);
