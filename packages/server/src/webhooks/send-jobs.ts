@@ -1,12 +1,16 @@
 import { ThreadChannel } from '../db/sqlite/thread-channel.js';
 import type { SendOutcome } from './webhook-sender.js';
 
-/** One delivery for the sender thread: where, its webhook-id and body, and the secrets that sign it. */
-export interface SendJob {
+/**
+ * One batch for the sender thread: one endpoint's URL and the secrets that sign its requests, once, and
+ * each delivery's webhook-id and body, by position (two arrays of strings: the cheapest JSON either
+ * side of the thread; docs/performance.md, "Webhooks on the launch path").
+ */
+export interface SendBatch {
   url: string;
-  id: string;
-  body: string;
   secrets: readonly string[];
+  ids: readonly string[];
+  bodies: readonly string[];
 }
 
 export interface SenderThreadOptions {
@@ -46,9 +50,9 @@ export class SenderThread {
     return JSON.parse(await this.channel.request(PRIORITY_REQUEST)) as SenderPriority;
   }
 
-  /** The outcome of each job, in order; rejects only if the thread died. */
-  async sendAll(jobs: readonly SendJob[]): Promise<SendOutcome[]> {
-    return JSON.parse(await this.channel.request(JSON.stringify(jobs))) as SendOutcome[];
+  /** The outcome of each delivery of the batch, in order; rejects only if the thread died. */
+  async sendAll(batch: SendBatch): Promise<SendOutcome[]> {
+    return JSON.parse(await this.channel.request(JSON.stringify(batch))) as SendOutcome[];
   }
 
   close(): Promise<void> {

@@ -235,17 +235,32 @@ export class WebhookDeliverer {
     const secrets = endpointSecrets(endpoint, this.options.clock());
     const outcomes: SendOutcome[] =
       problem === undefined
-        ? await this.sender.sendAll(
-            rows.map((row) => ({ url: endpoint.url, id: row.id, body: webhookBody(row), secrets })),
-          )
+        ? await this.sender.sendAll({
+            url: endpoint.url,
+            secrets,
+            ids: rows.map((row) => row.id),
+            bodies: rows.map(webhookBody),
+          })
         : rows.map(() => ({ kind: 'failed', error: problem, refused: true }));
     const answeredAt = this.options.clock();
-    return rows.map((row, index) => this.judge(row, outcomes[index] as SendOutcome, answeredAt));
+    const counted = new Map<DeliveryOutcome, number>();
+    const count = (kind: DeliveryOutcome) => counted.set(kind, (counted.get(kind) ?? 0) + 1);
+    const attempted = rows.map((row, index) =>
+      this.judge(row, outcomes[index] as SendOutcome, answeredAt, count),
+    );
+    // Counted once a batch per outcome: one inc per delivery was 0.1-0.5 µs each (docs/performance.md).
+    for (const [outcome, n] of counted) this.options.metrics.webhookDeliveries.inc({ outcome }, n);
+    return attempted;
   }
 
-  private judge(row: SentDelivery, outcome: SendOutcome, now: Date): Attempted {
+  private judge(
+    row: SentDelivery,
+    outcome: SendOutcome,
+    now: Date,
+    count: (outcome: DeliveryOutcome) => void,
+  ): Attempted {
     if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) {
-      this.count('delivered');
+      count('delivered');
       return { row, result: { state: 'delivered', status: outcome.status }, gone: false };
     }
     const status = outcome.kind === 'answered' ? outcome.status : null;
@@ -254,12 +269,12 @@ export class WebhookDeliverer {
         ? `HTTP ${outcome.status}${outcome.body === '' ? '' : `: ${outcome.body.slice(0, 200)}`}`
         : outcome.error;
     if (status === 410) {
-      this.count('gone');
+      count('gone');
       return { row, result: { state: 'failed', status, error }, gone: true };
     }
     const retryAfter = outcome.kind === 'answered' ? outcome.retryAfter : undefined;
     const next = nextAttemptAt(this.options.config.webhookRetrySchedule, row.attempts + 1, now, retryAfter);
-    this.count(
+    count(
       next === undefined ? 'failed' : outcome.kind === 'failed' && outcome.refused ? 'refused' : 'retrying',
     );
     return {
@@ -270,9 +285,5 @@ export class WebhookDeliverer {
           : { state: 'pending', status, error, nextAttemptAt: next },
       gone: false,
     };
-  }
-
-  private count(outcome: DeliveryOutcome): void {
-    this.options.metrics.webhookDeliveries.inc({ outcome });
   }
 }

@@ -3,9 +3,9 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   PRIORITY_REQUEST,
+  type SendBatch,
   type SenderPriority,
   type SenderThreadOptions,
-  type SendJob,
 } from './send-jobs.js';
 import { type SendOutcome, WebhookSender } from './webhook-sender.js';
 import { signedHeaders } from './webhook-signature.js';
@@ -30,40 +30,22 @@ port.on('message', ({ id, payload }: { id: number; payload: string }) => {
     port.postMessage({ id, result: JSON.stringify(priority) });
     return;
   }
-  const jobs = JSON.parse(payload) as SendJob[];
-  void sendJobs(jobs).then(
+  const batch = JSON.parse(payload) as SendBatch;
+  void sendBatch(batch).then(
     (outcomes) => port.postMessage({ id, result: JSON.stringify(outcomes) }),
     (error: unknown) =>
       port.postMessage({ id, error: { message: error instanceof Error ? error.message : String(error) } }),
   );
 });
 
-/** The jobs of each URL (a batch is one endpoint's) sent together; the outcomes in the jobs' order. */
-async function sendJobs(jobs: readonly SendJob[]): Promise<SendOutcome[]> {
-  const byUrl = new Map<string, number[]>();
-  jobs.forEach((job, index) => {
-    const indexes = byUrl.get(job.url);
-    if (indexes === undefined) byUrl.set(job.url, [index]);
-    else indexes.push(index);
-  });
-  const outcomes: SendOutcome[] = new Array(jobs.length);
-  await Promise.all(
-    [...byUrl].map(async ([url, indexes]) => {
-      const items = indexes.map((index) => {
-        const job = jobs[index] as SendJob;
-        // Signed as it is written: webhook-timestamp is the time of this attempt.
-        return {
-          body: job.body,
-          headers: () => signedHeaders(job.id, Math.floor(Date.now() / 1000), job.body, job.secrets),
-        };
-      });
-      const sent = await sender.sendAll(url, items, options.concurrency);
-      sent.forEach((outcome, at) => {
-        outcomes[indexes[at] as number] = outcome;
-      });
-    }),
-  );
-  return outcomes;
+/** A batch's deliveries sent to its endpoint; the outcomes in the deliveries' order. */
+function sendBatch({ url, secrets, ids, bodies }: SendBatch): Promise<SendOutcome[]> {
+  const items = bodies.map((body, index) => ({
+    body,
+    // Signed as it is written: webhook-timestamp is the time of this attempt.
+    headers: () => signedHeaders(ids[index] as string, Math.floor(Date.now() / 1000), body, secrets),
+  }));
+  return sender.sendAll(url, items, options.concurrency);
 }
 
 /**
