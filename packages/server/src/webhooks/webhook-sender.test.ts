@@ -113,24 +113,36 @@ describe('the webhook sender on kept-alive connections', () => {
     let connections = 0;
     let inFlight = 0;
     let mostInFlight = 0;
+    // Answers wait until 16 requests are in flight at once (or 2 s, if the sender never gets there):
+    // what is asserted is the sender's concurrency, not how fast a loaded machine opens 16 sockets.
+    let allInFlight: () => void = () => {};
+    const sixteenInFlight = Promise.race([
+      new Promise<void>((resolve) => {
+        allInFlight = resolve;
+      }),
+      new Promise<void>((resolve) => setTimeout(resolve, 2000).unref()),
+    ]);
     const url = await rawServer((socket, request, index) => {
       if (index === 0) connections++;
       inFlight++;
       mostInFlight = Math.max(mostInFlight, inFlight);
+      if (inFlight === 16) allInFlight();
       seen.push(/webhook-id: (\S+)/.exec(request)?.[1] ?? '');
       requests.push(request);
       // 200-203: statuses with a body (not 204 or 205).
       const item = Number(/"index":(\d+)/.exec(request)?.[1]);
       const status = 200 + (item % 4);
-      setTimeout(() => {
-        inFlight--;
-        // Chunked (split across writes) and length-delimited bodies.
-        if (item % 2 === 0) {
-          socket.write(`HTTP/1.1 ${status} OK\r\ntransfer-encoding: chunked\r\n`);
-          socket.write('retry-after: 7\r\n\r\n3\r\nab');
-          socket.write('c\r\n0\r\n\r\n');
-        } else socket.write(`HTTP/1.1 ${status} OK\r\ncontent-length: 2\r\n\r\nok`);
-      }, 2);
+      void sixteenInFlight.then(() =>
+        setTimeout(() => {
+          inFlight--;
+          // Chunked (split across writes) and length-delimited bodies.
+          if (item % 2 === 0) {
+            socket.write(`HTTP/1.1 ${status} OK\r\ntransfer-encoding: chunked\r\n`);
+            socket.write('retry-after: 7\r\n\r\n3\r\nab');
+            socket.write('c\r\n0\r\n\r\n');
+          } else socket.write(`HTTP/1.1 ${status} OK\r\ncontent-length: 2\r\n\r\nok`);
+        }, 2),
+      );
     });
     const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 5000 });
     try {
