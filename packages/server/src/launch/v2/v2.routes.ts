@@ -60,7 +60,8 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
           }),
         },
       },
-      async authenticate(request) {
+      // Synchronous: nothing here waits (a promise fewer a launch, http/routes.ts's preHandler).
+      authenticate(request) {
         const { userId } = request.params;
         const body = readBody(request.body);
         assertFlatParameters(body);
