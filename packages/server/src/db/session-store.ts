@@ -196,6 +196,16 @@ export type WriteOutcome =
   | { ok: true; changes: number[] };
 
 /**
+ * A write statement (a compiled Kysely query, or a fixed text); `name`: its text never changes, and
+ * PostgreSQL prepares it once per connection under that name (SQLite ignores it).
+ */
+export interface WriteStatement {
+  sql: string;
+  parameters: readonly unknown[];
+  name?: string;
+}
+
+/**
  * The hot path's storage: writes through group commit (many concurrent requests share one transaction
  * and one fsync, each answered once its batch is committed) and the reads every token check makes.
  */
@@ -205,9 +215,9 @@ export interface SessionStore {
   /** Resolves once the revocation is committed. */
   revoke(write: RevokeWrite): Promise<void>;
   /** Runs one write statement (a compiled Kysely query) where the store writes; answers the rows it changed. */
-  execute(query: { sql: string; parameters: readonly unknown[] }): Promise<number>;
+  execute(query: WriteStatement): Promise<number>;
   /** Runs the statements in one transaction where the store writes; answers the rows each changed. */
-  executeAll(queries: readonly { sql: string; parameters: readonly unknown[] }[]): Promise<number[]>;
+  executeAll(queries: readonly WriteStatement[]): Promise<number[]>;
   /** The session of a token hash, with who its player is. */
   findByTokenHash(tokenHash: string): Promise<TokenSessionRow | undefined>;
   /** Finishes the writes already accepted, then closes. */

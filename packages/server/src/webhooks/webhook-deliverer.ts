@@ -12,6 +12,7 @@ import {
   claimStatement,
   dueDeliveries,
   ENDPOINT_LEASED,
+  type EndpointLease,
   endpointLeaseStatement,
   type Holding,
   hasDueDelivery,
@@ -172,11 +173,15 @@ export class WebhookDeliverer {
       const at = clock();
       // Recorded before the next read: until then the rows are still pending. The endpoint's lease is
       // renewed in the same commit, so that it outlasts the next batch too.
-      const record = recordStatements(db, holding, results, at);
+      const record = recordStatements(
+        db,
+        holding,
+        results,
+        at,
+        leased ? this.lease(endpoint.id, at) : undefined,
+      );
       try {
-        const changes = await sessions.executeAll(
-          leased ? [...record, this.leaseStatement(endpoint.id, at)] : record,
-        );
+        const changes = await sessions.executeAll(record);
         if (leased) this.heldLease(endpoint.id, at, changes.at(-1) === 1);
       } catch (error) {
         // Not recorded: the rows are sent again, once their lease (the claim's or the endpoint's) ends.
@@ -203,13 +208,8 @@ export class WebhookDeliverer {
     return Math.ceil(CLAIM_BATCH / ENDPOINT_CONCURRENCY) * this.timeoutMs;
   }
 
-  private leaseStatement(endpointId: string, now: Date) {
-    return endpointLeaseStatement(this.options.db, {
-      endpointId,
-      holder: this.holder,
-      now,
-      leaseUntil: this.leaseEnd(now),
-    });
+  private lease(endpointId: string, now: Date): EndpointLease {
+    return { endpointId, holder: this.holder, now, leaseUntil: this.leaseEnd(now) };
   }
 
   private heldLease(endpointId: string, at: Date, held: boolean): void {
@@ -224,7 +224,9 @@ export class WebhookDeliverer {
   private async holdLease(endpointId: string, now: Date): Promise<boolean> {
     const until = this.leases.get(endpointId);
     if (until !== undefined && until - now.getTime() > this.batchMs()) return true;
-    const changed = await this.options.sessions.execute(this.leaseStatement(endpointId, now));
+    const changed = await this.options.sessions.execute(
+      endpointLeaseStatement(this.options.db, this.lease(endpointId, now)),
+    );
     this.heldLease(endpointId, now, changed === 1);
     return changed === 1;
   }

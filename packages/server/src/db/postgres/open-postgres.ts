@@ -3,6 +3,7 @@ import pg from 'pg';
 import { migrateToLatest, migrationStatus } from '../migrations.js';
 import type { Database } from '../open-database.js';
 import type { DatabaseSchema, Db } from '../schema.js';
+import { keepPostgresPool } from './postgres-pool-of.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 
 /** Longest wait for a PostgreSQL connection (a new one, or a free one of the pool) before a query fails. */
@@ -48,6 +49,7 @@ export async function openPostgres(
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', report));
   const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  keepPostgresPool(db, pool);
   return {
     db,
     dialect: 'postgres',
