@@ -195,14 +195,10 @@ export type WriteOutcome =
   | { ok: true; changed: number }
   | { ok: true; changes: number[] };
 
-/**
- * A write statement (a compiled Kysely query, or a fixed text); `name`: its text never changes, and
- * PostgreSQL prepares it once per connection under that name (SQLite ignores it).
- */
+/** A write statement: a compiled Kysely query, or a fixed text and its parameters. */
 export interface WriteStatement {
   sql: string;
   parameters: readonly unknown[];
-  name?: string;
 }
 
 /**

@@ -38,7 +38,7 @@ export { ENDPOINT_LEASED };
 export async function hasDueDelivery(db: Db, endpointId: string, now: Date): Promise<boolean> {
   const pool = postgresPoolOf(db);
   if (pool !== undefined) {
-    const { rows } = await pool.query({ ...PG_HAS_DUE, values: [endpointId, now.toISOString()] });
+    const { rows } = await pool.query(PG_HAS_DUE, [endpointId, now.toISOString()]);
     return rows.length > 0;
   }
   const row = await due(db, endpointId, now, true).select('id').limit(1).executeTakeFirst();
@@ -46,12 +46,12 @@ export async function hasDueDelivery(db: Db, endpointId: string, now: Date): Pro
 }
 
 /*
- * PostgreSQL's statements of a batch, as fixed texts run by name: each connection parses and plans
- * them once, and the event loop neither builds nor compiles a query per batch (Kysely's building and
- * compiling, pg's row objects: a delivered event's event loop 33 → 16 µs, its backends' 30 → 18
- * in full batches, docs/performance.md). The same SQL as the Kysely queries below, with 'pending'
- * and the lease mark written in (the due index is partial on state = 'pending', which a generic plan
- * of a bound value could not use) and a batch's ids as one array.
+ * PostgreSQL's statements of a batch as fixed texts: the event loop neither builds nor compiles a
+ * query per batch (Kysely), and the due read's rows come as arrays (pg's row objects): a delivered
+ * event's event loop 31 → 20 µs in a drain (docs/performance.md). Not prepared by name: a generic plan
+ * made while the table was small kept a sequential scan as it grew (the record's backend CPU per event
+ * 26 → 96 µs over 23,000 rows), so each is planned with its values, as Kysely's were. The same SQL as
+ * the Kysely queries below, with a batch's ids as one array.
  */
 const PG_DUE = `from webhook_deliveries
   where endpoint_id = $1 and state = 'pending' and next_attempt_at <= $2
@@ -59,14 +59,12 @@ const PG_DUE = `from webhook_deliveries
 const PG_DUE_UNLEASED = `from webhook_deliveries
   where endpoint_id = $1 and state = 'pending' and next_attempt_at <= $2
     and (lease_until is null or lease_until <= $2)`;
-const PG_HAS_DUE = { name: 'poker_launch_webhook_has_due', text: `select id ${PG_DUE} limit 1` };
+const PG_HAS_DUE = `select id ${PG_DUE} limit 1`;
 const PG_DUE_READ = {
-  name: 'poker_launch_webhook_due',
   text: `select ${SENT_COLUMNS.join(', ')} ${PG_DUE} order by next_attempt_at limit $3`,
   rowMode: 'array',
 } as const;
 const PG_DUE_READ_UNLEASED = {
-  name: 'poker_launch_webhook_due_unleased',
   text: `select ${SENT_COLUMNS.join(', ')} ${PG_DUE_UNLEASED} order by next_attempt_at limit $3`,
   rowMode: 'array',
 } as const;
@@ -75,28 +73,21 @@ const pgLease = (endpoint: string, holder: string, until: string, now: string) =
   `insert into webhook_endpoint_leases (endpoint_id, holder, lease_until) values (${endpoint}, ${holder}, ${until})
   on conflict (endpoint_id) do update set holder = excluded.holder, lease_until = excluded.lease_until
   where webhook_endpoint_leases.holder = ${holder} or webhook_endpoint_leases.lease_until <= ${now}`;
-/** A batch's delivered rows ($1 status, $2 when, $3 ids) the endpoint's lease holds. */
+/** A batch's delivered rows ($1 status, $2 when, $3 ids, $4 'pending') the endpoint's lease holds. */
 const PG_DELIVERED_LEASED = `update webhook_deliveries set state = 'delivered', attempts = attempts + 1,
     last_status = $1, last_error = null, delivered_at = $2
-  where id = any($3::text[]) and state = 'pending' and lease_until = '${ENDPOINT_LEASED}'`;
-const PG_LEASE = { name: 'poker_launch_webhook_lease', sql: pgLease('$1', '$2', '$3', '$4') };
-/** Delivered rows a claim ($4) holds, let go. */
-const PG_DELIVERED_CLAIMED = {
-  name: 'poker_launch_webhook_delivered_claimed',
-  sql: `update webhook_deliveries set state = 'delivered', attempts = attempts + 1,
+  where id = any($3::text[]) and state = $4 and lease_until = '${ENDPOINT_LEASED}'`;
+const PG_LEASE = pgLease('$1', '$2', '$3', '$4');
+/** Delivered rows a claim ($4, $5 'pending') holds, let go. */
+const PG_DELIVERED_CLAIMED = `update webhook_deliveries set state = 'delivered', attempts = attempts + 1,
     last_status = $1, last_error = null, delivered_at = $2, lease_until = null, claimed_by = null
-  where id = any($3::text[]) and state = 'pending' and claimed_by = $4`,
-};
-const PG_DELIVERED = { name: 'poker_launch_webhook_delivered_leased', sql: PG_DELIVERED_LEASED };
+  where id = any($3::text[]) and claimed_by = $4 and state = $5`;
 /**
- * The same and the lease renewed ($4 endpoint, $5 holder, $6 until, $7 now) in one statement, its own
+ * The same and the lease renewed ($5 endpoint, $6 holder, $7 until, $8 now) in one statement, its own
  * transaction: the batch's usual record is one round trip instead of four (begin, two, commit).
  */
-const PG_DELIVERED_RENEWING = {
-  name: 'poker_launch_webhook_delivered_renewing',
-  sql: `with recorded as (${PG_DELIVERED_LEASED})
-  ${pgLease('$4', '$5', '$6', '$7')}`,
-};
+const PG_DELIVERED_RENEWING = `with recorded as (${PG_DELIVERED_LEASED})
+  ${pgLease('$5', '$6', '$7', '$8')}`;
 
 export interface EndpointLease {
   endpointId: string;
@@ -114,7 +105,10 @@ export interface EndpointLease {
 export function endpointLeaseStatement(db: Db, lease: EndpointLease): WriteStatement {
   if (postgresPoolOf(db) !== undefined) {
     const now = lease.now.toISOString();
-    return { ...PG_LEASE, parameters: [lease.endpointId, lease.holder, lease.leaseUntil.toISOString(), now] };
+    return {
+      sql: PG_LEASE,
+      parameters: [lease.endpointId, lease.holder, lease.leaseUntil.toISOString(), now],
+    };
   }
   return db
     .insertInto('webhook_endpoint_leases')
@@ -370,8 +364,8 @@ export function recordStatements(
       const until = lease.leaseUntil.toISOString();
       return [
         {
-          ...PG_DELIVERED_RENEWING,
-          parameters: [status, at, ids, endpointId, holder, until, lease.now.toISOString()],
+          sql: PG_DELIVERED_RENEWING,
+          parameters: [status, at, ids, 'pending', endpointId, holder, until, lease.now.toISOString()],
         },
       ];
     }
@@ -380,8 +374,8 @@ export function recordStatements(
     if (postgres) {
       statements.push(
         holding === 'endpoint lease'
-          ? { ...PG_DELIVERED, parameters: [status, at, ids] }
-          : { ...PG_DELIVERED_CLAIMED, parameters: [status, at, ids, holding.claimId] },
+          ? { sql: PG_DELIVERED_LEASED, parameters: [status, at, ids, 'pending'] }
+          : { sql: PG_DELIVERED_CLAIMED, parameters: [status, at, ids, holding.claimId, 'pending'] },
       );
       continue;
     }

@@ -71,8 +71,8 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /** A statement of its own, outside the batches: PostgreSQL commits it without stopping anything else. */
-  async execute(statement: WriteStatement): Promise<number> {
-    const result = await this.pool.query(queryOf(statement));
+  async execute({ sql, parameters }: WriteStatement): Promise<number> {
+    const result = await this.pool.query(sql, [...parameters]);
     return result.rowCount ?? 0;
   }
 
@@ -87,8 +87,8 @@ export class PostgresSessionStore implements SessionStore {
     try {
       await connection.query('begin');
       const changes: number[] = [];
-      for (const statement of queries) {
-        changes.push((await connection.query(queryOf(statement))).rowCount ?? 0);
+      for (const { sql, parameters } of queries) {
+        changes.push((await connection.query(sql, [...parameters])).rowCount ?? 0);
       }
       await connection.query('commit');
       return changes;
@@ -198,11 +198,4 @@ function isStatementError(error: unknown): boolean {
 function isNickTaken(error: unknown): boolean {
   const { code, constraint } = error as { code?: unknown; constraint?: unknown };
   return code === '23505' && constraint === 'players_nick_key_unique';
-}
-
-/** A named statement is parsed and planned once per connection (pg keeps it under its name). */
-function queryOf({ sql, parameters, name }: WriteStatement): pg.QueryConfig {
-  return name === undefined
-    ? { text: sql, values: [...parameters] }
-    : { name, text: sql, values: [...parameters] };
 }
