@@ -2,6 +2,10 @@ import { isIP } from 'node:net';
 import ISO6391 from 'iso-639-1';
 import { accept, type FieldRule, refuse } from './field-rule.js';
 
+// The package's codes in a Set: its validate() is hasOwnProperty on a 183-key dictionary, which first
+// interns the freshly lowercased text (0.39 µs a v2 launch against about 0.05, perf). Same answers.
+const ISO_639_1_CODES: ReadonlySet<string> = new Set(ISO6391.getAllCodes());
+
 // C0 and C1 control characters: never valid in any text field (they break logs, URLs and screens, and
 // PostgreSQL refuses NUL in text outright).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
@@ -141,7 +145,7 @@ export function languageCode(): FieldRule<string> {
       const match = typeof raw === 'string' ? /^([A-Za-z]{2})(?:[-_]([A-Za-z]{2}))?$/.exec(raw) : null;
       const language = match?.[1]?.toLowerCase() ?? '';
       // The list of the maintained data package, not one of our own: ISO 639-1 has 183 codes, not 26².
-      if (!match || !ISO6391.validate(language)) {
+      if (!match || !ISO_639_1_CODES.has(language)) {
         return refuse(
           'invalid_field',
           `${name} must be an ISO 639-1 language code, optionally with a region (en, pt-BR)`,

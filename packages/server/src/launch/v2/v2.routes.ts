@@ -66,6 +66,8 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         const body = readBody(request.body);
         assertFlatParameters(body);
         assertSameUserId(body.userId, userId);
+        // Its two fields passed by name, not spread into the literal (CopyDataProperties, 0.33 µs a launch, perf).
+        const { wire, address } = onTheWire(request);
         const accepted = authenticateClient(
           context.live,
           context.config,
@@ -75,7 +77,8 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
             userId,
             received: headerValue(request, 'sign'),
             now: context.clock(),
-            ...onTheWire(request),
+            wire,
+            address,
           }),
         );
         // Every field named, not `{ ...accepted, body }`: the spread made a new hidden class each launch, and the
