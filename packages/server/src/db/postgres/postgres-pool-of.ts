@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Db } from '../schema.js';
 
-/** The pool under each PostgreSQL database opened (openPostgres), for the statements run on it by name. */
+/** The pool under each PostgreSQL database opened (openPostgres), for the fixed-text statements run on it directly. */
 const pools = new WeakMap<Db, pg.Pool>();
 
 export function keepPostgresPool(db: Db, pool: pg.Pool): void {
