@@ -98,10 +98,10 @@ describe('npm run bench', () => {
     // v2-webhook: every launch of bench-hooks delivered to the receiver, the rest of a run waited for.
     const [webhookRow, ...otherWebhookRows] = tableRows(run.stdout, 'dialect');
     expect(otherWebhookRows).toEqual([]);
-    const [dialect, connections, plain, withWebhook, , ratio, , delivered, , webhookErrors] =
+    const [dialect, connections, plain, withWebhook, , ratio, , delivered, , deliveredRatio, webhookErrors] =
       webhookRow ?? [];
     expect([dialect, connections, webhookErrors]).toEqual(['sqlite', '10', '0']);
-    for (const value of [plain, withWebhook, ratio])
+    for (const value of [plain, withWebhook, ratio, deliveredRatio])
       expect(Number(value?.replaceAll(',', ''))).toBeGreaterThan(0);
     expect(delivered).toMatch(/^\d+ % of [\d,]+$/);
     // v2-replay: every request signed anew with ts and nonce, each accepted (a replay would be a 400).

@@ -90,7 +90,10 @@ const WEBHOOK_NOTE =
   'its own transaction, and the service delivers it over https to a receiver in its own process that ' +
   'answers 204, while the load goes on. After each run the benchmark waits until every delivery of it ' +
   'arrived before the next run starts (outside the measurement): "delivered during the run" is the share ' +
-  'that arrived while the run lasted, the rest is the backlog the run left.';
+  'that arrived while the run lasted, the rest is the backlog the run left. "ratio, deliveries included" ' +
+  "counts that wait in: each run's launches ÷ (its seconds + the wait), the median of the runs, ÷ plain " +
+  "v2's req/s: about what a load that lasts can keep while every event is delivered (at least that: " +
+  'the wait after a run may leave CPU unused).';
 
 const REPLAY_NOTE =
   'v2-replay: the same service answers v2 launches of the `bench` client (replay protection off: plain v2) ' +

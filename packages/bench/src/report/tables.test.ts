@@ -58,13 +58,18 @@ describe('report tables', () => {
   });
 
   it('prints the tables of the service against itself (v2-webhook, v2-replay, flat store, activity cost) as they always were', () => {
-    const webhooks = { launched: 12_345, deliveredDuringRuns: 0.875, longestDrainSeconds: 2.25 };
+    const webhooks = {
+      launched: 12_345,
+      deliveredDuringRuns: 0.875,
+      longestDrainSeconds: 2.25,
+      launchesPerSecondDelivered: 900,
+    };
     const against = { ...row(3), storedSessions: 200_000, reference: summary('v2', 2_000, 0) };
     expect(webhookTable([{ ...against, scenario: 'v2-webhook', webhooks }, against])).toEqual([
-      '| dialect | connections | v2 req/s | v2 + webhook req/s | p99 ms v2 / + webhook | ratio | CPU ratio | delivered during the run | longest wait for the rest (s) | errors |',
-      '|---|---|---|---|---|---|---|---|---|---|',
-      '| sqlite | 50 | 2,000 | 1,100 | 9.88 / 9.88 | 0.55 | 0.55 | 88 % of 12,345 | 2.3 | **3 FAILED** |',
-      '| sqlite | 50 | 2,000 | 1,100 | 9.88 / 9.88 | 0.55 | 0.55 | – | – | **3 FAILED** |',
+      '| dialect | connections | v2 req/s | v2 + webhook req/s | p99 ms v2 / + webhook | ratio | CPU ratio | delivered during the run | longest wait for the rest (s) | ratio, deliveries included | errors |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+      '| sqlite | 50 | 2,000 | 1,100 | 9.88 / 9.88 | 0.55 | 0.55 | 88 % of 12,345 | 2.3 | 0.45 | **3 FAILED** |',
+      '| sqlite | 50 | 2,000 | 1,100 | 9.88 / 9.88 | 0.55 | 0.55 | – | – | – | **3 FAILED** |',
     ]);
     expect(replayTable([{ ...against, scenario: 'v2-replay' }])).toEqual([
       '| dialect | connections | v2 req/s | v2 + replay protection req/s | p99 ms v2 / + replay | ratio | CPU ratio | errors |',

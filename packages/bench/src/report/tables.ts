@@ -121,6 +121,11 @@ export function webhookTable(rows: readonly PairedRow[]): string[] {
             : '–',
       ],
       ['longest wait for the rest (s)', ({ webhooks }) => webhooks?.longestDrainSeconds.toFixed(1) ?? '–'],
+      [
+        'ratio, deliveries included',
+        ({ webhooks, reference }) =>
+          webhooks ? ratio(webhooks.launchesPerSecondDelivered, reference.requestsPerSecond) : '–',
+      ],
     ],
   );
 }

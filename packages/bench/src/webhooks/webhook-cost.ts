@@ -11,6 +11,7 @@ import { POKER_LAUNCH_BIN } from '../processes/service-process.js';
 import { sendEach } from '../scenarios/http-send.js';
 import { type BenchClient, playerNumber, type Scenario } from '../scenarios/scenario.js';
 import { v2Params, v2Request } from '../scenarios/v2-scenario.js';
+import { median } from '../stats.js';
 import type { ReceiverProcess } from './receiver-process.js';
 
 const run = promisify(execFile);
@@ -27,6 +28,12 @@ export interface WebhookDeliveryStats {
   readonly deliveredDuringRuns: number;
   /** The longest wait, after a run, until every delivery of it had arrived. */
   readonly longestDrainSeconds: number;
+  /**
+   * Launches a second counting each run's deliveries to the end (the run's launches ÷ its seconds plus
+   * the wait for the rest), the median of the runs: about the rate a load that lasts can keep, where
+   * every event is delivered as it goes (a lower bound: the deliveries alone may leave CPU unused).
+   */
+  readonly launchesPerSecondDelivered: number;
 }
 
 /**
@@ -58,6 +65,7 @@ export async function runWebhookCost(
     throw new Error(`the receiver got ${expected} of the ${options.players} set-up launches' webhooks`);
   }
   const stats = { launched: 0, deliveredDuringRuns: 0, longestDrainSeconds: 0 };
+  const deliveredRates: number[] = [];
   const afterRun = async (result: LoadResult, measured: boolean) => {
     const created = result.answered - result.non2xx;
     const before = expected;
@@ -68,7 +76,9 @@ export async function runWebhookCost(
     if (!measured) return;
     stats.launched += created;
     stats.deliveredDuringRuns += Math.min(created, atEnd - before);
-    stats.longestDrainSeconds = Math.max(stats.longestDrainSeconds, (performance.now() - started) / 1000);
+    const drainSeconds = (performance.now() - started) / 1000;
+    stats.longestDrainSeconds = Math.max(stats.longestDrainSeconds, drainSeconds);
+    deliveredRates.push(created / (options.duration + drainSeconds));
   };
   progress(`${dialect} v2-webhook: ${options.rounds} rounds of ${options.duration} s per target`);
   const summaries = await alternate(
@@ -91,6 +101,7 @@ export async function runWebhookCost(
       launched: stats.launched,
       deliveredDuringRuns: stats.launched > 0 ? stats.deliveredDuringRuns / stats.launched : Number.NaN,
       longestDrainSeconds: stats.longestDrainSeconds,
+      launchesPerSecondDelivered: deliveredRates.length > 0 ? median(deliveredRates) : Number.NaN,
     },
   };
 }
