@@ -11,8 +11,11 @@ export interface Target {
   readonly requests: readonly LoadRequest[];
   /** The server's process, whose CPU time is read around each measured run. */
   readonly pid: number;
-  /** Called after each of its runs (warm-up or measured), outside the measurement. */
-  readonly afterRun?: (result: LoadResult, measured: boolean) => Promise<void>;
+  /**
+   * Called after each of its runs (warm-up or measured), outside the measurement; what it answers for a
+   * measured run ends that round's progress line.
+   */
+  readonly afterRun?: (result: LoadResult, measured: boolean) => Promise<string | undefined>;
 }
 
 export interface RoundsOptions {
@@ -75,7 +78,7 @@ export async function alternate(
       const cpuBefore = await cpuTime(target.pid);
       const result = await runLoad({ ...load, duration: options.duration });
       const cpuAfter = await cpuTime(target.pid);
-      await target.afterRun?.(result, true);
+      const afterNote = await target.afterRun?.(result, true);
       const perRequest = (seconds: number) =>
         result.answered > 0 ? (seconds * 1000) / result.answered : Number.NaN;
       const cpuMsPerRequest = perRequest(cpuAfter.total - cpuBefore.total);
@@ -85,7 +88,8 @@ export async function alternate(
         `  round ${round + 1}/${options.rounds} ${target.label}: ${Math.round(result.requestsPerSecond)} req/s, ` +
           `p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
           `${cpuMsPerRequest.toFixed(3)} CPU ms/request (event loop ${eventLoopCpuMsPerRequest.toFixed(3)})` +
-          (result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''),
+          (result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : '') +
+          (afterNote ? `; ${afterNote}` : ''),
       );
     }
   }

@@ -73,12 +73,14 @@ export async function runWebhookCost(
     const atEnd = await receiver.received();
     const started = performance.now();
     await drained(receiver, expected);
-    if (!measured) return;
-    stats.launched += created;
-    stats.deliveredDuringRuns += Math.min(created, atEnd - before);
+    if (!measured) return undefined;
     const drainSeconds = (performance.now() - started) / 1000;
+    const deliveredDuringRun = Math.min(created, atEnd - before);
+    stats.launched += created;
+    stats.deliveredDuringRuns += deliveredDuringRun;
     stats.longestDrainSeconds = Math.max(stats.longestDrainSeconds, drainSeconds);
     deliveredRates.push(created / (options.duration + drainSeconds));
+    return `${deliveredDuringRun} of ${created} delivered during the run, the rest in ${drainSeconds.toFixed(2)} s`;
   };
   progress(`${dialect} v2-webhook: ${options.rounds} rounds of ${options.duration} s per target`);
   const summaries = await alternate(
