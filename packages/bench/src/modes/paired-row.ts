@@ -1,7 +1,6 @@
 import type { Dialect } from '../bench-options.js';
 import type { TargetSummary } from '../load/alternate.js';
 import type { ScenarioName } from '../scenarios/scenario.js';
-import type { WebhookDeliveryStats } from '../webhooks/webhook-cost.js';
 
 /**
  * One scenario on one dialect, two targets alternated: the reference (bare Fastify, or the service on
@@ -42,4 +41,20 @@ export function pairedRow(
 /** The row's targets in the order the tables list them. */
 export function rowSummaries(row: PairedRow): TargetSummary[] {
   return row.floor ? [row.reference, row.floor, row.measured] : [row.reference, row.measured];
+}
+
+/** How the deliveries kept up with the launches of the `v2 + webhook` target. */
+export interface WebhookDeliveryStats {
+  /** Sessions created in the measured runs (each one a session.created delivery). */
+  readonly launched: number;
+  /** Of those, the share delivered before the run ended: below 1, the rest was sent after it. */
+  readonly deliveredDuringRuns: number;
+  /** The longest wait, after a run, until every delivery of it had arrived. */
+  readonly longestDrainSeconds: number;
+  /**
+   * Launches a second counting each run's deliveries to the end (the run's launches ÷ its seconds plus
+   * the wait for the rest), the median of the runs: about the rate a load that lasts can keep, where
+   * every event is delivered as it goes (a lower bound: the deliveries alone may leave CPU unused).
+   */
+  readonly launchesPerSecondDelivered: number;
 }

@@ -20,22 +20,6 @@ export const WEBHOOK_CLIENT_ID = 'bench-hooks';
 /** Longest the benchmark waits for the deliveries of one run to arrive before it gives up. */
 const DRAIN_DEADLINE_MS = 300_000;
 
-/** How the deliveries kept up with the launches of the `v2 + webhook` target. */
-export interface WebhookDeliveryStats {
-  /** Sessions created in the measured runs (each one a session.created delivery). */
-  readonly launched: number;
-  /** Of those, the share delivered before the run ended: below 1, the rest was sent after it. */
-  readonly deliveredDuringRuns: number;
-  /** The longest wait, after a run, until every delivery of it had arrived. */
-  readonly longestDrainSeconds: number;
-  /**
-   * Launches a second counting each run's deliveries to the end (the run's launches ÷ its seconds plus
-   * the wait for the rest), the median of the runs: about the rate a load that lasts can keep, where
-   * every event is delivered as it goes (a lower bound: the deliveries alone may leave CPU unused).
-   */
-  readonly launchesPerSecondDelivered: number;
-}
-
 /**
  * The `v2-webhook` scenario: v2 launches of a client with one endpoint subscribed to session.created
  * (the receiver answers 204), against plain v2 launches of the `bench` client on the same service,
