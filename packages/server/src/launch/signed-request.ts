@@ -4,7 +4,7 @@ import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { bodyNote, phpReading } from '../http/body/php-reading.js';
 import { rawBodySha256 } from '../http/body/raw-body.js';
 import { resolvedAddress } from '../http/caller-address.js';
-import type { SignedRequest } from '../signature/authenticate-client.js';
+import type { SignedRequest } from '../signature/signed-request.js';
 
 /**
  * What a signed request is checked on: its parameters as the routes read them, its sign, the time;

@@ -2,7 +2,7 @@ import { arrayReplace, isNonce, type PhpValue, parseUnixSeconds, unixSeconds } f
 import { type Client, requestProtection } from '../clients/client.js';
 import { addressAllowed, type RequestProtection } from '../clients/request-protection.js';
 import { ApiError, errorObject } from '../http/api-error.js';
-import type { SignatureProof, SignedRequest } from './authenticate-client.js';
+import type { SignatureProof, SignedRequest } from './signed-request.js';
 
 /** A signature as the record of used ones keeps it: by client and sign, until it could no longer hold. */
 export interface UsedSignatureRecord {

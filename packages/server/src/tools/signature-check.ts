@@ -19,8 +19,9 @@ import {
   unknownAttributeWarnings,
 } from '../launch/v3/v3-document.js';
 import { V3_POINTERS } from '../launch/v3/v3-fields.js';
-import { checkSignature, invalidSignature, type SignedRequest } from '../signature/authenticate-client.js';
+import { checkSignature, invalidSignature } from '../signature/authenticate-client.js';
 import type { SignatureHint } from '../signature/signature-hints.js';
+import type { SignedRequest } from '../signature/signed-request.js';
 import { isPlainObject } from '../validation/parse-fields.js';
 import { collect, type PastedRequest, readPastedRequest } from './pasted-request.js';
 
