@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import type { Database } from './db/database.js';
 import { schemaBehindMessage } from './db/migrations.js';
-import { type Database, openDatabase } from './db/open-database.js';
+import { openDatabase } from './db/open-database.js';
 import type { SessionStore } from './db/session-store.js';
 import { LiveConfig } from './live-config/live-config.js';
 import { histogramSeries } from './ops/metric-series.js';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listAuditRecords } from '../audit/audit.repository.js';
 import { findClient } from '../clients/client.repository.js';
-import type { Database } from '../db/open-database.js';
+import type { Database } from '../db/database.js';
 import { TestClock } from '../test-support/test-clock.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
 import { adminAs, redactSecrets } from './audited.js';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findClient } from '../clients/client.repository.js';
-import type { Database } from '../db/open-database.js';
+import type { Database } from '../db/database.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
 import { addClient, changeClient, disableClient } from './client-admin.js';
 

@@ -21,8 +21,9 @@ export {
   type SignatureSchemes,
 } from '../clients/request-protection.js';
 export { type Config, ConfigError, loadConfig } from '../config.js';
+export type { Database } from '../db/database.js';
 export { type MigrationState, schemaBehindMessage } from '../db/migrations.js';
-export { type Database, openDatabase } from '../db/open-database.js';
+export { openDatabase } from '../db/open-database.js';
 export type { Db } from '../db/schema.js';
 export { type BackupReport, backupSqlite } from '../db/sqlite-backup.js';
 export {

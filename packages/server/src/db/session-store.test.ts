@@ -5,7 +5,7 @@ import { purgeStatement } from '../sessions/session-purge.js';
 import { LATER, launchOf, NOW, nick } from '../test-support/launch-write-of.js';
 import { refuseSessionsOf } from '../test-support/refuse-sessions.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
-import type { Database } from './open-database.js';
+import type { Database } from './database.js';
 import type { LaunchWrite, ProfileRow, SessionStore } from './session-store.js';
 
 describe.each(DIALECTS)('the session writer on %s', (dialect) => {

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { insertClient } from '../clients/client.repository.js';
 import { loadConfig } from '../config.js';
-import type { Database } from '../db/open-database.js';
+import type { Database } from '../db/database.js';
 import { LiveConfig } from '../live-config/live-config.js';
 import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy.js';
 import { testClient } from '../test-support/test-client.js';

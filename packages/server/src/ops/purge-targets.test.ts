@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertAuditRecord } from '../audit/audit.repository.js';
 import { insertClient } from '../clients/client.repository.js';
-import type { Database } from '../db/open-database.js';
+import type { Database } from '../db/database.js';
 import { generateSessionId } from '../sessions/token.js';
 import { defaultSettings } from '../settings/settings.js';
 import { testClient } from '../test-support/test-client.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '../db/open-database.js';
+import type { Database } from '../db/database.js';
 import { insertEndedSessions } from '../test-support/ended-sessions.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
 import { purgeExpiredSessions } from './session-purge.js';

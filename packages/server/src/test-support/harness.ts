@@ -7,7 +7,7 @@ import type { Client } from '../clients/client.js';
 import { insertClient } from '../clients/client.repository.js';
 import { type Config, loadConfig } from '../config.js';
 import { activateCurrencies } from '../currencies/currency.repository.js';
-import type { Database } from '../db/open-database.js';
+import type { Database } from '../db/database.js';
 import type { Db } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import { LiveConfig } from '../live-config/live-config.js';

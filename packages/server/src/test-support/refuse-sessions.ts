@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Database } from '../db/open-database.js';
+import type { Database } from '../db/database.js';
 
 /** A trigger that refuses the session of one launch: a database error that belongs to that launch only. */
 export async function refuseSessionsOf(database: Database, externalSessionId: string): Promise<void> {

@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type Database, openDatabase } from '../db/open-database.js';
+import type { Database } from '../db/database.js';
+import { openDatabase } from '../db/open-database.js';
 import { type Dialect, TEST_POSTGRES_URL } from './dialects.js';
 import { writeMigratedSqlite } from './migrated-template.js';
 

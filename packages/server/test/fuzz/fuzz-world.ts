@@ -5,7 +5,7 @@ import type { Client } from '../../src/clients/client.js';
 import { insertClient } from '../../src/clients/client.repository.js';
 import { loadConfig } from '../../src/config.js';
 import { activateCurrencies } from '../../src/currencies/currency.repository.js';
-import type { Database } from '../../src/db/open-database.js';
+import type { Database } from '../../src/db/database.js';
 import { LiveConfig } from '../../src/live-config/live-config.js';
 import { OpenApiContract } from '../../src/openapi/test-support/openapi-contract.js';
 import { testClient } from '../../src/test-support/test-client.js';

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Database } from '../database.js';
 import { migrateToLatest, migrationStatus } from '../migrations.js';
-import type { Database } from '../open-database.js';
 import type { DatabaseSchema, Db } from '../schema.js';
 import { keepPostgresPool } from './postgres-pool-of.js';
 import { PostgresSessionStore } from './postgres-session-store.js';

@@ -1,6 +1,6 @@
 import { Kysely } from 'kysely';
+import type { Database } from '../database.js';
 import { migrateToLatest, migrationStatus } from '../migrations.js';
-import type { Database } from '../open-database.js';
 import type { Db } from '../schema.js';
 import { ConnectedSqliteDialect } from './connected-sqlite-dialect.js';
 import { openSqliteConnection } from './sqlite-connection.js';
