@@ -1,11 +1,11 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import { ENDPOINT_LEASED } from '../db/endpoint-leased.js';
 import { postgresPoolOf } from '../db/postgres/postgres-pool-of.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
 import type { DatabaseSchema, Db } from '../db/schema.js';
 import type { WriteStatement } from '../db/session-store.js';
 import { sqliteConnectionOf } from '../db/sqlite/connected-sqlite-dialect.js';
-import { ENDPOINT_LEASED } from './endpoint-leased.js';
 import type { DeliveryRow } from './webhook-event.js';
 
 /**

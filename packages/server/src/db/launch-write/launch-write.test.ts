@@ -4,8 +4,8 @@ import { registerPlayerIfAbsent } from '../../players/player.repository.js';
 import { LATER, launchOf, NOW, nick } from '../../test-support/launch-write-of.js';
 import { refuseRowsOf, refuseSessionsOf } from '../../test-support/refuse-sessions.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../../test-support/test-database.js';
-import { ENDPOINT_LEASED } from '../../webhooks/endpoint-leased.js';
 import type { Database } from '../database.js';
+import { ENDPOINT_LEASED } from '../endpoint-leased.js';
 import type { LaunchOutboxEntry, LaunchWrite, SessionStore } from '../session-store.js';
 
 const EARLIER = '2026-11-21T11:00:00.000Z';

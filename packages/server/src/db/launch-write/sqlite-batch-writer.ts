@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
-import { ENDPOINT_LEASED } from '../../webhooks/endpoint-leased.js';
+import { ENDPOINT_LEASED } from '../endpoint-leased.js';
 import { PROFILE_COLUMNS } from '../profile-columns.js';
 import {
   LAUNCH_EVENT_CONDITIONS,
@@ -65,7 +65,7 @@ const SESSION_COLUMNS = [
   'api_user',
 ] as const;
 const INSERT_SESSION = `INSERT INTO sessions (${SESSION_COLUMNS.join(', ')}) VALUES (${SESSION_COLUMNS.map(() => '?').join(', ')})`;
-// Marked for the endpoint's lease holder (webhooks/endpoint-leased.ts), as PostgreSQL's column default marks them.
+// Marked for the endpoint's lease holder (db/endpoint-leased.ts), as PostgreSQL's column default marks them.
 const INSERT_OUTBOX_ROW = `INSERT INTO webhook_deliveries (${OUTBOX_COLUMNS.join(', ')}, lease_until) VALUES (${OUTBOX_COLUMNS.map(() => '?').join(', ')}, '${ENDPOINT_LEASED}')`;
 const INSERT_USED_SIGNATURE =
   'INSERT INTO used_signatures (client_id, sign, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING';

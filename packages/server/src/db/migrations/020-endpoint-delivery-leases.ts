@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import { ENDPOINT_LEASED } from '../../webhooks/endpoint-leased.js';
 import type { Dialect } from '../dialect.js';
+import { ENDPOINT_LEASED } from '../endpoint-leased.js';
 
 /**
  * Deliveries held by a lease on their endpoint instead of one per row (docs/design.md §11): the lease
