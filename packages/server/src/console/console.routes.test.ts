@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { listAuditRecords } from '../audit/audit.repository.js';
 import { findClient } from '../clients/client.repository.js';
+import { addTestOperator, consoleClient } from '../test-support/console-client.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
-import { addTestOperator, consoleClient } from './test-support/console-client.js';
 
 describe.each(DIALECTS)('the console on %s', (dialect) => {
   const h = useHarness(dialect);

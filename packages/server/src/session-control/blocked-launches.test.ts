@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { blockDocument, blockRequest } from '../test-support/control-requests.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { openGame, openGameDocument } from '../test-support/v3-requests.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
-import { blockDocument, blockRequest } from './test-support/control-requests.js';
 
 const RESTORE_URL = 'https://casino.example/restore';
 

@@ -2,16 +2,16 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { OpenApiContract } from '../openapi/test-support/openapi-contract.js';
 import { openApiPath } from '../openapi/test-support/reference-gaps.js';
-import { useHarness } from '../test-support/harness.js';
-import { DIALECTS } from '../test-support/test-database.js';
-import { apiKeyFor, keyWithoutRights } from '../test-support/v3-requests.js';
-import { ROLE_ADMIN } from '../users/api-user.js';
 import {
   blockDocument,
   blockRequest,
   endPlayerSessionsRequest,
   endSessionRequest,
-} from './test-support/control-requests.js';
+} from '../test-support/control-requests.js';
+import { useHarness } from '../test-support/harness.js';
+import { DIALECTS } from '../test-support/test-database.js';
+import { apiKeyFor, keyWithoutRights } from '../test-support/v3-requests.js';
+import { ROLE_ADMIN } from '../users/api-user.js';
 
 type JsonObject = Record<string, unknown>;
 

@@ -1,6 +1,12 @@
 import { type SignableParams, sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
 import { insertPlayerIfAbsent } from '../players/player.repository.js';
+import {
+  blockDocument,
+  blockRequest,
+  endPlayerSessionsRequest,
+  endSessionRequest,
+} from '../test-support/control-requests.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import {
@@ -12,12 +18,6 @@ import {
 } from '../test-support/v3-requests.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
 import { ROLE_ADMIN } from '../users/api-user.js';
-import {
-  blockDocument,
-  blockRequest,
-  endPlayerSessionsRequest,
-  endSessionRequest,
-} from './test-support/control-requests.js';
 
 describe.each(DIALECTS)('session control on %s', (dialect) => {
   const h = useHarness(dialect);

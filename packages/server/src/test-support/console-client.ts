@@ -1,10 +1,10 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { adminAs } from '../../admin/audited.js';
-import { addOperator } from '../../admin/operations.js';
-import type { Db } from '../../db/schema.js';
-import type { OperatorRole } from '../../operators/operator.js';
-import { hashPassword } from '../../operators/password.js';
-import { PUBLIC_URL } from '../../test-support/harness.js';
+import { adminAs } from '../admin/audited.js';
+import { addOperator } from '../admin/operations.js';
+import type { Db } from '../db/schema.js';
+import type { OperatorRole } from '../operators/operator.js';
+import { hashPassword } from '../operators/password.js';
+import { PUBLIC_URL } from './harness.js';
 
 export const TEST_PASSWORD = 'correct horse battery';
 

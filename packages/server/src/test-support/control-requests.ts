@@ -1,8 +1,8 @@
 import { type SignableParams, sign } from '@poker-launch/sdk';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Client } from '../../clients/client.js';
-import { findClient } from '../../clients/client.repository.js';
-import type { Harness } from '../../test-support/harness.js';
+import type { Client } from '../clients/client.js';
+import { findClient } from '../clients/client.repository.js';
+import type { Harness } from './harness.js';
 
 export interface ControlOptions {
   /** The client whose secret signs and whose id goes in ?client=; default the harness's `demo`. */

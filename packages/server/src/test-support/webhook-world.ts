@@ -1,8 +1,8 @@
-import { addWebhookEndpoint } from '../../admin/webhook-admin.js';
-import { createMetrics } from '../../ops/metrics.js';
-import type { Harness } from '../../test-support/harness.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../test-support/webhook-receiver.js';
-import { WebhookDeliverer } from '../webhook-deliverer.js';
+import { addWebhookEndpoint } from '../admin/webhook-admin.js';
+import { createMetrics } from '../ops/metrics.js';
+import { WebhookDeliverer } from '../webhooks/webhook-deliverer.js';
+import type { Harness } from './harness.js';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 /** Settings under which webhooks may go to a receiver on 127.0.0.1, retried a second apart. */
 export const LOCAL_WEBHOOKS = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1' };

@@ -7,7 +7,7 @@ import {
   blockRequest,
   endPlayerSessionsRequest,
   endSessionRequest,
-} from '../session-control/test-support/control-requests.js';
+} from '../test-support/control-requests.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { apiKeyFor, getGameSession, openGame, openGameDocument } from '../test-support/v3-requests.js';

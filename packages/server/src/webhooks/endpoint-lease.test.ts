@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../ops/metrics.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
+import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from '../test-support/webhook-world.js';
 import {
   attemptStatement,
   claimStatement,
   ENDPOINT_LEASED,
   endpointLeaseStatement,
 } from './delivery.repository.js';
-import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from './test-support/webhook-world.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 import { updateWebhookEndpoint } from './webhook-endpoint.repository.js';
 

@@ -2,16 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { disableClient } from '../admin/client-admin.js';
 import { revokeSession } from '../admin/session-control-admin.js';
 import { changeWebhookEndpoint, redeliverWebhook } from '../admin/webhook-admin.js';
-import {
-  blockDocument,
-  blockRequest,
-  endSessionRequest,
-} from '../session-control/test-support/control-requests.js';
+import { blockDocument, blockRequest, endSessionRequest } from '../test-support/control-requests.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
+import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from '../test-support/webhook-world.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
 import { expiryScanStatements } from './expiry-scan.js';
-import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from './test-support/webhook-world.js';
 
 describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
   const h = useHarness(dialect, LOCAL_WEBHOOKS);

@@ -6,7 +6,7 @@ import { findClient } from '../../src/clients/client.repository.js';
 import { loadConfig } from '../../src/config.js';
 import { DIALECTS } from '../../src/test-support/test-database.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/test-support/webhook-receiver.js';
-import { LOCAL_WEBHOOKS } from '../../src/webhooks/test-support/webhook-world.js';
+import { LOCAL_WEBHOOKS } from '../../src/test-support/webhook-world.js';
 import { findWebhookEndpoint, listWebhookEndpoints } from '../../src/webhooks/webhook-endpoint.repository.js';
 import { describeInChromium } from './support/chromium.js';
 import { useConsoleInChromium } from './support/console-page.js';

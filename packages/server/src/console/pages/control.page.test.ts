@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { listAuditRecords } from '../../audit/audit.repository.js';
+import { addTestOperator, consoleClient } from '../../test-support/console-client.js';
 import { useHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';
-import { LOCAL_WEBHOOKS } from '../../webhooks/test-support/webhook-world.js';
+import { LOCAL_WEBHOOKS } from '../../test-support/webhook-world.js';
 import { findWebhookEndpoint, listWebhookEndpoints } from '../../webhooks/webhook-endpoint.repository.js';
-import { addTestOperator, consoleClient } from '../test-support/console-client.js';
 
 const EVERY_EVENT_BUT_ONE = {
   'event-player-created': 'on',

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { listAuditRecords } from '../../audit/audit.repository.js';
 import { requestProtection } from '../../clients/client.js';
 import { findClient } from '../../clients/client.repository.js';
+import { addTestOperator, consoleClient } from '../../test-support/console-client.js';
 import { useHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';
-import { addTestOperator, consoleClient } from '../test-support/console-client.js';
 
 const FORM = {
   'replay-protection': 'require',

@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, expect } from 'vitest';
-import { addTestOperator, TEST_PASSWORD } from '../../../src/console/test-support/console-client.js';
 import type { Db } from '../../../src/db/schema.js';
+import { addTestOperator, TEST_PASSWORD } from '../../../src/test-support/console-client.js';
 import type { Dialect } from '../../../src/test-support/test-database.js';
 import { screenshot } from './game-page.js';
 import { type ServiceInChromium, useServiceInChromium } from './service-in-chromium.js';
