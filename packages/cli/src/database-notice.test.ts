@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPokerLaunch } from './test-support/run-poker-launch.js';
-import { runServe, type ServeProcess } from './test-support/run-serve.js';
+import { freePort, runServe, type ServeProcess } from './test-support/run-serve.js';
 import { usePostgresDatabase } from './test-support/temp-database.js';
 
 /** The CLI as a user runs it: in a directory, with no DATABASE_URL of its own. */
@@ -74,6 +74,29 @@ describe('the database a command opens', () => {
   });
 });
 
+describe('a PostgreSQL database nothing answers at', () => {
+  it('is refused in one line naming it, exit code 1, no stack trace: by the commands, migrate and serve', async () => {
+    const url = `postgres://poker:not-for-logs@127.0.0.1:${await freePort()}/poker`;
+    const shown = url.replace('not-for-logs', '***');
+    const refused = `connect ECONNREFUSED 127.0.0.1:${new URL(url).port}\n`;
+    const commands = [['client list'], ['session purge'], ['migrate'], ['migrate', '--status']];
+    for (const [command = '', ...flags] of commands) {
+      const result = await runPokerLaunch([...command.split(' '), ...flags], { DATABASE_URL: url });
+      expect(result, command).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: `poker-launch ${command}: cannot reach the database: ${refused}`,
+        databaseNotes: [`poker-launch: database ${shown} (from DATABASE_URL)`],
+      });
+    }
+    const serve = await runPokerLaunch(['serve'], { DATABASE_URL: url, PORT: String(await freePort()) });
+    expect(serve).toMatchObject({
+      code: 1,
+      stderr: `poker-launch serve: cannot start: cannot reach the database ${shown}: ${refused}`,
+    });
+  });
+});
+
 describe.runIf(process.env.TEST_DATABASE_URL)('a PostgreSQL database a command opens', () => {
   const database = usePostgresDatabase(process.env.TEST_DATABASE_URL ?? '');
 
@@ -85,5 +108,22 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a PostgreSQL database a command o
     expect(result.code, result.stderr).toBe(0);
     url.password = '***';
     expect(result.databaseNotes).toEqual([`poker-launch: database ${url.href} (from DATABASE_URL)`]);
+  });
+
+  it('that does not exist is refused in one line, by the commands and by migrate', async () => {
+    const url = new URL(database().url);
+    url.pathname = `/${url.pathname.slice(1)}_missing`;
+    const missing = `cannot reach the database: database "${url.pathname.slice(1)}" does not exist\n`;
+    for (const [command, args] of [
+      ['player show', ['player', 'show', 'u-1', '--client', 'demo']],
+      ['migrate', ['migrate']],
+    ] as const) {
+      const result = await runPokerLaunch(args, { DATABASE_URL: url.href });
+      expect(result, command).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: `poker-launch ${command}: ${missing}`,
+      });
+    }
   });
 });

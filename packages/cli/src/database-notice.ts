@@ -17,7 +17,7 @@ export const DATABASE_NOTE_PREFIX = 'poker-launch: database ';
 export function databaseNotes(database: DatabaseConfig, options: { serving: boolean }): string[] {
   const notes: string[] = [];
   if (!isDefaultHere(database))
-    notes.push(`${DATABASE_NOTE_PREFIX}${describe(database)} (from DATABASE_URL)`);
+    notes.push(`${DATABASE_NOTE_PREFIX}${describeDatabase(database)} (from DATABASE_URL)`);
   if (database.dialect === 'sqlite' && database.path !== ':memory:' && !existsSync(database.path)) {
     notes.push(
       `${DATABASE_NOTE_PREFIX}${resolve(database.path)} did not exist: a new, empty one was created` +
@@ -41,7 +41,7 @@ function isDefaultHere(database: DatabaseConfig): boolean {
 }
 
 /** The database as an operator recognises it: an absolute file path, or the URL without its password. */
-function describe(database: DatabaseConfig): string {
+export function describeDatabase(database: DatabaseConfig): string {
   if (database.dialect === 'sqlite') {
     return `sqlite:${database.path === ':memory:' ? database.path : resolve(database.path)}`;
   }

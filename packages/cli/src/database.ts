@@ -5,6 +5,7 @@ import {
   adminAs,
   type Database,
   type Db,
+  isDatabaseUnavailable,
   loadConfig,
   openDatabase,
   schemaBehindMessage,
@@ -65,6 +66,13 @@ export async function withOpenDatabase<T>(
   for (const note of notes) context.err(note);
   try {
     return await work(database);
+  } catch (error) {
+    // A PostgreSQL pool connects at its first query, so a database that is down, unknown or refuses the
+    // role fails here, not in openDatabase: one line that says so, not the driver's stack trace.
+    if (!(error instanceof CommandError) && isDatabaseUnavailable(error)) {
+      throw new CommandError(`cannot reach the database: ${messageOf(error)}`);
+    }
+    throw error;
   } finally {
     await database.close();
   }

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { CommandError } from '../command.js';
 import { messageOf, withOpenDatabase } from '../database.js';
@@ -34,6 +35,8 @@ export const migrateCommand: Command = {
         return 0;
       }
       const applied = await database.migrate().catch((error: unknown) => {
+        // A database it cannot reach is said so by withOpenDatabase: "--status" would not help.
+        if (isDatabaseUnavailable(error)) throw error;
         throw new CommandError(
           `migration failed: ${messageOf(error)}; "migrate --status" lists what is applied`,
         );

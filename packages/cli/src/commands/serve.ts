@@ -1,6 +1,11 @@
-import { countClients, createDemoClientIfEmpty, loadConfig } from '@poker-launch/server/admin';
+import {
+  countClients,
+  createDemoClientIfEmpty,
+  isDatabaseUnavailable,
+  loadConfig,
+} from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
-import { databaseNotes } from '../database-notice.js';
+import { databaseNotes, describeDatabase } from '../database-notice.js';
 import { firstStartNotice, localAddress, PRODUCTION_NO_CLIENTS_NOTICE } from '../first-start-notice.js';
 
 /** Logged once serve has started and done its first-start work. */
@@ -55,7 +60,13 @@ export const serveCommand: Command = {
     const { closeOnSignals, stagingExposureWarning, startServer } = await import('@poker-launch/server');
     const notes = databaseNotes(config.database, { serving: true });
     const server = await startServer(config).catch((error: unknown) => {
-      throw new CommandError(`cannot start: ${error instanceof Error ? error.message : error}`);
+      const message = error instanceof Error ? error.message : String(error);
+      // "role "poker" does not exist" alone does not say which server said it.
+      throw new CommandError(
+        isDatabaseUnavailable(error)
+          ? `cannot start: cannot reach the database ${describeDatabase(config.database)}: ${message}`
+          : `cannot start: ${message}`,
+      );
     });
     closeOnSignals(server, config.shutdownTimeoutMs);
     for (const note of notes) context.err(note);

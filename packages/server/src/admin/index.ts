@@ -22,6 +22,7 @@ export {
 } from '../clients/request-protection.js';
 export { type Config, ConfigError, loadConfig } from '../config.js';
 export type { Database } from '../db/database.js';
+export { isDatabaseUnavailable } from '../db/database-errors.js';
 export { type MigrationState, schemaBehindMessage } from '../db/migrations.js';
 export { openDatabase } from '../db/open-database.js';
 export type { Db } from '../db/schema.js';
