@@ -136,7 +136,9 @@ export function createMetrics(): Metrics {
     }),
     consoleRecordsPurged: new Counter({
       name: `${METRIC_PREFIX}console_records_purged_total`,
-      help: 'Records deleted by the background purge past their retention: launch attempts, audit records, console sign-ins',
+      help:
+        'Records deleted by the background purge past their retention, by kind: launch attempts, audit records, ' +
+        'console sessions, failed sign-ins, used signatures, instances',
       labelNames: ['kind'],
       registers,
     }),
