@@ -30,6 +30,11 @@ export const webhookUpdateCommand: Command = {
       enabled: values.enable ? true : values.disable ? false : undefined,
       rotateSecret: values['rotate-secret'] === true,
     };
+    const { url, events, enabled, rotateSecret } = changes;
+    if (url === undefined && events === undefined && enabled === undefined && !rotateSecret) {
+      // As client update: an update that changes nothing is a mistake, not an audited "updated".
+      throw new UsageError('nothing to change; see --help for the flags');
+    }
     const { endpoint, secret } = await withAdmin(context, async (admin) =>
       valueOrFail(await changeWebhookEndpoint(admin, { rules, id, changes })),
     );

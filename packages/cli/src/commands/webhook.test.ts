@@ -78,6 +78,14 @@ describe.each(DIALECTS)('poker-launch webhook on %s', (kind) => {
       'no webhook endpoint "ep_nope"',
     );
     expect((await cli('webhook', 'update', 'ep_nope', '--enable', '--disable')).code).toBe(2);
+    const [id = ''] = (await cli('webhook', 'add', 'casino-1', 'https://hooks.example.com/x')).stdout.split(
+      '\n',
+    );
+    expect(await cli('webhook', 'update', id)).toMatchObject({
+      code: 2,
+      stderr: 'poker-launch webhook update: nothing to change; see --help for the flags\n',
+    });
+    expect((await cli('webhook', 'update', id, '--no-rotate-secret')).code).toBe(2);
     expect((await cli('webhook', 'deliveries', 'ep_nope')).code).toBe(1);
     expect((await cli('webhook', 'redeliver', 'msg_nope')).stderr).toContain('no delivery "msg_nope"');
     expect((await cli('webhook', 'remove', 'ep_nope')).code).toBe(1);
