@@ -30,6 +30,15 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       );
       return 0;
     }
+    if (group.length > 0) {
+      // `poker-launch client`: a group's name alone, or with a subcommand it does not have.
+      const subcommands = group.map((c) => c.name.slice(`${argv[0]} `.length)).join(', ');
+      context.err(
+        `${PROGRAM}: unknown command "${prefix}"; ${argv[0]} takes one of: ${subcommands} ` +
+          `(${PROGRAM} ${argv[0]} --help explains them)`,
+      );
+      return 2;
+    }
     context.err(`${PROGRAM}: unknown command "${prefix}"; run ${PROGRAM} --help for the list`);
     return 2;
   }
@@ -54,7 +63,7 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
     return (await command.run({ values, positionals }, context)) ?? 0;
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {
-      context.err(`${PROGRAM} ${entry.name}: ${firstLine(error)}`);
+      context.err(`${PROGRAM} ${entry.name}: ${usageProblem(error, entry)}`);
       return 2;
     }
     if (error instanceof CommandError || (error instanceof Error && error.name === 'ConfigError')) {
@@ -94,6 +103,19 @@ function overview(): string {
 function isParseArgsError(error: unknown): error is Error {
   const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}
+
+/**
+ * What was wrong with the command line. node's own words for an unknown flag advise putting it after
+ * `--` as a positional argument (and leave a quote open), which is never what an operator meant.
+ */
+function usageProblem(error: Error, entry: CommandEntry): string {
+  const code = (error as Error & { code?: unknown }).code;
+  const flag = /^Unknown option '([^']*)'/.exec(error.message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
+    return `unknown flag ${flag}; "${PROGRAM} ${entry.name} --help" lists its flags`;
+  }
+  return firstLine(error);
 }
 
 function firstLine(error: Error): string {

@@ -42,3 +42,22 @@ describe('poker-launch serve --help', () => {
     }
   });
 });
+
+describe('a mistyped command line', () => {
+  it("names a group's commands when one is missing or unknown, and an unknown flag without node's advice", async () => {
+    const missing =
+      'poker-launch: unknown command "client"; client takes one of: add, update, list, show, disable (poker-launch client --help explains them)\n';
+    expect(await runPokerLaunch(['client'])).toMatchObject({ code: 2, stdout: '', stderr: missing });
+    expect(await runPokerLaunch(['player', 'ban', 'u-1'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /^poker-launch: unknown command "player ban"; player takes one of: add, show, .*\n$/,
+      ),
+    });
+    expect(await runPokerLaunch(['sign', '--secret', 's', '--bogus', 'a=1'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'poker-launch sign: unknown flag --bogus; "poker-launch sign --help" lists its flags\n',
+    });
+  });
+});
