@@ -71,13 +71,22 @@ describe('poker-launch backup', () => {
     }
   });
 
-  it('refuses to overwrite a file, and refuses PostgreSQL pointing to pg_dump', async () => {
+  it('refuses to overwrite a file or to write into a missing folder, and refuses PostgreSQL pointing to pg_dump', async () => {
     const file = join(folderOf(database().url), 'poker-launch.db');
     const existing = await runPokerLaunch(['backup', file], { DATABASE_URL: database().url });
     expect(existing).toMatchObject({ code: 1, stdout: '' });
     expect(existing.stderr).toMatch(
       /^poker-launch backup: backup failed: .*poker-launch\.db exists; choose a new file name\n$/,
     );
+    const nowhere = join(folderOf(database().url), 'no-such-folder');
+    const missingFolder = await runPokerLaunch(['backup', join(nowhere, 'copy.db')], {
+      DATABASE_URL: database().url,
+    });
+    expect(missingFolder).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `poker-launch backup: backup failed: there is no directory ${nowhere}; create it first\n`,
+    });
 
     const postgres = await runPokerLaunch(['backup', '/tmp/never-written.db'], {
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 
 export interface BackupReport {
@@ -18,6 +19,9 @@ export interface BackupReport {
  */
 export async function backupSqlite(sourcePath: string, destination: string): Promise<BackupReport> {
   if (existsSync(destination)) throw new Error(`${destination} exists; choose a new file name`);
+  // Else writing the temporary copy fails with ENOENT naming a file the operator never chose.
+  const folder = dirname(destination);
+  if (!existsSync(folder)) throw new Error(`there is no directory ${folder}; create it first`);
   const source = new SQLite(sourcePath, { fileMustExist: true });
   const partial = `${destination}.partial-${randomBytes(4).toString('hex')}`;
   try {
