@@ -76,6 +76,8 @@ describe('the examples of the SDK README', () => {
       );
       const program = ts.createProgram(files, {
         strict: true,
+        // Many integrators' projects turn it on; the README's examples must compile there too.
+        exactOptionalPropertyTypes: true,
         noEmit: true,
         skipLibCheck: true,
         target: ts.ScriptTarget.ES2022,

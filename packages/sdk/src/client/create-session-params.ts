@@ -4,27 +4,27 @@ import type { LaunchOptions } from '../wire/launch-options.js';
 /** Parameters every v2 target takes. */
 interface SessionParamsBase {
   /** External session id, echoed as `sessionId` and usable in seamless-wallet callbacks (1–128 chars). */
-  sessionId?: string;
+  sessionId?: string | undefined;
   /** The player's nickname; sending a new one renames the player. */
-  nick?: string;
+  nick?: string | undefined;
   /** `external` (default) opens the HTML5 app in a browser; `internal` is for desktop or mobile clients. */
-  authType?: AuthType;
+  authType?: AuthType | undefined;
   /** Two-letter ISO 639-1 language code (default `en`). */
-  lang?: string;
+  lang?: string | undefined;
   /** Options embedded in the launch URL, e.g. `restoreSessionUrl`; an object or a string holding one. */
-  launchOptions?: LaunchOptions | string;
+  launchOptions?: LaunchOptions | string | undefined;
   /** ISO 4217 code, the player's default currency. */
-  currency?: string;
+  currency?: string | undefined;
   /** The player's IP address (used by casino games and the sportsbook). */
-  userIp?: string;
+  userIp?: string | undefined;
   /** Select a long-life auth token (default false in v2). */
-  longLifeLoginToken?: boolean;
+  longLifeLoginToken?: boolean | undefined;
 }
 
 /** The poker lobby, or a cash table with `tableId`. `gameCode` may be left out: poker is the default. */
 export interface PokerLaunch extends SessionParamsBase {
-  gameCode?: 'poker';
-  tableId?: number;
+  gameCode?: 'poker' | undefined;
+  tableId?: number | undefined;
   gameId?: never;
 }
 
@@ -46,7 +46,7 @@ export interface CasinoGameLaunch extends SessionParamsBase {
 /** The sportsbook, or one sports game with `gameId`. */
 export interface SportLaunch extends SessionParamsBase {
   gameCode: 'sport';
-  gameId?: string;
+  gameId?: string | undefined;
   tableId?: never;
 }
 

@@ -45,18 +45,18 @@ export interface LaunchClientOptions {
    * `replayFields: true` to add `ts` and `nonce`, or `{ scheme: 'hmac' }`. Use what the service's setting
    * for your client accepts.
    */
-  signature?: SignatureOptions;
+  signature?: SignatureOptions | undefined;
   /** v3 only: an API key sent as `Authorization: Bearer …`, for callers that authenticate as a user. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Defaults to the runtime's global `fetch`. */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Retrying of server faults and network failures (default: 3 tries, 200 ms base, 5 s cap, full jitter). */
-  retry?: RetryOptions;
+  retry?: RetryOptions | undefined;
 }
 
 /** v3 open game: the player's profile (only `id` is required) and, optionally, the session's options. */
 export interface OpenGameParams {
-  session?: OpenGameSession;
+  session?: OpenGameSession | undefined;
   player: OpenGamePlayer;
 }
 

@@ -14,8 +14,8 @@ import { sign } from '../signature/sign.js';
  *   the path and query, the time, the nonce and the body's bytes: nothing of the request can be moved.
  */
 export type SignatureOptions =
-  | { scheme?: 'legacy'; replayFields?: boolean }
-  | { scheme: 'hmac'; replayFields?: never };
+  | { scheme?: 'legacy' | undefined; replayFields?: boolean | undefined }
+  | { scheme: 'hmac'; replayFields?: undefined };
 
 /** A request ready to sign: its address and body, and how the spec's signature reads its parameters. */
 export interface UnsignedRequest {

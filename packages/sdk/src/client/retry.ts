@@ -1,11 +1,11 @@
 /** How failed requests are retried: server faults (5xx but the business errors) and network failures. */
 export interface RetryOptions {
   /** Requests in all, the first included (1 turns retrying off). Default 3. */
-  tries?: number;
+  tries?: number | undefined;
   /** Ceiling of the first wait; it doubles on each retry. Default 200 ms. */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
   /** Ceiling of any wait. Default 5000 ms. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
 }
 
 export type RetryPolicy = Required<RetryOptions>;

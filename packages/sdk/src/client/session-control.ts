@@ -18,9 +18,9 @@ export interface PlayerBlockResult {
 /** Options of `blockPlayer`. */
 export interface BlockPlayerOptions {
   /** When the block ends by itself (a Date, or ISO 8601 with a time zone); omitted: until lifted. */
-  until?: Date | string;
+  until?: Date | string | undefined;
   /** Why, at most 200 characters. */
-  reason?: string;
+  reason?: string | undefined;
 }
 
 /** Builds one session-control request, to be signed (each attempt) and sent. */

@@ -138,7 +138,7 @@ export async function hmacSignature(
 export async function hmacSignHeader(
   secretKey: string,
   request: HmacRequest,
-  fields: { timestamp?: number; nonce?: string } = {},
+  fields: { timestamp?: number | undefined; nonce?: string | undefined } = {},
 ): Promise<string> {
   const { timestamp = unixSeconds(), nonce = newNonce() } = fields;
   const { hmac } = await signHmac(secretKey, { ...request, timestamp, nonce });

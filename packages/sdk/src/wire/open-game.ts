@@ -3,34 +3,34 @@ import type { LaunchOptions } from './launch-options.js';
 
 /** `data.attributes.session` of an OpenGame document. */
 export interface OpenGameSession {
-  id?: string;
-  authType?: AuthType;
-  tableId?: number;
-  lang?: string;
-  launchOptions?: LaunchOptions | string;
-  longLifeLoginToken?: boolean;
-  userIp?: string;
+  id?: string | undefined;
+  authType?: AuthType | undefined;
+  tableId?: number | undefined;
+  lang?: string | undefined;
+  launchOptions?: LaunchOptions | string | undefined;
+  longLifeLoginToken?: boolean | undefined;
+  userIp?: string | undefined;
 }
 
 /** `data.attributes.player` of an OpenGame document: the player's profile; only `id` is required. */
 export interface OpenGamePlayer {
   id: string;
-  nick?: string;
-  name?: string;
-  email?: string;
-  referredBy?: string;
-  referralCode?: string;
-  bonusCode?: string;
-  avatar?: number;
-  phoneNumber?: string;
-  tag?: string;
-  active?: boolean;
-  verified?: boolean;
-  trustedLevel?: number;
-  currency?: string;
-  preferredCurrency?: string;
+  nick?: string | undefined;
+  name?: string | undefined;
+  email?: string | undefined;
+  referredBy?: string | undefined;
+  referralCode?: string | undefined;
+  bonusCode?: string | undefined;
+  avatar?: number | undefined;
+  phoneNumber?: string | undefined;
+  tag?: string | undefined;
+  active?: boolean | undefined;
+  verified?: boolean | undefined;
+  trustedLevel?: number | undefined;
+  currency?: string | undefined;
+  preferredCurrency?: string | undefined;
   /** ISO 3166-1 alpha-2 country code. */
-  country?: string;
+  country?: string | undefined;
 }
 
 /** v3 request document. */

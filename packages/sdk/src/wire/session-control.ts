@@ -1,9 +1,9 @@
 /** `data.attributes` of a PlayerBlock document sent to block a player. */
 export interface PlayerBlockAttributes {
   /** ISO 8601 with a time zone; omitted or null: until the block is lifted. */
-  until?: string | null;
+  until?: string | null | undefined;
   /** At most 200 characters. */
-  reason?: string;
+  reason?: string | undefined;
 }
 
 /** The PlayerBlock resource the service answers. */
