@@ -137,6 +137,32 @@ describe.each(DIALECTS)('LaunchApiError from the real service on %s', (dialect) 
     // The service does not say which it was, and neither can the SDK: one message for all three.
     expect(new Set(messages).size).toBe(1);
   });
+
+  it("names the client's signature setting when a right sign of a scheme the client does not take is refused", async () => {
+    const protection = { replayProtection: 'off', replayWindowSeconds: 300, allowedAddresses: [] } as const;
+    await server().addClient({ id: 'legacy-only', protection: { ...protection, signature: 'legacy' } });
+    await server().addClient({ id: 'hmac-only', protection: { ...protection, signature: 'hmac' } });
+    const launch = (clientId: string, scheme: 'legacy' | 'hmac') =>
+      createLaunchClient({
+        baseUrl: server().baseUrl,
+        clientId,
+        secretKey: 'test_secret',
+        signature: { scheme },
+        retry: { tries: 1 },
+      });
+
+    // The operator has not yet set the client to take hmac: the texts agree, the secret is right.
+    const hmacRefused = await failure(launch('legacy-only', 'hmac').createSession('u-1', { nick: 'Alice' }));
+    expect(hmacRefused.code).toBe('invalid_signature');
+    expect(hmacRefused.hmacSigningText?.server).toBe(hmacRefused.hmacSigningText?.sdk);
+    expect(hmacRefused.message).toContain("or the client is set to take the API's signature only, not hmac");
+
+    const legacyRefused = await failure(
+      launch('hmac-only', 'legacy').createSession('u-1', { nick: 'Alice' }),
+    );
+    expect(legacyRefused.canonical).toEqual({ server: 'Aliceu-1', sdk: 'Aliceu-1' });
+    expect(legacyRefused.message).toContain('or the client is set to take hmac signatures only');
+  });
 });
 
 describe.each(DIALECTS)('a client without a secret key, on %s', (dialect) => {

@@ -51,8 +51,8 @@ const VERDICTS = {
   holds: 'The sign holds for this client.',
   fails:
     'The sign does not hold: it is missing, or made of another string or with another secret key than ' +
-    'the one the service has for this client id, or the client id is unknown or disabled (the service ' +
-    'does not say which).',
+    'the one the service has for this client id, or the client id is unknown or disabled, or the client ' +
+    'is set to take hmac signatures only (the service does not say which).',
   'not-needed': 'This client has no secret key: it needs no sign.',
   'not-checked': 'The signature could not be checked.',
 };
@@ -118,7 +118,7 @@ function computedVerdict(computed) {
     return (
       'This secret key gives the pasted sign for this canonical string, so the service refused the ' +
       'credentials: either the secret key it has for this client id is another one, or the client id is ' +
-      'unknown or disabled (it does not say which).'
+      'unknown or disabled, or the client is set to take hmac signatures only (it does not say which).'
     );
   }
   return 'This secret key gives another sign than the pasted one: the request was signed with another key or another string.';

@@ -16,12 +16,12 @@ describe('explainCanonicalMismatch', () => {
     );
   });
 
-  it('names both causes the server will not tell apart when both strings agree: the secret, or the client id', () => {
+  it('names the causes the server will not tell apart when both strings agree: the secret, the client id, or a client on hmac alone', () => {
     expect(explainCanonicalMismatch('abc', 'abc')).toEqual([
       'server canonical: abc',
       'SDK canonical:    (identical) - the parameters agree, so the server refused the credentials: either ' +
-        'the secret key is not the one it has for this client id, or the client id is unknown or disabled ' +
-        '(it does not say which)',
+        'the secret key is not the one it has for this client id, or the client id is unknown or disabled, ' +
+        'or the client is set to take hmac signatures only (it does not say which)',
     ]);
   });
 });
@@ -35,9 +35,11 @@ describe('explainHmacMismatch', () => {
     ]);
   });
 
-  it('names both causes when the texts agree', () => {
+  it('names the causes when the texts agree, a client that does not take hmac among them', () => {
     const [, second] = explainHmacMismatch('hmac-sha256\nPOST', 'hmac-sha256\nPOST');
     expect(second).toMatch(/^SDK signing text: {4}\(identical\) - the request agrees, so the server refused/);
-    expect(second).toContain('or the client id is unknown or disabled (it does not say which)');
+    expect(second).toContain(
+      "or the client id is unknown or disabled, or the client is set to take the API's signature only, not hmac (it does not say which)",
+    );
   });
 });

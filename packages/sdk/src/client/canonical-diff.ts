@@ -1,16 +1,17 @@
 /**
  * What equal texts on both sides mean: the SDK and the server signed the same thing, so the credentials
  * were refused. A server answers an unknown or disabled client id exactly as a wrong secret (so that
- * nobody can probe which clients exist), so both are named.
+ * nobody can probe which clients exist), and as a client whose setting does not take the scheme the
+ * request was signed with (its operator's `client update --signature legacy|hmac|both`), so all are named.
  */
-const CREDENTIALS_REFUSED =
+const credentialsRefused = (otherScheme: string) =>
   'so the server refused the credentials: either the secret key is not the one it has for this client id, ' +
-  'or the client id is unknown or disabled (it does not say which)';
+  `or the client id is unknown or disabled, or the client is set to take ${otherScheme} (it does not say which)`;
 
 /**
  * Lines that put the server's canonical string under the SDK's, with a caret at the first character
- * where they part. Equal strings mean both sides hashed the same text: the secret key or the client id
- * is at fault.
+ * where they part. Equal strings mean both sides hashed the same text: the secret key, the client id or
+ * the client's signature setting is at fault.
  *
  * @example
  * explainCanonicalMismatch('enBob12345', 'enBobby12345').join('\n');
@@ -19,7 +20,7 @@ const CREDENTIALS_REFUSED =
  * //                        ^ first difference at character 6
  */
 export function explainCanonicalMismatch(server: string, sdk: string): string[] {
-  return explainMismatch('canonical', server, sdk, 'the parameters agree');
+  return explainMismatch('canonical', server, sdk, 'the parameters agree', 'hmac signatures only');
 }
 
 /**
@@ -32,14 +33,29 @@ export function explainCanonicalMismatch(server: string, sdk: string): string[] 
  */
 export function explainHmacMismatch(server: string, sdk: string): string[] {
   const shown = (text: string) => text.replaceAll('\\', '\\\\').replaceAll('\n', '\\n');
-  return explainMismatch('signing text', shown(server), shown(sdk), 'the request agrees');
+  return explainMismatch(
+    'signing text',
+    shown(server),
+    shown(sdk),
+    'the request agrees',
+    "the API's signature only, not hmac",
+  );
 }
 
-function explainMismatch(what: string, server: string, sdk: string, agreement: string): string[] {
+function explainMismatch(
+  what: string,
+  server: string,
+  sdk: string,
+  agreement: string,
+  otherScheme: string,
+): string[] {
   const serverLabel = `server ${what}: `;
   const sdkLabel = `SDK ${what}:`.padEnd(serverLabel.length);
   if (server === sdk)
-    return [serverLabel + server, `${sdkLabel}(identical) - ${agreement}, ${CREDENTIALS_REFUSED}`];
+    return [
+      serverLabel + server,
+      `${sdkLabel}(identical) - ${agreement}, ${credentialsRefused(otherScheme)}`,
+    ];
   const serverChars = [...server];
   const sdkChars = [...sdk];
   let index = 0;

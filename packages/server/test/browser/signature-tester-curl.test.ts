@@ -24,6 +24,8 @@ describeInChromium('the signature tester reads the curl commands of the docs', (
   beforeAll(async () => {
     await chromium.service.addClient({ id: 'demo' });
     await chromium.service.addClient({ id: 'disabled', active: false });
+    const protection = { replayProtection: 'off', replayWindowSeconds: 300, allowedAddresses: [] } as const;
+    await chromium.service.addClient({ id: 'hmac-only', protection: { ...protection, signature: 'hmac' } });
   });
   beforeEach(async () => {
     const { page } = chromium;
@@ -148,13 +150,15 @@ describeInChromium('the signature tester reads the curl commands of the docs', (
     await expect(readCurl(`curl ${url} -d 'open`)).rejects.toThrow('a quote is not closed');
   });
 
-  it('names both causes when the sign matches the canonical string but is refused', async () => {
+  it('names every cause when the sign matches the canonical string but is refused', async () => {
     const { service, page } = chromium;
     const params = { userId: '12345', nick: 'Ace12345', lang: 'en' };
     const cases = [
       { clientId: 'demo', secret: 'another_secret' },
       { clientId: 'disabled', secret: SECRET },
       { clientId: 'nobody', secret: SECRET },
+      // A right sign of the API's scheme, to a client the operator set to hmac alone.
+      { clientId: 'hmac-only', secret: SECRET },
     ];
     for (const { clientId, secret } of cases) {
       const signature = await sign(params, secret);
@@ -163,7 +167,8 @@ describeInChromium('the signature tester reads the curl commands of the docs', (
           `-H 'sign: ${signature}' -d userId=12345 -d nick=Ace12345 -d lang=en`,
       );
       expect(await page.textContent('#verdict')).toContain(
-        'or the client id is unknown or disabled (the service does not say which)',
+        'or the client id is unknown or disabled, or the client is set to take hmac signatures only (the ' +
+          'service does not say which)',
       );
       await page.fill('#secret', secret);
       await page.click('#compute');
@@ -171,7 +176,7 @@ describeInChromium('the signature tester reads the curl commands of the docs', (
       expect(await page.textContent('#computed-verdict')).toBe(
         'This secret key gives the pasted sign for this canonical string, so the service refused the ' +
           'credentials: either the secret key it has for this client id is another one, or the client id is ' +
-          'unknown or disabled (it does not say which).',
+          'unknown or disabled, or the client is set to take hmac signatures only (it does not say which).',
       );
     }
     await page.fill('#secret', 'not_the_key');
