@@ -58,8 +58,18 @@ export function assertBodyMediaType(request: FastifyRequest, allowed: readonly B
   const kind = MEDIA_TYPES[type];
   // JSON:API: its media type takes no parameters but ext and profile.
   const badJsonApiParams = type === JSON_API_MEDIA_TYPE && params.some((p) => !/^(ext|profile)=/.test(p));
-  if (kind === undefined || !allowed.includes(kind) || badJsonApiParams) throw unsupported(allowed);
+  if (kind === undefined || !allowed.includes(kind)) throw unsupported(allowed);
+  if (badJsonApiParams) {
+    // Said plainly: HTTP libraries add "; charset=utf-8" by themselves, and "must be one of:
+    // application/vnd.api+json" would name the very type the caller believes it sent.
+    throw ApiError.of('unsupported_media_type', JSON_API_PARAMETERS_REFUSED);
+  }
 }
+
+/** The 415 of a JSON:API body whose media type carries a parameter JSON:API forbids (a charset, say). */
+export const JSON_API_PARAMETERS_REFUSED =
+  `${JSON_API_MEDIA_TYPE} takes no media type parameters but ext and profile (JSON:API): send it ` +
+  'without them, or send application/json';
 
 /** The 415, naming the media types the route takes (a route without a body takes none). */
 export function unsupported(allowed: readonly BodyMediaType[] = []): ApiError {

@@ -38,9 +38,24 @@ describe('HTTP contract', () => {
     expect(errorOf(logout)).toMatchObject({ detail: 'This endpoint takes no request body' });
   });
 
-  it('answers 415 for the JSON:API media type with a parameter other than ext or profile', async () => {
-    const response = await post({ 'content-type': 'application/vnd.api+json; version=1' }, '{}');
-    expect(response.statusCode).toBe(415);
+  it('answers 415 for the JSON:API media type with a parameter other than ext or profile, saying so', async () => {
+    for (const contentType of [
+      'application/vnd.api+json; version=1',
+      'application/vnd.api+json; charset=utf-8',
+      'application/vnd.api+json;charset=UTF-8',
+    ]) {
+      const response = await post({ 'content-type': contentType }, '{}');
+      expect(response.statusCode, contentType).toBe(415);
+      expect(errorOf(response), contentType).toMatchObject({
+        status: 415,
+        code: 'unsupported_media_type',
+        detail:
+          'application/vnd.api+json takes no media type parameters but ext and profile (JSON:API): send it ' +
+          'without them, or send application/json',
+      });
+    }
+    const withCharset = await post({ 'content-type': 'application/json; charset=utf-8' }, '{}');
+    expect(withCharset.statusCode).not.toBe(415);
   });
 
   it('answers 406 when Accept admits no JSON', async () => {

@@ -1,5 +1,6 @@
 import { type ErrorCode, type ErrorObject, JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import { type ErrorOptions, errorObject } from '../http/api-error.js';
+import { JSON_API_PARAMETERS_REFUSED } from '../http/content-negotiation.js';
 import type { FieldRule } from '../validation/field-rule.js';
 import { ERROR_DOCUMENT, type JsonSchema, ref } from './document-schemas.js';
 
@@ -57,6 +58,12 @@ export const COMMON_ERRORS = {
     'Accept admits no JSON',
     'not_acceptable',
     `Responses are ${JSON_API_MEDIA_TYPE}; the Accept header admits none of it`,
+  ),
+  jsonApiMediaTypeParameters: errorExample(
+    'jsonApiMediaTypeParameters',
+    `A body of ${JSON_API_MEDIA_TYPE} with a media type parameter other than ext or profile (charset=utf-8)`,
+    'unsupported_media_type',
+    JSON_API_PARAMETERS_REFUSED,
   ),
   payloadTooLarge: errorExample(
     'payloadTooLarge',

@@ -3,7 +3,14 @@ import { COMMON_ERRORS, type ErrorExample, errorExample } from '../openapi/error
 import { PROTECTION_ERRORS } from '../signature/protection-error-examples.js';
 import { blockPointer, PLAYER_BLOCK_FIELDS } from './player-block-document.js';
 
-const { notAcceptable, payloadTooLarge, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;
+const {
+  notAcceptable,
+  jsonApiMediaTypeParameters,
+  payloadTooLarge,
+  rateLimited,
+  internalError,
+  serviceUnavailable,
+} = COMMON_ERRORS;
 
 /** The access errors of every v3 route, as open-game answers them, and those of the client's request protection. */
 const ACCESS = [
@@ -99,6 +106,7 @@ export const PLAYER_BLOCK_ERRORS: readonly ErrorExample[] = [
     'unsupported_media_type',
     'The request body must be one of: application/json, application/vnd.api+json',
   ),
+  jsonApiMediaTypeParameters,
   refusal('untilNotValid', 'until is not an ISO 8601 date and time with a time zone', 'until', 'tomorrow'),
   errorExample('untilPast', 'until is not in the future', 'invalid_field', 'until must be in the future', {
     pointer: blockPointer('until'),

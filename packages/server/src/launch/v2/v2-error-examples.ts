@@ -3,7 +3,14 @@ import { PROTECTION_ERRORS } from '../../signature/protection-error-examples.js'
 import { PLAYER_BLOCKED, signatureHint, USERNAME_EXISTS } from '../launch-error-examples.js';
 import { V2_FIELDS, v2Pointer } from './v2-params.js';
 
-const { notAcceptable, payloadTooLarge, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;
+const {
+  notAcceptable,
+  jsonApiMediaTypeParameters,
+  payloadTooLarge,
+  rateLimited,
+  internalError,
+  serviceUnavailable,
+} = COMMON_ERRORS;
 
 /** The errors v2 create session answers, as examples in the API reference. */
 export const V2_CREATE_SESSION_ERRORS: readonly ErrorExample[] = [
@@ -47,6 +54,7 @@ export const V2_CREATE_SESSION_ERRORS: readonly ErrorExample[] = [
     'unsupported_media_type',
     'The request body must be one of: application/x-www-form-urlencoded, application/json, application/vnd.api+json',
   ),
+  jsonApiMediaTypeParameters,
   errorExample(
     'userIdMismatch',
     'The body userId differs from the path',

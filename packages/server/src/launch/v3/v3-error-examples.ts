@@ -3,7 +3,14 @@ import { PROTECTION_ERRORS } from '../../signature/protection-error-examples.js'
 import { PLAYER_BLOCKED, signatureHint, USERNAME_EXISTS } from '../launch-error-examples.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS, v3PlayerPointer, v3SessionPointer } from './v3-fields.js';
 
-const { notAcceptable, payloadTooLarge, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;
+const {
+  notAcceptable,
+  jsonApiMediaTypeParameters,
+  payloadTooLarge,
+  rateLimited,
+  internalError,
+  serviceUnavailable,
+} = COMMON_ERRORS;
 
 const V3_INVALID_SIGNATURE_SUMMARY =
   'sign missing or wrong, or an unknown or disabled client; staging adds the strings it hashed';
@@ -84,6 +91,7 @@ export const V3_OPEN_GAME_ERRORS: readonly ErrorExample[] = [
     'unsupported_media_type',
     'The request body must be one of: application/json, application/vnd.api+json',
   ),
+  jsonApiMediaTypeParameters,
   refusal(
     'authTypeNotValid',
     'session.authType not internal or external',
