@@ -12,9 +12,15 @@ export const blockPointer = (field: string): string => `/data/attributes/${field
 /** ISO 8601 with a time zone, e.g. 2026-12-01T00:00:00Z or 2026-12-01T01:00:00+01:00; stored in UTC. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-function dateTime(): FieldRule<string> {
+/** `until`: null, like an absent one, is a block until it is lifted (the integration guide says so). */
+function until(): FieldRule<string> {
   return {
-    schema: { type: 'string', format: 'date-time', maxLength: 40 },
+    schema: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      maxLength: 40,
+      description: 'ISO 8601 with a time zone, in the future; absent or null: until the block is lifted',
+    },
     parse(raw, name) {
       const detail = `${name} must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T00:00:00Z`;
       if (typeof raw !== 'string' || raw.length > 40 || !DATE_TIME.test(raw))
@@ -27,7 +33,7 @@ function dateTime(): FieldRule<string> {
 
 /** `data.attributes` of a PlayerBlock document; both optional (no `until`: until the block is lifted). */
 export const PLAYER_BLOCK_FIELDS = {
-  until: dateTime(),
+  until: until(),
   reason: text({ max: 200 }),
 };
 

@@ -87,4 +87,22 @@ describe.each(DIALECTS)('the API reference of session control on %s', (dialect) 
     ];
     expect(problems).toEqual([]);
   });
+
+  it('takes, in its reference, every block document the service takes: an until of null too', async () => {
+    await h().createSession('u-1', {});
+    const document = (await h().app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const operation = (
+      (document.paths as JsonObject)[openApiPath('/apiweb/v3/players/:playerId/block')] as JsonObject
+    ).put as JsonObject;
+    const content = (operation.requestBody as { content: Record<string, { schema: unknown }> }).content;
+    const contract = new OpenApiContract(document);
+    for (const attributes of [{ until: null, reason: 'fraud' }, { until: '2099-01-01T00:00:00Z' }, {}]) {
+      const body = blockDocument(attributes);
+      const answer = await blockRequest(h(), 'PUT', 'u-1', { body });
+      expect(answer.statusCode, JSON.stringify(attributes)).toBe(200);
+      for (const [mediaType, media] of Object.entries(content)) {
+        expect(contract.schemaViolations(mediaType, media.schema, JSON.stringify(body))).toEqual([]);
+      }
+    }
+  });
 });
