@@ -117,4 +117,22 @@ describe('createSession arguments', () => {
     const launch = createLaunchClient({ baseUrl: 'http://127.0.0.1:1', clientId: 'demo' });
     await expect(launch.createSession('')).rejects.toThrow(TypeError);
   });
+
+  it('refuses a userId of . or .., which fetch would resolve out of the path to another route, before sending anything', async () => {
+    const sent: string[] = [];
+    const launch = createLaunchClient({
+      baseUrl: 'http://127.0.0.1:1',
+      clientId: 'demo',
+      fetch: async (url) => {
+        sent.push(url);
+        throw new Error('nothing should be sent');
+      },
+    });
+    for (const userId of ['.', '..']) {
+      await expect(launch.createSession(userId)).rejects.toThrow(
+        `createSession: userId "${userId}" cannot travel in a URL path`,
+      );
+    }
+    expect(sent).toEqual([]);
+  });
 });

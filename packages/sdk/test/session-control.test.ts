@@ -62,3 +62,25 @@ describe.each(DIALECTS)('session control through the SDK on %s', (dialect) => {
     expect(past).toMatchObject({ status: 422, code: 'invalid_field', pointer: '/data/attributes/until' });
   });
 });
+
+describe('session control arguments', () => {
+  it('refuses a playerId of . or .., which fetch would resolve out of the path to another route, before sending anything', async () => {
+    const sent: string[] = [];
+    const client = createLaunchClient({
+      baseUrl: 'http://127.0.0.1:1',
+      clientId: 'demo',
+      fetch: async (url) => {
+        sent.push(url);
+        throw new Error('nothing should be sent');
+      },
+    });
+    for (const playerId of ['.', '..']) {
+      const message = `playerId "${playerId}" cannot travel in a URL path`;
+      await expect(client.revokePlayerSessions(playerId)).rejects.toThrow(message);
+      await expect(client.blockPlayer(playerId)).rejects.toThrow(message);
+      await expect(client.unblockPlayer(playerId)).rejects.toThrow(message);
+    }
+    await expect(client.blockPlayer('')).rejects.toThrow('playerId must be a non-empty string');
+    expect(sent).toEqual([]);
+  });
+});

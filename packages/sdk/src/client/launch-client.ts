@@ -6,6 +6,7 @@ import type { OpenGameDocument, OpenGamePlayer, OpenGameSession } from '../wire/
 import type { CreateSessionParams } from './create-session-params.js';
 import { encodeForm, toFormFields } from './form-body.js';
 import { LaunchApiError } from './launch-api-error.js';
+import { pathSegment } from './path-segment.js';
 import { type SignatureOptions, signRequest, type UnsignedRequest } from './request-signing.js';
 import {
   type CreateSessionResult,
@@ -183,12 +184,11 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
     },
 
     async createSession(userId, params = {}) {
-      if (typeof userId !== 'string' || userId === '')
-        throw new TypeError('createSession: userId must be a non-empty string');
+      const segment = pathSegment('createSession: userId', userId);
       // userId travels in the path and again in the body; the signature counts it once.
       const body = encodeForm(toFormFields({ ...params, userId }));
       const request: UnsignedRequest = {
-        url: `${baseUrl}/api/web/v2/app/users/${encodeURIComponent(userId)}/session?clientId=${encodeURIComponent(options.clientId)}`,
+        url: `${baseUrl}/api/web/v2/app/users/${segment}/session?clientId=${encodeURIComponent(options.clientId)}`,
         body,
         // What the service (like PHP) reads from the very bytes sent: the query, the body, the path's
         // userId (the path and body userId are one parameter, docs/design.md §2).

@@ -2,6 +2,7 @@ import { phpJsonDecode } from '../php/json-decode.js';
 import { parseStr } from '../php/parse-str.js';
 import { arrayReplace, PhpArray } from '../php/php-array.js';
 import type { PlayerBlockAttributes, PlayerBlockDocument } from '../wire/session-control.js';
+import { pathSegment } from './path-segment.js';
 import type { UnsignedRequest } from './request-signing.js';
 
 /** What `blockPlayer` answers: the block as stored, and how many live sessions it ended. */
@@ -71,9 +72,7 @@ export function playerRequest(
   resource: 'sessions' | 'block',
   attributes?: PlayerBlockAttributes,
 ): UnsignedRequest {
-  if (typeof playerId !== 'string' || playerId === '')
-    throw new TypeError('playerId must be a non-empty string');
-  const path = `/apiweb/v3/players/${encodeURIComponent(playerId)}/${resource}`;
+  const path = `/apiweb/v3/players/${pathSegment('playerId', playerId)}/${resource}`;
   const signed = PhpArray.from([['playerId', playerId]]);
   if (attributes === undefined) return build(method, path, signed);
   const body = JSON.stringify({ data: { type: 'PlayerBlock', attributes } });
