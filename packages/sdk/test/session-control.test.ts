@@ -43,6 +43,7 @@ describe.each(DIALECTS)('session control through the SDK on %s', (dialect) => {
       reason: 'self-exclusion',
       revokedSessions: 1,
     });
+    expect(block.warnings).toEqual([]);
     expect(await tokenState(live.auth)).toBe('token_revoked');
     await client.unblockPlayer('u-1');
     const stored = await server().db.selectFrom('players').select('blocked_at').executeTakeFirst();
@@ -82,5 +83,25 @@ describe('session control arguments', () => {
     }
     await expect(client.blockPlayer('')).rejects.toThrow('playerId must be a non-empty string');
     expect(sent).toEqual([]);
+  });
+});
+
+describe('blockPlayer', () => {
+  it("carries the answer's meta.warnings, what the service did not apply", async () => {
+    const warnings = ['Unknown attributes were ignored: /data/attributes/untill'];
+    const answer = {
+      data: {
+        type: 'PlayerBlock',
+        id: 'u-1',
+        attributes: { blocked: true, since: '2026-11-21T12:00:00.000Z', until: null, reason: null },
+      },
+      meta: { revokedSessions: 0, warnings },
+    };
+    const client = createLaunchClient({
+      baseUrl: 'http://127.0.0.1:1',
+      clientId: 'demo',
+      fetch: async () => new Response(JSON.stringify(answer), { status: 200 }),
+    });
+    expect(await client.blockPlayer('u-1')).toMatchObject({ blocked: true, revokedSessions: 0, warnings });
   });
 });

@@ -13,6 +13,8 @@ export interface PlayerBlockResult {
   until: string | null;
   reason: string | null;
   revokedSessions: number;
+  /** What the service did not apply (top-level `meta.warnings`), e.g. a misspelled attribute. */
+  warnings: string[];
   document: PlayerBlockDocument;
 }
 
@@ -96,6 +98,7 @@ export function readPlayerBlock(body: unknown): PlayerBlockResult | undefined {
     playerId: data.id,
     ...data.attributes,
     revokedSessions: document?.meta?.revokedSessions ?? 0,
+    warnings: (document?.meta?.warnings ?? []).filter((item) => typeof item === 'string'),
     document: document as PlayerBlockDocument,
   };
 }

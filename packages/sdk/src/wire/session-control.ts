@@ -14,5 +14,6 @@ export interface PlayerBlockDocument {
     id: string;
     attributes: { blocked: boolean; since: string | null; until: string | null; reason: string | null };
   };
-  meta?: { revokedSessions?: number };
+  /** PUT only: `warnings` names the attributes of the document that were not applied. */
+  meta?: { revokedSessions?: number; warnings?: string[] };
 }

@@ -1,5 +1,6 @@
 import type { ErrorObject } from '@poker-launch/sdk';
 import { ApiError, errorObject } from '../http/api-error.js';
+import { pointer, unknownAttributesWarning } from '../launch/v3/v3-document.js';
 import { accept, type FieldRule, refuse } from '../validation/field-rule.js';
 import { text } from '../validation/field-rules.js';
 import { isNotSent, isPlainObject, parseFields } from '../validation/parse-fields.js';
@@ -40,6 +41,8 @@ export const PLAYER_BLOCK_FIELDS = {
 export interface BlockRequest {
   until: string | null;
   reason: string | null;
+  /** Attributes the document carried that a block does not know (`untill`): not applied, named. */
+  warnings: string[];
 }
 
 /**
@@ -73,7 +76,16 @@ export function readBlockDocument(body: unknown, now: Date): BlockRequest {
     );
   }
   if (problems.length > 0) throw new ApiError(problems);
-  return { until: values.until ?? null, reason: values.reason ?? null };
+  // Named as v3 names its unknown attributes: a misspelled `untill` would otherwise make, in silence,
+  // a block until it is lifted.
+  const unknown = Object.keys(attributes)
+    .filter((name) => !Object.hasOwn(PLAYER_BLOCK_FIELDS, name))
+    .map((name) => pointer('/data/attributes', name));
+  return {
+    until: values.until ?? null,
+    reason: values.reason ?? null,
+    warnings: unknownAttributesWarning(unknown),
+  };
 }
 
 /** The PlayerBlock resource: whether the player is blocked now, since and until when, and why. */

@@ -225,6 +225,25 @@ describe.each(DIALECTS)('session control on %s', (dialect) => {
     expect((await blockRequest(h(), 'GET', 'u-1')).json().data.attributes.blocked).toBe(false);
   });
 
+  it('names the attributes a block does not know in meta.warnings, so a misspelled until is not a silent block until lifted', async () => {
+    await v2Launch('u-1');
+    const put = await blockRequest(h(), 'PUT', 'u-1', {
+      body: blockDocument({ untill: '2026-12-01T00:00:00Z', reason: 'self-exclusion', 'a/b': 1 }),
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json().data.attributes).toMatchObject({
+      blocked: true,
+      until: null,
+      reason: 'self-exclusion',
+    });
+    expect(put.json().meta).toEqual({
+      revokedSessions: 1,
+      warnings: ['Unknown attributes were ignored: /data/attributes/untill, /data/attributes/a~1b'],
+    });
+    const known = await blockRequest(h(), 'PUT', 'u-1', { body: blockDocument({ reason: 'x' }) });
+    expect(known.json().meta).toEqual({ revokedSessions: 0 });
+  });
+
   it('signs the body with the path: a block whose document was changed is refused', async () => {
     await v2Launch('u-1');
     const original = { playerId: 'u-1', ...blockDocument({ reason: 'original' }) } as SignableParams;

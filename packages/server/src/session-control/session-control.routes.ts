@@ -81,11 +81,12 @@ export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
         const { playerId } = request.params;
         const client = await useSignature(context, caller);
         const now = context.clock();
-        const block = readBlockDocument(request.body, now);
+        const { warnings, ...block } = readBlockDocument(request.body, now);
         const player = await controlledPlayerOrThrow(context, client, playerId);
         const ended = await blockPlayer(write, context.db, player.id, block, now);
         const blocked = { ...player, block: { since: now.toISOString(), ...block } };
-        return sendDocument(reply, 200, toPlayerBlockDocument(blocked, now, { revokedSessions: ended }));
+        const meta = { revokedSessions: ended, ...(warnings.length > 0 ? { warnings } : {}) };
+        return sendDocument(reply, 200, toPlayerBlockDocument(blocked, now, meta));
       },
     }),
     route({

@@ -56,6 +56,13 @@ const PLAYER_BLOCK_DOCUMENT = {
       type: 'object',
       properties: {
         revokedSessions: { type: 'integer', minimum: 0, description: 'Live sessions the block ended' },
+        warnings: {
+          type: 'array',
+          items: { type: 'string' },
+          description:
+            'PUT: attributes of the document a block does not know, not applied ("Unknown attributes were ' +
+            'ignored: /data/attributes/untill")',
+        },
       },
     },
   },

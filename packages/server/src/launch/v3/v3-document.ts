@@ -70,13 +70,18 @@ export function unknownAttributeWarnings(attributes: OpenGameAttributes): string
       .filter((name) => !Object.hasOwn(V3_PLAYER_FIELDS, name))
       .map((name) => pointer('/data/attributes/player', name)),
   ];
+  return unknownAttributesWarning(unknown);
+}
+
+/** The one warning that names the attributes not applied, by pointer (at most ten of them). */
+export function unknownAttributesWarning(unknown: readonly string[]): string[] {
   if (unknown.length === 0) return [];
   const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';
   return [`Unknown attributes were ignored: ${unknown.slice(0, MAX_NAMED).join(', ')}${more}`];
 }
 
 /** A JSON pointer (RFC 6901) to a member, its name cut to 64 characters. */
-function pointer(parent: string, name: string): string {
+export function pointer(parent: string, name: string): string {
   return `${parent}/${name.slice(0, 64).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
