@@ -82,6 +82,27 @@ describe('retries against a flaky proxy in front of the real service', () => {
     expect((error as Error).cause).toBeInstanceOf(Error);
   });
 
+  it("says why the network failed, not only fetch's own 'fetch failed'", async () => {
+    const refused = new Error('connect ECONNREFUSED 10.0.0.5:443');
+    const launch = createLaunchClient({
+      baseUrl: 'https://poker.example',
+      clientId: 'demo',
+      retry: { tries: 1 },
+      fetch: async () => {
+        throw new TypeError('fetch failed', { cause: refused });
+      },
+    });
+    const error = await launch.createSession('u-1').catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({
+      status: 0,
+      code: 'network_error',
+      detail: 'fetch failed: connect ECONNREFUSED 10.0.0.5:443',
+    });
+    expect((error as Error).message.split('\n')[0]).toBe(
+      'no response network_error: fetch failed: connect ECONNREFUSED 10.0.0.5:443',
+    );
+  });
+
   it('tries once when told tries: 1', async () => {
     const launch = await launchThrough([SERVER_FAULT], 1);
     await expect(launch.createSession('u-1')).rejects.toMatchObject({ status: 500, attempts: 1 });

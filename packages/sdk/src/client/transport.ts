@@ -79,7 +79,7 @@ export async function send(
         status: 0,
         errors: [],
         attempts: attempt,
-        fallback: { code: 'network_error', detail: cause instanceof Error ? cause.message : String(cause) },
+        fallback: { code: 'network_error', detail: causeText(cause) },
         cause,
       });
     }
@@ -88,6 +88,20 @@ export async function send(
     if (!isRetryable(error) || attempt >= policy.tries) throw error;
     await sleep(backoffDelay(attempt, policy));
   }
+}
+
+/**
+ * What failed, through the chain of causes: Node.js's fetch says only "fetch failed" and keeps the reason
+ * (`getaddrinfo ENOTFOUND poker.example`, `connect ECONNREFUSED 10.0.0.5:443`) in its `cause`.
+ */
+function causeText(cause: unknown): string {
+  const messages: string[] = [];
+  for (let link = cause, depth = 0; link !== undefined && link !== null && depth < 5; depth++) {
+    const message = link instanceof Error ? link.message : String(link);
+    if (message !== '' && !messages.includes(message)) messages.push(message);
+    link = link instanceof Error ? link.cause : undefined;
+  }
+  return messages.join(': ') || 'no response';
 }
 
 /** 5xx are server faults worth another try, except the documented business errors; 4xx never are. */
