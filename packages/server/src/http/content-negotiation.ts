@@ -71,6 +71,9 @@ export const JSON_API_PARAMETERS_REFUSED =
   `${JSON_API_MEDIA_TYPE} takes no media type parameters but ext and profile (JSON:API): send it ` +
   'without them, or send application/json';
 
+/** The 415 of a route without a body, to a body of a media type it cannot read (text/plain, a form). */
+export const NO_REQUEST_BODY = 'This endpoint takes no request body';
+
 /** The 415, naming the media types the route takes (a route without a body takes none). */
 export function unsupported(allowed: readonly BodyMediaType[] = []): ApiError {
   const names = Object.entries(MEDIA_TYPES)
@@ -78,8 +81,6 @@ export function unsupported(allowed: readonly BodyMediaType[] = []): ApiError {
     .map(([name]) => name);
   return ApiError.of(
     'unsupported_media_type',
-    names.length === 0
-      ? 'This endpoint takes no request body'
-      : `The request body must be one of: ${names.join(', ')}`,
+    names.length === 0 ? NO_REQUEST_BODY : `The request body must be one of: ${names.join(', ')}`,
   );
 }

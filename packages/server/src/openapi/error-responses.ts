@@ -1,6 +1,6 @@
 import { type ErrorCode, type ErrorObject, JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import { type ErrorOptions, errorObject } from '../http/api-error.js';
-import { JSON_API_PARAMETERS_REFUSED } from '../http/content-negotiation.js';
+import { JSON_API_PARAMETERS_REFUSED, NO_REQUEST_BODY } from '../http/content-negotiation.js';
 import type { FieldRule } from '../validation/field-rule.js';
 import { ERROR_DOCUMENT, type JsonSchema, ref } from './document-schemas.js';
 
@@ -64,6 +64,12 @@ export const COMMON_ERRORS = {
     `A body of ${JSON_API_MEDIA_TYPE} with a media type parameter other than ext or profile (charset=utf-8)`,
     'unsupported_media_type',
     JSON_API_PARAMETERS_REFUSED,
+  ),
+  noRequestBody: errorExample(
+    'noRequestBody',
+    'An operation without a body, sent one of a media type other than JSON (text/plain, a form)',
+    'unsupported_media_type',
+    NO_REQUEST_BODY,
   ),
   payloadTooLarge: errorExample(
     'payloadTooLarge',

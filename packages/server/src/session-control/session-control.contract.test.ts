@@ -51,14 +51,16 @@ describe.each(DIALECTS)('the API reference of session control on %s', (dialect) 
       await endSessionRequest(h(), id, { apiKey: weak }),
       await endSessionRequest(h(), '0'.repeat(32)),
       await endSessionRequest(h(), id, { apiKey: key, clientId: null }),
+      await endSessionRequest(h(), id, { body: 'x', contentType: 'text/plain' }),
     ];
-    expect(sessionAnswers.map((answer) => answer.statusCode)).toEqual([204, 400, 401, 403, 404, 422]);
+    expect(sessionAnswers.map((answer) => answer.statusCode)).toEqual([204, 400, 401, 403, 404, 422, 415]);
     const playerAnswers = [
       await endPlayerSessionsRequest(h(), 'u-1'),
       await endPlayerSessionsRequest(h(), 'u-2'),
       await endPlayerSessionsRequest(h(), 'x'.repeat(65)),
+      await endPlayerSessionsRequest(h(), 'u-1', { body: 'x', contentType: 'text/plain' }),
     ];
-    expect(playerAnswers.map((answer) => answer.statusCode)).toEqual([200, 404, 422]);
+    expect(playerAnswers.map((answer) => answer.statusCode)).toEqual([200, 404, 422, 415]);
     const put = (body: unknown, options = {}) => blockRequest(h(), 'PUT', 'u-1', { body, ...options });
     const blockAnswers = [
       await put(blockDocument({ until: '2027-01-01T00:00:00Z', reason: 'fraud' })),
@@ -70,7 +72,12 @@ describe.each(DIALECTS)('the API reference of session control on %s', (dialect) 
     ];
     expect(blockAnswers.map((answer) => answer.statusCode)).toEqual([200, 400, 409, 415, 422, 404]);
     const reads = [await blockRequest(h(), 'GET', 'u-1'), await blockRequest(h(), 'GET', 'u-2')];
-    const lifts = [await blockRequest(h(), 'DELETE', 'u-1'), await blockRequest(h(), 'DELETE', 'u-2')];
+    const lifts = [
+      await blockRequest(h(), 'DELETE', 'u-1'),
+      await blockRequest(h(), 'DELETE', 'u-2'),
+      await blockRequest(h(), 'DELETE', 'u-1', { body: 'x', contentType: 'text/plain' }),
+    ];
+    expect(lifts.map((answer) => answer.statusCode)).toEqual([204, 404, 415]);
     const document = (await h().app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const problems = [
       ...sessionAnswers.flatMap((answer) =>

@@ -6,6 +6,7 @@ import { blockPointer, PLAYER_BLOCK_FIELDS } from './player-block-document.js';
 const {
   notAcceptable,
   jsonApiMediaTypeParameters,
+  noRequestBody,
   payloadTooLarge,
   rateLimited,
   internalError,
@@ -44,6 +45,8 @@ export const END_SESSION_ERRORS: readonly ErrorExample[] = [
     'not_found',
     'No GameSession /apiweb/v3/game-sessions/2e651c3ca08c49f32a87035539cbcc3d',
   ),
+  // A DELETE with a body it cannot read (a GET's body is not read at all).
+  noRequestBody,
   ...AROUND,
 ];
 
@@ -65,8 +68,10 @@ const PLAYER_ERRORS: readonly ErrorExample[] = [
   ...AROUND,
 ];
 
-export const PLAYER_SESSIONS_ERRORS = PLAYER_ERRORS;
+/** A DELETE answers a body it cannot read with a 415 (a GET's body is not read at all). */
+export const PLAYER_SESSIONS_ERRORS: readonly ErrorExample[] = [...PLAYER_ERRORS, noRequestBody];
 export const PLAYER_BLOCK_READ_ERRORS = PLAYER_ERRORS;
+export const UNBLOCK_ERRORS: readonly ErrorExample[] = [...PLAYER_ERRORS, noRequestBody];
 
 function refusal(
   name: string,

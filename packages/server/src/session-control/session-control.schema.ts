@@ -10,6 +10,7 @@ import {
   PLAYER_BLOCK_ERRORS,
   PLAYER_BLOCK_READ_ERRORS,
   PLAYER_SESSIONS_ERRORS,
+  UNBLOCK_ERRORS,
 } from './session-control.errors.js';
 
 /** Schemas of the session-control routes, for the API reference only (the field rules validate). */
@@ -177,7 +178,7 @@ export function unblockSchema(): FastifySchema {
     produces: [JSON_API_MEDIA_TYPE],
     response: {
       204: { description: 'Lifted (or there was none)', type: 'null' },
-      ...errorResponses(PLAYER_BLOCK_READ_ERRORS),
+      ...errorResponses(UNBLOCK_ERRORS),
     },
   };
 }

@@ -1,8 +1,8 @@
 import { COMMON_ERRORS, type ErrorExample, errorExample } from '../openapi/error-responses.js';
 
-const { notAcceptable, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;
+const { notAcceptable, noRequestBody, rateLimited, internalError, serviceUnavailable } = COMMON_ERRORS;
 
-/** The errors the token API answers (read and logout alike), as examples in the API reference. */
+/** The errors the token API answers, as examples in the API reference (logout: LOGOUT_ERRORS). */
 export const TOKEN_ERRORS: readonly ErrorExample[] = [
   errorExample(
     'tokenTwice',
@@ -37,3 +37,6 @@ export const TOKEN_ERRORS: readonly ErrorExample[] = [
   internalError,
   serviceUnavailable,
 ];
+
+/** Logout's: a DELETE answers a body it cannot read with a 415 (a GET's body is not read at all). */
+export const LOGOUT_ERRORS: readonly ErrorExample[] = [...TOKEN_ERRORS, noRequestBody];

@@ -8,7 +8,7 @@ import { errorResponses } from '../openapi/error-responses.js';
 import { readBearerToken } from './bearer-token.js';
 import { recordFirstUse } from './first-use.js';
 import { toTokenSessionDocument } from './token.serializer.js';
-import { TOKEN_ERRORS } from './token-error-examples.js';
+import { LOGOUT_ERRORS, TOKEN_ERRORS } from './token-error-examples.js';
 import { authenticateToken } from './token-session.js';
 
 export const TOKEN_API_URL = '/api/web/v2/app/session';
@@ -62,7 +62,7 @@ export function tokenRoutes(context: AppContext): RouteDefinition[] {
         produces: [JSON_API_MEDIA_TYPE],
         response: {
           204: { description: 'Ended; the token opens nothing any more', type: 'null' },
-          ...errorResponses(TOKEN_ERRORS, TOKEN_ERROR_DESCRIPTIONS),
+          ...errorResponses(LOGOUT_ERRORS, TOKEN_ERROR_DESCRIPTIONS),
         },
       },
       authenticate,
