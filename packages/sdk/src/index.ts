@@ -18,9 +18,9 @@ export {
   type OpenGameParams,
 } from './client/launch-client.js';
 export type { SignatureOptions } from './client/request-signing.js';
-export type { CreateSessionResult, OpenGameResult } from './client/results.js';
+export type { CreateSessionResult, GameSession, OpenGameResult } from './client/results.js';
 export { DEFAULT_RETRY, type RetryOptions } from './client/retry.js';
-export type { BlockPlayerOptions, PlayerBlockResult } from './client/session-control.js';
+export type { BlockPlayerOptions, PlayerBlock, PlayerBlockResult } from './client/session-control.js';
 export type { FetchLike, FetchResponseLike } from './client/transport.js';
 export { compareUtf8 } from './php/compare-utf8.js';
 export { NOT_JSON, phpJsonDecode } from './php/json-decode.js';

@@ -3,9 +3,13 @@ import {
   type CreateSessionResult,
   createLaunchClient,
   type FetchLike,
+  type GameSession,
+  type GameSessionState,
+  type GameSessionStateDocument,
   type LaunchApiError,
   type LaunchErrorCode,
   type OpenGameResult,
+  type PlayerBlock,
 } from '@poker-launch/sdk';
 import { describe, expectTypeOf, it } from 'vitest';
 
@@ -73,6 +77,31 @@ describe('result and error types', () => {
     expectTypeOf<CreateSessionResult['warnings']>().toEqualTypeOf<string[]>();
     expectTypeOf<OpenGameResult['url']>().toEqualTypeOf<string>();
     expectTypeOf<OpenGameResult['playerId']>().toEqualTypeOf<string>();
+  });
+
+  it('type a GameSession read back: its state a closed union, tableId a number exactly at a table', () => {
+    expectTypeOf(client.getGameSession('x')).resolves.toEqualTypeOf<GameSession>();
+    expectTypeOf<GameSession['state']>().toEqualTypeOf<'active' | 'expired' | 'revoked'>();
+    expectTypeOf<GameSessionStateDocument['data']['attributes']['state']>().toEqualTypeOf<GameSessionState>();
+    expectTypeOf<GameSession['expiresAt']>().toEqualTypeOf<string>();
+    expectTypeOf<GameSession['revokedAt']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<GameSession['apiUser']>().toEqualTypeOf<string | null | undefined>();
+    const tableOf = (read: GameSession) => {
+      // @ts-expect-error a lobby session has no table
+      const table: number = read.tableId;
+      return read.target === 'table' ? read.tableId : table;
+    };
+    expectTypeOf(tableOf).returns.toEqualTypeOf<number>();
+    // @ts-expect-error not a state the service answers
+    const paused = (read: GameSession) => read.state === 'paused';
+    expectTypeOf(paused).returns.toBeBoolean();
+  });
+
+  it('type a player block read back without what only blocking answers', () => {
+    expectTypeOf(client.getPlayerBlock('u-1')).resolves.toEqualTypeOf<PlayerBlock>();
+    expectTypeOf<PlayerBlock['blocked']>().toEqualTypeOf<boolean>();
+    expectTypeOf<PlayerBlock['until']>().toEqualTypeOf<string | null>();
+    expectTypeOf<PlayerBlock>().not.toHaveProperty('revokedSessions');
   });
 
   it('type the error code as a closed union, business errors included', () => {

@@ -53,6 +53,34 @@ describe('retries against a flaky proxy in front of the real service', () => {
     expect(result.userId).toBe('u-1');
   });
 
+  it('retries the reads too: a GET re-sent without a body and with the same sign, which the service then verifies', async () => {
+    const launch = await launchThrough([SERVER_FAULT, 'drop']);
+    const game = await createLaunchClient({
+      baseUrl: server().baseUrl,
+      clientId: 'demo',
+      secretKey: 'test_secret',
+    }).openGame({ player: { id: 'u-1' } });
+    expect(await launch.getGameSession(game.id)).toMatchObject({ id: game.id, state: 'active' });
+    const reads = proxy?.requests ?? [];
+    await proxy?.close();
+    proxy = await startFlakyProxy(server().baseUrl, [BAD_GATEWAY, SERVER_FAULT]);
+    const reader = createLaunchClient({
+      baseUrl: proxy.url,
+      clientId: 'demo',
+      secretKey: 'test_secret',
+      retry: FAST,
+    });
+    expect(await reader.getPlayerBlock('u-1')).toMatchObject({ playerId: 'u-1', blocked: false });
+    const blockReads = proxy.requests;
+    expect(
+      [...reads, ...blockReads].map((request) => `${request.method} ${request.url.split('?')[0]}`),
+    ).toEqual([...Array(3).fill(`GET ${game.id}`), ...Array(3).fill('GET /apiweb/v3/players/u-1/block')]);
+    for (const attempts of [reads, blockReads]) {
+      expect(attempts.every((request) => request.body === '')).toBe(true);
+      expect(new Set(attempts.map((request) => request.headers.sign)).size).toBe(1);
+    }
+  });
+
   it('retries dropped connections', async () => {
     const launch = await launchThrough(['drop', 'drop']);
     const result = await launch.createSession('u-1');

@@ -10,8 +10,10 @@ import { pathSegment } from './path-segment.js';
 import { type SignatureOptions, signRequest, type UnsignedRequest } from './request-signing.js';
 import {
   type CreateSessionResult,
+  type GameSession,
   type OpenGameResult,
   readGameSessionDocument,
+  readGameSessionStateDocument,
   readSessionDocument,
 } from './results.js';
 import { type RetryOptions, retryPolicy } from './retry.js';
@@ -19,10 +21,12 @@ import {
   type BlockPlayerOptions,
   blockAttributes,
   controlRequest,
-  endSessionRequest,
+  type PlayerBlock,
   type PlayerBlockResult,
   playerRequest,
   readPlayerBlock,
+  readPlayerBlockResult,
+  sessionRequest,
 } from './session-control.js';
 import { type Answer, type FetchLike, type PreparedRequest, send } from './transport.js';
 
@@ -78,6 +82,16 @@ export interface LaunchClient {
    */
   openGame(params: OpenGameParams): Promise<OpenGameResult>;
   /**
+   * Reads a v3 GameSession back: its state (`active`, `expired` or `revoked`), target and times, never
+   * its token. Takes `openGame`'s `id` (the GameSession IRI) or its last segment. A session of another
+   * client, or a v2 session, is a `not_found` (404) like one that does not exist.
+   *
+   * @example
+   * const { id } = await client.openGame({ player: { id: 'u-1' } });
+   * const { state, expiresAt } = await client.getGameSession(id);
+   */
+  getGameSession(sessionId: string): Promise<GameSession>;
+  /**
    * Ends one session now: its token stops working, and an open game page leaves the game. Takes v2's
    * `id` (data.id) or v3's `id` (the GameSession IRI). A session that had ended already is fine.
    *
@@ -101,6 +115,14 @@ export interface LaunchClient {
    * await client.blockPlayer('u-1', { until: new Date(Date.now() + 30 * 86_400_000), reason: 'self-exclusion' });
    */
   blockPlayer(playerId: string, options?: BlockPlayerOptions): Promise<PlayerBlockResult>;
+  /**
+   * Whether the player is blocked now (`blocked`), since and until when (`until` null: until lifted),
+   * and why; `blocked` is false, the others null, when there is no block or it has ended.
+   *
+   * @example
+   * const { blocked, until } = await client.getPlayerBlock('u-1');
+   */
+  getPlayerBlock(playerId: string): Promise<PlayerBlock>;
   /**
    * Lifts the player's block (nothing happens if there is none).
    *
@@ -140,12 +162,12 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         ...(request.method === undefined ? {} : { method: request.method }),
         url: signed.url,
         headers: { ...headers, ...signed.headers },
-        ...(request.method === 'DELETE' ? {} : { body: request.body }),
+        ...(request.method === 'DELETE' || request.method === 'GET' ? {} : { body: request.body }),
         evidence: signed.evidence,
       };
     };
 
-  /** A v3 session-control request: `client` in the query, the API key if there is one. */
+  /** A v3 session-control request or read: `client` in the query, the API key if there is one. */
   const sendControl = (request: UnsignedRequest) =>
     send(
       fetch,
@@ -160,7 +182,12 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
 
   return {
     async revokeSession(sessionId) {
-      await sendControl(endSessionRequest(build, sessionId));
+      await sendControl(sessionRequest(build, 'DELETE', sessionId));
+    },
+
+    async getGameSession(sessionId) {
+      const answer = await sendControl(sessionRequest(build, 'GET', sessionId));
+      return readGameSessionStateDocument(answer.body) ?? unexpected(answer, 'a GameSession document');
     },
 
     async revokePlayerSessions(playerId) {
@@ -176,6 +203,11 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
       const answer = await sendControl(
         playerRequest(build, 'PUT', playerId, 'block', blockAttributes(blockOptions)),
       );
+      return readPlayerBlockResult(answer.body) ?? unexpected(answer, 'a PlayerBlock document');
+    },
+
+    async getPlayerBlock(playerId) {
+      const answer = await sendControl(playerRequest(build, 'GET', playerId, 'block'));
       return readPlayerBlock(answer.body) ?? unexpected(answer, 'a PlayerBlock document');
     },
 

@@ -19,8 +19,8 @@ export type SignatureOptions =
 
 /** A request ready to sign: its address and body, and how the spec's signature reads its parameters. */
 export interface UnsignedRequest {
-  /** Default POST; a DELETE is sent without a body (its `body` is empty). */
-  method?: 'POST' | 'PUT' | 'DELETE';
+  /** Default POST; a GET or a DELETE is sent without a body (its `body` is empty). */
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The address, its query string included (`…?clientId=demo`). */
   url: string;
   body: string;

@@ -1,5 +1,5 @@
 import type { SessionDocument } from '../wire/create-session.js';
-import type { GameSessionDocument } from '../wire/open-game.js';
+import type { GameSessionDocument, GameSessionState, GameSessionStateDocument } from '../wire/open-game.js';
 
 /** What v2 create session answered, flattened; `document` is the response body as it came. */
 export interface CreateSessionResult {
@@ -35,6 +35,31 @@ export interface OpenGameResult {
   location: string | undefined;
   document: GameSessionDocument;
 }
+
+/**
+ * What `getGameSession` answers, flattened; `document` is the response body as it came. Never the
+ * token: only its hash is stored. `tableId` is a number when `target` is `table`, else undefined.
+ */
+export type GameSession = {
+  /** `data.id`: the IRI path of the GameSession. */
+  id: string;
+  playerId: string;
+  sessionId: string;
+  /** `revoked` when it was ended early, `expired` once past `expiresAt`. */
+  state: GameSessionState;
+  expiresAt: string;
+  createdAt: string;
+  /** When it was ended early; undefined unless `state` is `revoked`. */
+  revokedAt: string | undefined;
+  /**
+   * Read with an API key of a ROLE_ADMIN user only: the API user whose key opened the session, null when
+   * it was signed; undefined for every other caller.
+   */
+  apiUser: string | null | undefined;
+  document: GameSessionStateDocument;
+} & ({ target: 'lobby'; tableId: undefined } | { target: 'table'; tableId: number });
+
+const GAME_SESSION_STATES: readonly unknown[] = ['active', 'expired', 'revoked'] satisfies GameSessionState[];
 
 /** The result, or undefined when the body is not the expected document. */
 export function readSessionDocument(body: unknown): CreateSessionResult | undefined {
@@ -72,6 +97,35 @@ export function readGameSessionDocument(
     location,
     document: body as GameSessionDocument,
   };
+}
+
+/** A GameSession read back, or undefined when the body is not one. */
+export function readGameSessionStateDocument(body: unknown): GameSession | undefined {
+  const data = record(record(body)?.data);
+  const attributes = record(data?.attributes);
+  const meta = record(data?.meta);
+  if (!data || !attributes || !meta || data.type !== 'GameSession' || typeof data.id !== 'string')
+    return undefined;
+  const fields = strings(attributes, ['playerId', 'sessionId']);
+  const times = strings(meta, ['expiresAt', 'createdAt']);
+  const { state, target, tableId } = attributes;
+  const { revokedAt, apiUser } = meta;
+  if (!fields || !times || !GAME_SESSION_STATES.includes(state)) return undefined;
+  if (revokedAt !== undefined && typeof revokedAt !== 'string') return undefined;
+  if (apiUser !== undefined && apiUser !== null && typeof apiUser !== 'string') return undefined;
+  const common = {
+    id: data.id,
+    ...fields,
+    state: state as GameSessionState,
+    ...times,
+    revokedAt,
+    apiUser,
+    document: body as GameSessionStateDocument,
+  };
+  if (target === 'lobby') return { ...common, target, tableId: undefined };
+  if (target === 'table' && Number.isSafeInteger(tableId))
+    return { ...common, target, tableId: tableId as number };
+  return undefined;
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

@@ -5,17 +5,23 @@ import type { PlayerBlockAttributes, PlayerBlockDocument } from '../wire/session
 import { pathSegment } from './path-segment.js';
 import type { UnsignedRequest } from './request-signing.js';
 
-/** What `blockPlayer` answers: the block as stored, and how many live sessions it ended. */
-export interface PlayerBlockResult {
+/** What `getPlayerBlock` answers: whether the player is blocked now; `since`, `until`, `reason` null when not. */
+export interface PlayerBlock {
   playerId: string;
+  /** Whether v2 and v3 launches for the player are refused now (false once a block's `until` has passed). */
   blocked: boolean;
   since: string | null;
+  /** null: until the block is lifted (or no block). */
   until: string | null;
   reason: string | null;
+  document: PlayerBlockDocument;
+}
+
+/** What `blockPlayer` answers: the block as stored, and how many live sessions it ended. */
+export interface PlayerBlockResult extends PlayerBlock {
   revokedSessions: number;
   /** What the service did not apply (top-level `meta.warnings`), e.g. a misspelled attribute. */
   warnings: string[];
-  document: PlayerBlockDocument;
 }
 
 /** Options of `blockPlayer`. */
@@ -28,7 +34,7 @@ export interface BlockPlayerOptions {
 
 /** Builds one session-control request, to be signed (each attempt) and sent. */
 export type RequestBuilder = (
-  method: 'PUT' | 'DELETE',
+  method: 'GET' | 'PUT' | 'DELETE',
   path: string,
   signed: PhpArray,
   body?: string,
@@ -51,25 +57,32 @@ export function controlRequest(baseUrl: string, clientId: string): RequestBuilde
   });
 }
 
+/** What each operation on one session takes, said when it is given something else. */
+const SESSION_ID_EXPECTED = {
+  revokeSession: 'revokeSession: give the data.id of a v2 session or the IRI (data.id) of a v3 GameSession',
+  getGameSession: 'getGameSession: give the IRI (data.id) of a v3 GameSession, or its last segment',
+};
+
 /** The 32-hex id of a session: v2's data.id, or the last segment of v3's GameSession IRI. */
-export function sessionIdOf(idOrIri: string): string {
-  const id = idOrIri.split('/').pop() ?? '';
-  if (!/^[0-9a-f]{32}$/.test(id)) {
-    throw new TypeError(
-      'revokeSession: give the data.id of a v2 session or the IRI (data.id) of a v3 GameSession',
-    );
-  }
+export function sessionIdOf(idOrIri: string, operation: keyof typeof SESSION_ID_EXPECTED): string {
+  const id = typeof idOrIri === 'string' ? (idOrIri.split('/').pop() ?? '') : '';
+  if (!/^[0-9a-f]{32}$/.test(id)) throw new TypeError(SESSION_ID_EXPECTED[operation]);
   return id;
 }
 
-export function endSessionRequest(build: RequestBuilder, idOrIri: string): UnsignedRequest {
-  const id = sessionIdOf(idOrIri);
-  return build('DELETE', `/apiweb/v3/game-sessions/${id}`, PhpArray.from([['id', id]]));
+/** DELETE (end it) or GET (read it back) one session; its id travels in the path and is signed. */
+export function sessionRequest(
+  build: RequestBuilder,
+  method: 'GET' | 'DELETE',
+  idOrIri: string,
+): UnsignedRequest {
+  const id = sessionIdOf(idOrIri, method === 'GET' ? 'getGameSession' : 'revokeSession');
+  return build(method, `/apiweb/v3/game-sessions/${id}`, PhpArray.from([['id', id]]));
 }
 
 export function playerRequest(
   build: RequestBuilder,
-  method: 'PUT' | 'DELETE',
+  method: 'GET' | 'PUT' | 'DELETE',
   playerId: string,
   resource: 'sessions' | 'block',
   attributes?: PlayerBlockAttributes,
@@ -90,15 +103,26 @@ export function blockAttributes(options: BlockPlayerOptions): PlayerBlockAttribu
   };
 }
 
-export function readPlayerBlock(body: unknown): PlayerBlockResult | undefined {
+/** The PlayerBlock a GET answers, or undefined when the body is not one. */
+export function readPlayerBlock(body: unknown): PlayerBlock | undefined {
   const document = body as PlayerBlockDocument | undefined;
   const data = document?.data;
-  if (data?.type !== 'PlayerBlock' || typeof data.attributes?.blocked !== 'boolean') return undefined;
+  const attributes = data?.attributes;
+  if (data?.type !== 'PlayerBlock' || typeof data.id !== 'string' || typeof attributes?.blocked !== 'boolean')
+    return undefined;
+  const { blocked, since, until, reason } = attributes;
+  if (![since, until, reason].every((value) => value === null || typeof value === 'string')) return undefined;
+  return { playerId: data.id, blocked, since, until, reason, document: document as PlayerBlockDocument };
+}
+
+/** The PlayerBlock a PUT answers, with the sessions it ended and what it did not apply. */
+export function readPlayerBlockResult(body: unknown): PlayerBlockResult | undefined {
+  const block = readPlayerBlock(body);
+  if (block === undefined) return undefined;
+  const meta = block.document.meta;
   return {
-    playerId: data.id,
-    ...data.attributes,
-    revokedSessions: document?.meta?.revokedSessions ?? 0,
-    warnings: (document?.meta?.warnings ?? []).filter((item) => typeof item === 'string'),
-    document: document as PlayerBlockDocument,
+    ...block,
+    revokedSessions: meta?.revokedSessions ?? 0,
+    warnings: (meta?.warnings ?? []).filter((item) => typeof item === 'string'),
   };
 }

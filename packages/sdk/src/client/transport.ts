@@ -19,20 +19,20 @@ export interface FetchResponseLike {
 
 /**
  * The part of `fetch` the client uses; pass your own to add a proxy, tracing or a test double. Launches
- * POST; session control also sends PUT, and DELETE without a body.
+ * POST; session control also sends PUT, and DELETE and GET (the reads) without a body.
  */
 export type FetchLike = (
   url: string,
-  init: { method: 'POST' | 'PUT' | 'DELETE'; headers: Record<string, string>; body?: string },
+  init: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; headers: Record<string, string>; body?: string },
 ) => Promise<FetchResponseLike>;
 
 /** One attempt of a request, signed. */
 export interface PreparedRequest {
   /** Default POST. */
-  method?: 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers: Record<string, string>;
-  /** None for a DELETE. */
+  /** None for a GET or a DELETE. */
   body?: string;
   /** What the signature covered, to explain a staging server's signature error. */
   evidence: SignatureEvidence;

@@ -10,5 +10,12 @@ export {
 } from './errors.js';
 export type { LaunchOptions } from './launch-options.js';
 export { JSON_API_MEDIA_TYPE } from './media-type.js';
-export type { GameSessionDocument, OpenGameDocument, OpenGamePlayer, OpenGameSession } from './open-game.js';
+export type {
+  GameSessionDocument,
+  GameSessionState,
+  GameSessionStateDocument,
+  OpenGameDocument,
+  OpenGamePlayer,
+  OpenGameSession,
+} from './open-game.js';
 export type { PlayerBlockAttributes, PlayerBlockDocument } from './session-control.js';

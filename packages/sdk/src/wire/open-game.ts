@@ -51,3 +51,27 @@ export interface GameSessionDocument {
   };
   meta?: { warnings?: string[] };
 }
+
+/** What a GameSession is now: `revoked` when it was ended early, `expired` once past its `expiresAt`. */
+export type GameSessionState = 'active' | 'expired' | 'revoked';
+
+/** A GameSession read back (GET on its IRI): its state instead of the token, which is never shown again. */
+export interface GameSessionStateDocument {
+  data: {
+    id: string;
+    type: 'GameSession';
+    /** `tableId` only for a session opened at a table. */
+    attributes: { playerId: string; sessionId: string; state: GameSessionState } & (
+      | { target: 'lobby' }
+      | { target: 'table'; tableId: number }
+    );
+    meta: {
+      expiresAt: string;
+      createdAt: string;
+      /** When it was ended early (state `revoked`); absent otherwise. */
+      revokedAt?: string;
+      /** To an API key with ROLE_ADMIN only: the API user whose key opened it, null when it was signed. */
+      apiUser?: string | null;
+    };
+  };
+}

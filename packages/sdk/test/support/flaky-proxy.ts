@@ -90,10 +90,12 @@ export async function startFlakyProxy(
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
+    const method = request.method ?? 'POST';
+    // fetch refuses a GET with a body, even an empty one.
     const forwarded = await fetch(target + (request.url ?? ''), {
-      method: request.method ?? 'POST',
+      method,
       headers,
-      body,
+      ...(method === 'GET' ? {} : { body }),
     });
     const relayed: Record<string, string> = {};
     for (const name of ['content-type', 'x-request-id', 'location']) {

@@ -1,4 +1,4 @@
-import type { GameSessionDocument } from '@poker-launch/sdk';
+import type { GameSessionDocument, GameSessionStateDocument } from '@poker-launch/sdk';
 import type { Session, SessionState } from '../../sessions/session.js';
 import type { LaunchResult } from '../launch-session.js';
 
@@ -31,22 +31,6 @@ export function toGameSessionDocument(
 }
 
 /** A GameSession read back: its state instead of the token (only the token's hash is stored). */
-export interface GameSessionStateDocument {
-  data: {
-    id: string;
-    type: 'GameSession';
-    attributes: {
-      playerId: string;
-      sessionId: string;
-      state: SessionState;
-      target: 'lobby' | 'table';
-      tableId?: number;
-    };
-    /** `apiUser`: shown to an admin only; the API user whose key opened it, null when it was signed. */
-    meta: { expiresAt: string; createdAt: string; revokedAt?: string; apiUser?: string | null };
-  };
-}
-
 export function toGameSessionStateDocument(
   session: Session,
   playerId: string,
