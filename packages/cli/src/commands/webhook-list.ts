@@ -1,7 +1,7 @@
 import { listWebhooks } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
-import { JSON_OPTION, printJson, printTable } from '../output.js';
+import { JSON_OPTION, printJson, printTable, valueOrFail } from '../output.js';
 
 export const webhookListCommand: Command = {
   usage: '[--client <id>] [--json]',
@@ -9,7 +9,9 @@ export const webhookListCommand: Command = {
   options: { ...JSON_OPTION, client: { type: 'string' } },
   async run({ values }, context) {
     const clientId = typeof values.client === 'string' ? values.client : undefined;
-    const endpoints = await withDatabase(context, (db) => listWebhooks(db, clientId, new Date()));
+    const endpoints = await withDatabase(context, async (db) =>
+      valueOrFail(await listWebhooks(db, clientId, new Date())),
+    );
     if (values.json) printJson(context, endpoints);
     else if (endpoints.length === 0)
       context.out('no webhook endpoints; add one with: poker-launch webhook add <clientId> <url>');

@@ -74,6 +74,18 @@ describe.each(DIALECTS)('poker-launch webhook on %s', (kind) => {
     expect((await cli('webhook', 'add', 'nobody', 'https://hooks.example.com/x')).stderr).toContain(
       'no client "nobody"',
     );
+    // Not "no webhook endpoints": a client that does not exist is refused like everywhere else.
+    for (const flags of [[], ['--json']]) {
+      expect(await cli('webhook', 'list', '--client', 'nobody', ...flags)).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: 'poker-launch webhook list: no client "nobody"; see "client list"\n',
+      });
+    }
+    expect(await cli('webhook', 'list', '--client', 'casino-1')).toMatchObject({
+      code: 0,
+      stdout: 'no webhook endpoints; add one with: poker-launch webhook add <clientId> <url>\n',
+    });
     expect((await cli('webhook', 'update', 'ep_nope', '--enable')).stderr).toContain(
       'no webhook endpoint "ep_nope"',
     );

@@ -93,12 +93,17 @@ export async function addWebhookEndpoint(
   return succeed({ endpoint: toWebhookEndpointJson(endpoint, now), secret: endpoint.secret });
 }
 
+/** The endpoints, of one client if named; a client that does not exist is an error, not an empty list. */
 export async function listWebhooks(
   db: Db,
   clientId: string | undefined,
   now: Date,
-): Promise<WebhookEndpointJson[]> {
-  return (await listWebhookEndpoints(db, clientId)).map((endpoint) => toWebhookEndpointJson(endpoint, now));
+): Promise<AdminResult<WebhookEndpointJson[]>> {
+  if (clientId !== undefined && !(await findClient(db, clientId)))
+    return fail(`no client "${clientId}"; see "client list"`);
+  return succeed(
+    (await listWebhookEndpoints(db, clientId)).map((endpoint) => toWebhookEndpointJson(endpoint, now)),
+  );
 }
 
 export interface WebhookChanges {
