@@ -6,6 +6,7 @@ import {
   addApiUser,
   isApiPermission,
   isApiRole,
+  missingBindings,
 } from '@poker-launch/server/admin';
 import { type Command, CommandError, UsageError } from '../command.js';
 import { withAdmin } from '../database.js';
@@ -39,6 +40,9 @@ export const userAddCommand: Command = {
       throw new UsageError('give --role ROLE_ADMIN or --permission CREATE:OpenGame');
     }
     const clients = clientList(values.client);
+    // A flag the command line needs, like --client of the player commands: a usage mistake (exit 2).
+    const missing = missingBindings({ role, permissions }, clients);
+    if (missing !== undefined) throw new UsageError(missing);
     const result = await withAdmin(context, (admin) =>
       addApiUser(admin, { name, role, permissions, clients }),
     );

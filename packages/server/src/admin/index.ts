@@ -49,7 +49,7 @@ export {
   ROLE_ADMIN,
 } from '../users/api-user.js';
 export { findApiUserByName, listApiUsers } from '../users/api-user.repository.js';
-export { MAX_CLIENTS_PER_API_USER } from '../users/api-user-clients.js';
+export { MAX_CLIENTS_PER_API_USER, missingBindings } from '../users/api-user-clients.js';
 export type { NewApiUser } from '../users/create-api-user.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-event.js';
 export type { AdminResult } from './admin-result.js';
