@@ -170,7 +170,12 @@ describe.each(DIALECTS)('CONSOLE=off on %s', (dialect) => {
   const h = useHarness(dialect, { CONSOLE: 'off' });
 
   it('removes the console: its pages answer 404 like any unknown route', async () => {
-    for (const url of ['/console', '/console/sign-in', '/console/assets/console.css']) {
+    for (const url of [
+      '/console',
+      '/console/sign-in',
+      '/console/assets/console.css',
+      '/console/assets/icon.svg',
+    ]) {
       const answer = await h().app.inject({ method: 'GET', url });
       expect(answer.statusCode, url).toBe(404);
       expect(answer.json()).toMatchObject({ errors: [{ code: 'not_found' }] });

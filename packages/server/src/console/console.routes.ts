@@ -28,6 +28,16 @@ import { sendPage } from './render.js';
 export const CONSOLE_CSS_PATH = `${CONSOLE_PATH}/assets/console.css`;
 
 /**
+ * The files every page links, from `packages/server/assets/console/`: its style sheet, and its icon, so
+ * that browsers do not ask for a `/favicon.ico` the service does not have (a 404 in the browser's
+ * console). Both come from the console's own origin, as its policy (`img-src 'self'`) requires.
+ */
+const CONSOLE_ASSETS = [
+  ['console.css', 'text/css; charset=utf-8'],
+  ['icon.svg', 'image/svg+xml'],
+] as const;
+
+/**
  * The operator console (docs/console.md): server-rendered pages at /console, forms that work without
  * script. Every route declares the role it needs; the check runs here, on the server, before any
  * handler, as do the Origin and CSRF-token checks of every change. A missing, wrong or expired session
@@ -47,16 +57,18 @@ export async function registerConsole(app: FastifyInstance, context: AppContext)
           404,
         ),
       );
-      const css = loadAsset('console/console.css', 'text/css; charset=utf-8');
-      scope.get(
-        '/assets/console.css',
-        { schema: { hide: true }, config: { undocumented: 'html-page' } },
-        (request, reply) => {
-          reply.header('cache-control', 'no-cache').header('etag', css.etag);
-          if (request.headers['if-none-match'] === css.etag) return reply.code(304).send();
-          return reply.type(css.contentType).send(css.body);
-        },
-      );
+      for (const [name, contentType] of CONSOLE_ASSETS) {
+        const asset = loadAsset(`console/${name}`, contentType);
+        scope.get(
+          `/assets/${name}`,
+          { schema: { hide: true }, config: { undocumented: 'html-page' } },
+          (request, reply) => {
+            reply.header('cache-control', 'no-cache').header('etag', asset.etag);
+            if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+            return reply.type(asset.contentType).send(asset.body);
+          },
+        );
+      }
       for (const route of consoleRoutes(context)) registerRoute(scope, context, route);
     },
     { prefix: CONSOLE_PATH },
