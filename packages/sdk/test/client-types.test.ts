@@ -72,7 +72,7 @@ describe('the fetch option', () => {
 
 describe('result and error types', () => {
   it('give the flattened fields as strings', () => {
-    expectTypeOf(client.createSession('u-1')).resolves.toEqualTypeOf<CreateSessionResult>();
+    expectTypeOf(client.createSession).returns.resolves.toEqualTypeOf<CreateSessionResult>();
     expectTypeOf<CreateSessionResult['redirectUrl']>().toEqualTypeOf<string>();
     expectTypeOf<CreateSessionResult['warnings']>().toEqualTypeOf<string[]>();
     expectTypeOf<OpenGameResult['url']>().toEqualTypeOf<string>();
@@ -80,7 +80,7 @@ describe('result and error types', () => {
   });
 
   it('type a GameSession read back: its state a closed union, tableId a number exactly at a table', () => {
-    expectTypeOf(client.getGameSession('x')).resolves.toEqualTypeOf<GameSession>();
+    expectTypeOf(client.getGameSession).returns.resolves.toEqualTypeOf<GameSession>();
     expectTypeOf<GameSession['state']>().toEqualTypeOf<'active' | 'expired' | 'revoked'>();
     expectTypeOf<GameSessionStateDocument['data']['attributes']['state']>().toEqualTypeOf<GameSessionState>();
     expectTypeOf<GameSession['expiresAt']>().toEqualTypeOf<string>();
@@ -98,7 +98,7 @@ describe('result and error types', () => {
   });
 
   it('type a player block read back without what only blocking answers', () => {
-    expectTypeOf(client.getPlayerBlock('u-1')).resolves.toEqualTypeOf<PlayerBlock>();
+    expectTypeOf(client.getPlayerBlock).returns.resolves.toEqualTypeOf<PlayerBlock>();
     expectTypeOf<PlayerBlock['blocked']>().toEqualTypeOf<boolean>();
     expectTypeOf<PlayerBlock['until']>().toEqualTypeOf<string | null>();
     expectTypeOf<PlayerBlock>().not.toHaveProperty('revokedSessions');
