@@ -1,104 +1,115 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '../../src/clients/client.js';
-import { describeInChromium, LOCATOR_DEADLINE_MS } from './support/chromium.js';
-import type { RunningService } from './support/running-service.js';
-import { useServiceInChromium } from './support/service-in-chromium.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GAME_PAGES } from '../../src/pages/game-pages.js';
+import { DIALECTS } from '../../src/test-support/test-database.js';
+import { describeInChromium, LOCATOR_DEADLINE_MS, launchChromium } from './support/chromium.js';
+import { type RunningService, startRunningService } from './support/running-service.js';
 
-/**
- * Every error the browser's console shows, "Failed to load resource" included, and every request of the
- * page the service refused. Chromium's own fetch of `/favicon.ico` is no request of the page: its 404
- * shows only as that console error.
- */
-function watchEveryError(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('response', (response) => {
-    if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
-  });
-  page.on('requestfailed', (request) => errors.push(`${request.failure()?.errorText} ${request.url()}`));
-  return errors;
+/** What Chromium did while it showed one page: every request it sent and every error it reported. */
+interface Visit {
+  /** The path of every request (of a data: URL, what follows `data:`). */
+  requested: string[];
+  errors: string[];
+  icons: (string | null)[];
 }
 
-/** A launch URL of each built-in game page: the v2 parameters that choose it. */
-const GAME_PAGE_LAUNCHES: readonly [string, Record<string, string>][] = [
-  ['/play/poker', {}],
-  ['/play/poker/table', { tableId: '7' }],
-  ['/play/casino', { gameCode: 'casinoLobby', currency: 'EUR' }],
-  ['/play/casino/game', { gameCode: 'casino', gameId: 'roulette', currency: 'EUR' }],
-  ['/play/sport', { gameCode: 'sport', currency: 'EUR' }],
-  ['/play/sport/game', { gameCode: 'sport', gameId: 'match-1', currency: 'EUR' }],
-];
-
 /**
- * The service's HTML pages besides the console (console-icon.test.ts) each link an icon their policy
- * allows: a `data:` one on the game pages and the signature tester (`img-src 'self' data:`), Swagger UI's
- * own files on /docs. Without one, Chromium asks for /favicon.ico, which the service does not have.
- * Each page is opened in a context of its own: Chromium asks for a missing /favicon.ico once, not per page.
+ * Opens `url` in a Chromium of its own, waits for `ready` and for the network to go quiet, and reports
+ * every request (the browser's own favicon request included: CDP sees it, Playwright's request events
+ * do not) and every error: console errors ("Failed to load resource … 404", a refused icon), answers of
+ * 400 and more, failed requests. A browser of its own, because Chromium asks an origin for
+ * /favicon.ico once per browser: after the first page, a shared browser never asks again.
  */
-describeInChromium('icons of the service pages in Chromium', () => {
-  const chromium = useServiceInChromium();
-  let client: Client;
-  let users = 0;
-
-  beforeAll(async () => {
-    client = await chromium.service.addClient();
-    await chromium.service.activateCurrencies('EUR');
-  });
-
-  /** Opens the page, waits until it has loaded all it asks for, and checks its icon links. */
-  async function openAndCheck(url: string, ready: (page: Page) => Promise<void>): Promise<void> {
-    const { page, service } = chromium;
-    const errors = watchEveryError(page);
+async function visitInFreshChromium(url: string, ready: (page: Page) => Promise<unknown>): Promise<Visit> {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const visit: Visit = { requested: [], errors: [], icons: [] };
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    const urls = new Map<string, string>();
+    cdp.on('Network.requestWillBeSent', (event) => {
+      urls.set(event.requestId, event.request.url);
+      visit.requested.push(new URL(event.request.url).pathname);
+    });
+    cdp.on('Network.responseReceived', (event) => {
+      if (event.response.status >= 400) visit.errors.push(`${event.response.status} ${event.response.url}`);
+    });
+    cdp.on('Network.loadingFailed', (event) => {
+      if (!event.canceled) visit.errors.push(`${event.errorText} ${urls.get(event.requestId)}`);
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') visit.errors.push(message.text());
+    });
+    page.on('pageerror', (error) => visit.errors.push(error.message));
     await page.goto(url);
     await ready(page);
     await page.waitForLoadState('networkidle');
-    // Without an icon link: "Failed to load resource: the server responded with a status of 404".
-    expect(errors).toEqual([]);
-    const icons = (
-      await page
-        .locator('link[rel="icon"]')
-        .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
-    ).map((href) => new URL(href, page.url()).href);
-    expect(icons.length).toBeGreaterThan(0);
-    for (const icon of icons) {
-      if (icon.startsWith('data:')) continue;
-      expect(new URL(icon).origin, icon).toBe(service.origin);
-      const answer = await page.request.get(icon);
-      expect(answer.status(), icon).toBe(200);
-      expect(answer.headers()['content-type'], icon).toMatch(/^image\//);
-    }
+    visit.icons = await page
+      .locator('link[rel~="icon"]')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    return visit;
+  } finally {
+    await browser.close();
   }
+}
 
-  describe.each(GAME_PAGE_LAUNCHES)('the game page %s', (path, params) => {
-    it('links an icon, so Chromium asks for no /favicon.ico (a 404 in its console)', async () => {
-      const { url } = await launch(chromium.service, client, `u-icon-${++users}`, params);
-      expect(new URL(url).pathname).toBe(path);
-      await openAndCheck(url, (page) =>
-        page.locator('#nick').waitFor({ state: 'visible', timeout: LOCATOR_DEADLINE_MS }),
-      );
+describeInChromium('the game pages, the signature tester and /docs in Chromium', () => {
+  describe.each(DIALECTS)('on %s', (dialect) => {
+    let service: RunningService;
+    let auth: string;
+
+    beforeAll(async () => {
+      service = await startRunningService({ dialect });
+      const client = await service.addClient();
+      ({ auth } = await service.createV2Session(client, 'icon-player', { nick: 'Icon' }));
     });
-  });
+    afterAll(async () => {
+      await service?.close();
+    });
 
-  it('the signature tester links an icon, so Chromium asks for no /favicon.ico', async () => {
-    await openAndCheck(chromium.url('/tools/signature'), (page) =>
-      page.locator('h1').waitFor({ timeout: LOCATOR_DEADLINE_MS }),
+    it.each(GAME_PAGES.map((page) => page.path))(
+      'the game page %s links an icon its policy allows, so Chromium asks for no /favicon.ico (a 404)',
+      async (path) => {
+        // A launch URL's form: the page, with the session's token (the page shows the session).
+        const visit = await visitInFreshChromium(`${service.origin}${path}?auth=${auth}`, (page) =>
+          page.locator('#nick').waitFor({ state: 'visible', timeout: LOCATOR_DEADLINE_MS }),
+        );
+        expect(visit.requested).not.toContain('/favicon.ico');
+        expect(visit.errors).toEqual([]);
+        // data: is what the game pages' policy allows for images besides 'self' (security-headers.ts).
+        expect(visit.icons).toEqual(['data:,']);
+      },
     );
-  });
 
-  it.each(['/docs', '/docs/'])(
-    'the API reference at %s links icons it serves, so Chromium asks for no /favicon.ico',
-    async (path) => {
-      await openAndCheck(chromium.url(path), (page) =>
+    it('the signature tester links an icon its policy allows, so Chromium asks for no /favicon.ico', async () => {
+      const visit = await visitInFreshChromium(`${service.origin}/tools/signature`, (page) =>
+        page.locator('#curl').waitFor({ timeout: LOCATOR_DEADLINE_MS }),
+      );
+      expect(visit.requested).not.toContain('/favicon.ico');
+      expect(visit.errors).toEqual([]);
+      expect(visit.icons).toEqual(['data:,']);
+    });
+
+    it("/docs links Swagger UI's own icons, served beside it, so Chromium asks for no /favicon.ico", async () => {
+      const visit = await visitInFreshChromium(`${service.origin}/docs/`, (page) =>
         page.locator('.opblock').first().waitFor({ timeout: LOCATOR_DEADLINE_MS }),
       );
-    },
-  );
-});
+      expect(visit.requested).not.toContain('/favicon.ico');
+      expect(visit.errors).toEqual([]);
+      expect(visit.icons).toEqual(['./static/favicon-32x32.png', './static/favicon-16x16.png']);
+      expect(visit.requested).toContain('/docs/static/favicon-32x32.png');
+    });
 
-function launch(service: RunningService, client: Client, userId: string, params: Record<string, string>) {
-  return service.createV2Session(client, userId, { nick: userId, ...params });
-}
+    it('the console sign-in page, the first page of a fresh browser, asks for no /favicon.ico', async () => {
+      // console-icon.test.ts signs in at once, which cancels a favicon request before it is answered.
+      const visit = await visitInFreshChromium(`${service.origin}/console/sign-in`, (page) =>
+        page.locator('form').first().waitFor({ timeout: LOCATOR_DEADLINE_MS }),
+      );
+      expect(visit.requested).not.toContain('/favicon.ico');
+      expect(visit.errors).toEqual([]);
+      expect(visit.icons).toEqual(['/console/assets/icon.svg']);
+      expect(visit.requested).toContain('/console/assets/icon.svg');
+    });
+  });
+});
