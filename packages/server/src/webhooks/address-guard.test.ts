@@ -28,6 +28,32 @@ describe('the address guard', () => {
     expect(refused.filter((address) => !isForbiddenAddress(address))).toEqual([]);
   });
 
+  it('refuses an IPv6 address that carries a refused IPv4 one: IPv4-compatible, NAT64, 6to4', () => {
+    // A NAT64 gateway (DNS64 networks, IPv6-only cloud subnets) connects to the IPv4 address inside.
+    const refused = [
+      '::127.0.0.1',
+      '::7f00:1',
+      '::8.8.8.8',
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b::169.254.169.254',
+      '64:ff9b::10.0.0.1',
+      '64:ff9b::7f00:1',
+      '0:0:0:0:0:ffff:7f00:1',
+      '2002:7f00:1::1',
+      '2002:a9fe:a9fe::',
+      '2002:c0a8:101::1',
+    ];
+    expect(refused.filter((address) => !isForbiddenAddress(address))).toEqual([]);
+    expect(
+      webhookUrlProblem('https://[64:ff9b::a9fe:a9fe]/hook', {
+        deployment: 'production',
+        webhookAllowPrivateAddresses: false,
+      }),
+    ).toBe(
+      '64:ff9b::a9fe:a9fe is not a public address (set WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true to allow it)',
+    );
+  });
+
   it('lets public addresses through', () => {
     const allowed = [
       '93.184.216.34',
@@ -35,6 +61,8 @@ describe('the address guard', () => {
       '172.32.0.1',
       '2606:2800:220:1:248:1893:25c8:1946',
       '::ffff:8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
     ];
     expect(allowed.filter((address) => isForbiddenAddress(address))).toEqual([]);
   });

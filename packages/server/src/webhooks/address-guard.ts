@@ -1,5 +1,6 @@
 import { type LookupAddress, lookup } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Addresses a webhook never goes to unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true: what is not the public
@@ -25,8 +26,7 @@ for (const [network, prefix] of [
   FORBIDDEN.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and IPv4-compatible (deprecated, RFC 4291)
   ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001:db8::', 32],
@@ -37,23 +37,43 @@ for (const [network, prefix] of [
   FORBIDDEN.addSubnet(network, prefix, 'ipv6');
 }
 
-/** Whether a webhook may not connect to this address (an IPv4-mapped IPv6 address counts as IPv4). */
+/**
+ * Whether a webhook may not connect to this address. An IPv6 address that carries an IPv4 one to an
+ * IPv4 host counts as that IPv4 address: IPv4-mapped (`::ffff:127.0.0.1`, in either spelling), NAT64's
+ * well-known prefix (`64:ff9b::a9fe:a9fe`, RFC 6052: a NAT64 gateway connects to 169.254.169.254 for
+ * it) and 6to4 (`2002:7f00:1::`). IPv4-compatible addresses (`::127.0.0.1`, deprecated by RFC 4291)
+ * are refused whatever they carry.
+ */
 export function isForbiddenAddress(address: string): boolean {
-  const mapped = mappedIpv4(address);
-  if (mapped !== undefined) return FORBIDDEN.check(mapped, 'ipv4');
   const family = isIP(address);
   if (family === 0) return true;
-  return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return FORBIDDEN.check(address, 'ipv4');
+  const carried = carriedIpv4(address);
+  if (carried !== undefined && FORBIDDEN.check(carried, 'ipv4')) return true;
+  return FORBIDDEN.check(address, 'ipv6');
 }
 
-/** The IPv4 address inside an IPv4-mapped IPv6 one, in either spelling (::ffff:127.0.0.1, ::ffff:7f00:1). */
-function mappedIpv4(address: string): string | undefined {
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (dotted !== undefined) return dotted;
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return undefined;
-  const [high, low] = [Number.parseInt(hex[1] ?? '', 16), Number.parseInt(hex[2] ?? '', 16)];
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** The IPv4 address an IPv6 one carries (mapped, IPv4-compatible, NAT64 well-known prefix, 6to4), if any. */
+function carriedIpv4(address: string): string | undefined {
+  let bytes: number[];
+  try {
+    bytes = ipaddr.IPv6.parse(address).toByteArray();
+  } catch {
+    return undefined;
+  }
+  const zero = (from: number, to: number) => bytes.slice(from, to).every((byte) => byte === 0);
+  const ipv4 = (from: number) => bytes.slice(from, from + 4).join('.');
+  // ::ffff:0:0/96 (mapped) and ::/96 (compatible; :: and ::1 come out as 0.0.0.0 and 0.0.0.1, refused).
+  if (zero(0, 10) && ((bytes[10] === 0xff && bytes[11] === 0xff) || (bytes[10] === 0 && bytes[11] === 0))) {
+    return ipv4(12);
+  }
+  // 64:ff9b::/96, NAT64's well-known prefix (RFC 6052).
+  if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zero(4, 12)) {
+    return ipv4(12);
+  }
+  // 2002::/16, 6to4 (RFC 3056): the IPv4 address in bits 16–47.
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return ipv4(2);
+  return undefined;
 }
 
 /** A refused address, named in the delivery's last error. */
