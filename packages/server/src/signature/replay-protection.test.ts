@@ -296,7 +296,7 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     expect(outcome(await sendV2(h(), request, captured))).toEqual([200, undefined]);
     const stored = await h().db.selectFrom('used_signatures').selectAll().execute();
     expect(stored).toEqual([
-      { client_id: 'demo', sign: captured, expires_at: new Date((now() + 60) * 1000).toISOString() },
+      { client_id: 'demo', sign: captured, expires_at: new Date((now() + 61) * 1000).toISOString() },
     ]);
     const target = PURGE_TARGETS.find((candidate) => candidate.what === 'used signature');
     const purgeAt = async (at: Date) => {
@@ -307,7 +307,13 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     h().clock.advance(60);
     expect(await purgeAt(h().clock.now())).toBe(0);
     expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'request_replayed']);
-    h().clock.advance(1);
+    // The window counts whole seconds: 60.9 s after ts the sign is still within it, so its record stays.
+    h().clock.advance(0.9);
+    expect(await purgeAt(h().clock.now())).toBe(0);
+    expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'request_replayed']);
+    h().clock.advance(0.1);
+    expect(await purgeAt(h().clock.now())).toBe(0);
+    h().clock.advance(0.001);
     expect(await purgeAt(h().clock.now())).toBe(1);
     expect(await h().db.selectFrom('used_signatures').selectAll().execute()).toEqual([]);
     // Its window closed: the request is refused all the same, by its time.

@@ -9,7 +9,7 @@ export interface UsedSignatureRecord {
   client_id: string;
   /** The API's sign lower-cased (it is compared without case); an hmac header as sent (one spelling). */
   sign: string;
-  /** ISO 8601: the signed time plus the client's window; after it, the window refuses the sign anyway. */
+  /** ISO 8601: the first moment the window refuses the sign (signed time + window + 1 s); kept until then. */
   expires_at: string;
 }
 
@@ -97,7 +97,9 @@ function usedOnce(
     usedSignature: {
       client_id: client.id,
       sign,
-      expires_at: new Date((timestamp + window) * 1000).toISOString(),
+      // The window compares whole seconds (the clock's second, floored), so the sign still holds until
+      // ts + window + 1: the record must outlive that, or a purge within the last second lets a replay in.
+      expires_at: new Date((timestamp + window + 1) * 1000).toISOString(),
     },
   };
 }
