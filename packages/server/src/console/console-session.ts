@@ -89,9 +89,13 @@ export function csrfToken(sessionToken: string): string {
 }
 
 export function csrfTokenMatches(sessionToken: string, sent: unknown): boolean {
-  if (typeof sent !== 'string' || sent.length !== 64) return false;
+  if (typeof sent !== 'string') return false;
+  const expected = Buffer.from(csrfToken(sessionToken));
+  const received = Buffer.from(sent);
+  // Lengths in bytes, not characters: timingSafeEqual throws on buffers of different lengths.
+  if (received.length !== expected.length) return false;
   // Constant time: no timing oracle on the token.
-  return timingSafeEqual(Buffer.from(csrfToken(sessionToken)), Buffer.from(sent));
+  return timingSafeEqual(expected, received);
 }
 
 /**

@@ -93,6 +93,10 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     const wrongToken = await browser.post('/console/clients', { ...form, _csrf: 'f'.repeat(64) });
     expect(wrongToken.statusCode).toBe(403);
     expect(wrongToken.body).toContain('This form is out of date');
+    // 64 characters, but not 64 bytes: refused like any wrong token, not a failed page.
+    const wideToken = await browser.post('/console/clients', { ...form, _csrf: 'é'.repeat(64) });
+    expect(wideToken.statusCode).toBe(403);
+    expect(wideToken.body).toContain('This form is out of date');
     expect(await clientCount()).toBe(0);
     expect((await browser.post('/console/clients', form)).statusCode).toBe(201);
     expect(await clientCount()).toBe(1);
