@@ -67,6 +67,18 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect((await browser.signIn('alice')).statusCode).toBe(303);
   });
 
+  it('checks no more guesses than the delays allow when they arrive all at once', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    // Sent together, each would read "no failures yet" before any was recorded, and all be checked.
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => browser.signIn('alice', 'wrong password!')),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(9);
+  });
+
   it('slows guessing down per address across accounts, unknown ones included, which read like a wrong password', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     const guesser = consoleClient(h().app, { remoteAddress: '203.0.113.9' });

@@ -21,6 +21,33 @@ export function delayAfter(kind: ThrottleKey['kind'], failures: number): number 
   return over < 0 ? 0 : Math.min(2 ** (over + 1), MAX_DELAY_SECONDS);
 }
 
+/** The last sign-in check queued for each key on this instance (oneAtATime). */
+const queued = new Map<string, Promise<void>>();
+
+/**
+ * Runs `check` (read the wait, verify, record the outcome) after every earlier check of the same keys
+ * on this instance has ended. Without it, guesses sent at once all read the failures recorded before
+ * any of them, and all were checked: a burst of 12 got 12 guesses where the delays allow 3. A request
+ * waits for those queued before it for any of its keys, all registered at once, so the order is one
+ * and no two checks wait for each other.
+ */
+export async function oneAtATime<T>(keys: readonly ThrottleKey[], check: () => Promise<T>): Promise<T> {
+  const texts = [...new Set(keys.map(keyText))];
+  const before = texts.map((text) => queued.get(text));
+  let done = () => {};
+  const mine = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  for (const text of texts) queued.set(text, mine);
+  try {
+    await Promise.all(before);
+    return await check();
+  } finally {
+    done();
+    for (const text of texts) if (queued.get(text) === mine) queued.delete(text);
+  }
+}
+
 /** How many seconds must still pass before an attempt for these keys is checked; 0: now. */
 export async function signInWait(db: Db, keys: readonly ThrottleKey[], now: Date): Promise<number> {
   if (keys.length === 0) return 0;

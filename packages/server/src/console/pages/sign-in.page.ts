@@ -5,6 +5,7 @@ import { findOperatorCredentials, recordSignIn } from '../../operators/operator.
 import { decoyPasswordHash, PASSWORD_MAX_LENGTH, verifyPassword } from '../../operators/password.js';
 import {
   clearSignInFailures,
+  oneAtATime,
   recordSignInFailure,
   signInWait,
   type ThrottleKey,
@@ -42,29 +43,35 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
           { kind: 'account', username },
           ...(address === undefined ? [] : [{ kind: 'address' as const, address }]),
         ];
-        const now = context.clock();
-        const wait = await signInWait(context.db, keys, now);
-        if (wait > 0) {
+        // One check at a time per account and address: a burst gets no more guesses than the delays allow.
+        const outcome = await oneAtATime(keys, async () => {
+          const now = context.clock();
+          const wait = await signInWait(context.db, keys, now);
           // Not even checked: a guess made during the wait tells nothing and costs nothing more.
-          reply.header('retry-after', String(wait));
-          return again(`Too many failed sign-ins. Try again in ${wait} seconds.`, 429);
+          if (wait > 0) return { wait };
+          const found = OPERATOR_USERNAME_PATTERN.test(username)
+            ? await findOperatorCredentials(context.db, username)
+            : undefined;
+          const usable = found?.operator.active === true;
+          // An unknown or disabled account is checked against a decoy: the same time as a wrong password.
+          const matches = await verifyPassword(
+            usable ? found.passwordHash : await decoyPasswordHash(),
+            password,
+          );
+          if (!usable || !matches) {
+            await recordSignInFailure(context.db, keys, now);
+            return 'wrong';
+          }
+          await clearSignInFailures(context.db, username);
+          await recordSignIn(context.db, username, now);
+          await startConsoleSession(context, request, reply, username, request.ip);
+          return 'signed in';
+        });
+        if (outcome === 'wrong') return again(WRONG, 401);
+        if (outcome !== 'signed in') {
+          reply.header('retry-after', String(outcome.wait));
+          return again(`Too many failed sign-ins. Try again in ${outcome.wait} seconds.`, 429);
         }
-        const found = OPERATOR_USERNAME_PATTERN.test(username)
-          ? await findOperatorCredentials(context.db, username)
-          : undefined;
-        const usable = found?.operator.active === true;
-        // An unknown or disabled account is checked against a decoy: the same time as a wrong password.
-        const matches = await verifyPassword(
-          usable ? found.passwordHash : await decoyPasswordHash(),
-          password,
-        );
-        if (!usable || !matches) {
-          await recordSignInFailure(context.db, keys, now);
-          return again(WRONG, 401);
-        }
-        await clearSignInFailures(context.db, username);
-        await recordSignIn(context.db, username, now);
-        await startConsoleSession(context, request, reply, username, request.ip);
         return reply.redirect(CONSOLE_PATH, 303);
       },
     },
