@@ -1,12 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
-const repositoryRoot = join(packageRoot, '..', '..');
+import { integratorProgram } from './support/integrator-program.js';
 
 /**
  * An integrator's module that passes values it may not have (environment variables, optional form
@@ -43,19 +40,7 @@ describe('the SDK types under exactOptionalPropertyTypes', () => {
     try {
       const file = join(folder, 'integrator.ts');
       await writeFile(file, MODULE);
-      const program = ts.createProgram([file], {
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        noEmit: true,
-        skipLibCheck: true,
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler,
-        lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-        types: ['node'],
-        typeRoots: [join(repositoryRoot, 'node_modules', '@types')],
-        paths: { '@poker-launch/sdk': [join(packageRoot, 'dist', 'index.d.ts')] },
-      });
+      const program = integratorProgram([file]);
       const problems = ts
         .getPreEmitDiagnostics(program)
         .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { integratorProgram } from './support/integrator-program.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
-const repositoryRoot = join(packageRoot, '..', '..');
 
 /** What the README's examples use without declaring: an integrator's own values. */
 const GIVEN = [
@@ -74,21 +74,7 @@ describe('the examples of the SDK README', () => {
           return file;
         }),
       );
-      const program = ts.createProgram(files, {
-        strict: true,
-        // Many integrators' projects turn it on; the README's examples must compile there too.
-        exactOptionalPropertyTypes: true,
-        noEmit: true,
-        skipLibCheck: true,
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler,
-        lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-        types: ['node'],
-        typeRoots: [join(repositoryRoot, 'node_modules', '@types')],
-        // The package as npm installs it: its built entry and declarations.
-        paths: { '@poker-launch/sdk': [join(packageRoot, 'dist', 'index.d.ts')] },
-      });
+      const program = integratorProgram(files);
       const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
         const where = diagnostic.file
           ? `${diagnostic.file.fileName.slice(folder.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
