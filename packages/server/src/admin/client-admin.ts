@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../db/open-database.js';
 import type { Db } from '../db/schema.js';
 import { withinTransaction } from '../db/within-transaction.js';
 import { revokeClientSessions } from '../sessions/session.repository.js';
+import { keepUsedSignaturesForWindow } from '../signature/used-signatures.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 import { type ClientChanges, checkClientChanges, checkClientId, LAUNCH_TARGETS } from './client-changes.js';
 
@@ -56,10 +57,19 @@ export async function changeClient(
 ): Promise<AdminResult<Client>> {
   const checked = checkClientChanges(changes);
   if (!checked.ok) return checked;
-  // Only the changed columns, and no read before the write: a row read earlier and written back whole
-  // would undo whatever changed since (a `client disable`). Read after: the client as stored.
-  await updateClient(db, id, checked.value, now);
-  return findClientOrFail(db, id);
+  const window = checked.value.replayWindowSeconds;
+  return withinTransaction(db, async (trx) => {
+    // Only the changed columns, and no row written back whole: a row read earlier and written back would
+    // undo whatever changed since (a `client disable`). Read after: the client as stored.
+    const before = window === undefined ? undefined : await findClient(trx, id);
+    await updateClient(trx, id, checked.value, now);
+    if (before !== undefined && window !== undefined) {
+      const from = requestProtection(before).replayWindowSeconds;
+      const keep = keepUsedSignaturesForWindow(trx, id, { from, to: window }, now);
+      if (keep !== undefined) await trx.executeQuery(keep);
+    }
+    return findClientOrFail(trx, id);
+  });
 }
 
 /**

@@ -6,7 +6,10 @@ import type { Db } from '../db/schema.js';
 import type { PurgeBatch } from '../sessions/session-purge.js';
 import { purgeStatement } from '../sessions/session-purge.js';
 import type { Settings } from '../settings/settings.js';
-import { purgeUsedSignaturesStatement } from '../signature/used-signatures.js';
+import {
+  purgeUsedSignaturesStatement,
+  USED_SIGNATURE_CLOCK_MARGIN_SECONDS,
+} from '../signature/used-signatures.js';
 
 /** One kind of record every instance deletes in the background once it is older than its retention. */
 export interface PurgeTarget {
@@ -40,10 +43,11 @@ export const PURGE_TARGETS: readonly PurgeTarget[] = [
     retentionSeconds: () => SIGN_IN_FAILURE_RETENTION_SECONDS,
   },
   {
-    // Kept until its signature would be refused by the time window anyway (docs/design.md §11).
+    // Kept until its signature would be refused by the time window anyway, on any instance whose clock
+    // is within the margin of this one's (docs/design.md §11).
     what: 'used signature',
     statement: purgeUsedSignaturesStatement,
-    retentionSeconds: () => 0,
+    retentionSeconds: () => USED_SIGNATURE_CLOCK_MARGIN_SECONDS,
   },
   {
     what: 'instance',

@@ -9,6 +9,7 @@ import { PURGE_TARGETS } from '../ops/purge-targets.js';
 import { encodePhpForm, type Harness, useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { openGameDocument } from '../test-support/v3-requests.js';
+import { USED_SIGNATURE_CLOCK_MARGIN_SECONDS } from './used-signatures.js';
 
 const SECRET = 'test_secret';
 const NONCE = '6f1d2c3b5a4e4f8d9c7b1a2b3c4d5e6f';
@@ -304,19 +305,47 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
       const statement = target?.statement(h().db, { before, limit: 500 });
       return statement === undefined ? NaN : h().sessions.execute(statement);
     };
+    /** The purge as run by another instance, whose clock is `seconds` ahead of this one's. */
+    const aheadBy = (seconds: number) => new Date(h().clock.now().getTime() + seconds * 1000);
+    const MARGIN = USED_SIGNATURE_CLOCK_MARGIN_SECONDS;
     h().clock.advance(60);
     expect(await purgeAt(h().clock.now())).toBe(0);
     expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'request_replayed']);
-    // The window counts whole seconds: 60.9 s after ts the sign is still within it, so its record stays.
+    // The window counts whole seconds: 60.9 s after ts the sign is still within it, so its record stays,
+    // even when the instance that purges has a clock the whole margin ahead of the one that accepts.
     h().clock.advance(0.9);
-    expect(await purgeAt(h().clock.now())).toBe(0);
+    expect(await purgeAt(aheadBy(MARGIN))).toBe(0);
     expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'request_replayed']);
     h().clock.advance(0.1);
-    expect(await purgeAt(h().clock.now())).toBe(0);
+    expect(await purgeAt(aheadBy(MARGIN))).toBe(0);
     h().clock.advance(0.001);
-    expect(await purgeAt(h().clock.now())).toBe(1);
+    // The window closed by this clock; kept for the margin, then purged.
+    expect(await purgeAt(h().clock.now())).toBe(0);
+    expect(await purgeAt(aheadBy(MARGIN))).toBe(1);
     expect(await h().db.selectFrom('used_signatures').selectAll().execute()).toEqual([]);
     // Its window closed: the request is refused all the same, by its time.
     expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'timestamp_out_of_window']);
+  });
+
+  it('keeps the used signatures for the new window when an operator widens it', async () => {
+    await protect({ replayProtection: 'require', replayWindowSeconds: 60 });
+    const request = { ...ORIGINAL, query: replayFields() };
+    const captured = await legacySign(request);
+    expect(outcome(await sendV2(h(), request, captured))).toEqual([200, undefined]);
+    const signedAt = h().clock.now().getTime();
+    h().clock.advance(10);
+    await protect({ replayWindowSeconds: 600 });
+    // Kept until the latest sign the old window accepted (10 s ago + 60 s ahead) leaves the new one.
+    const stored = await h().db.selectFrom('used_signatures').select('expires_at').execute();
+    expect(stored).toEqual([{ expires_at: new Date(signedAt + (10 + 60 + 600 + 1) * 1000).toISOString() }]);
+    h().clock.advance(300);
+    const target = PURGE_TARGETS.find((candidate) => candidate.what === 'used signature');
+    const statement = target?.statement(h().db, { before: h().clock.now(), limit: 500 });
+    expect(statement === undefined ? NaN : await h().sessions.execute(statement)).toBe(0);
+    // 310 s after it was signed, within the new window: refused as used, not launched a second time.
+    expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'request_replayed']);
+    // A narrower window moves no record: the window refuses sooner than the records expire.
+    await protect({ replayWindowSeconds: 30 });
+    expect(await h().db.selectFrom('used_signatures').select('expires_at').execute()).toEqual(stored);
   });
 });

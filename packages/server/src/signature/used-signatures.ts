@@ -37,9 +37,39 @@ export async function recordUsedSignature(
 }
 
 /**
- * One batch of the purge: signatures whose window has closed (`expires_at` before the cutoff), which
- * the window would refuse anyway, so their record has nothing left to stop.
+ * How long a used signature is kept after its window closed, for instances whose clocks disagree: an
+ * instance whose clock is behind still accepts a sign the purging instance thinks expired. Clocks that
+ * agree within this many seconds leave no replay (docs/design.md §11).
  */
+export const USED_SIGNATURE_CLOCK_MARGIN_SECONDS = 60;
+
+/**
+ * One batch of the purge: signatures whose window has closed (`expires_at` before the cutoff, which the
+ * purge sets a clock margin earlier), which the window would refuse anyway, so their record has nothing
+ * left to stop.
+ */
+/**
+ * A client's window widened from `from` to `to` seconds: a record kept for the old window would expire
+ * while the new one still accepts its sign. None of them was signed later than `from` seconds after now,
+ * so each is kept until at least now + from + to + 1 (docs/design.md §11). Compares the ISO texts both
+ * stores keep.
+ */
+export function keepUsedSignaturesForWindow(
+  db: Db,
+  clientId: string,
+  { from, to }: { from: number; to: number },
+  now: Date,
+): CompiledQuery | undefined {
+  if (to <= from) return undefined;
+  const keepUntil = new Date(now.getTime() + (from + to + 1) * 1000).toISOString();
+  return db
+    .updateTable('used_signatures')
+    .set({ expires_at: keepUntil })
+    .where('client_id', '=', clientId)
+    .where('expires_at', '<', keepUntil)
+    .compile();
+}
+
 export function purgeUsedSignaturesStatement(db: Db, { before, limit }: PurgeBatch): CompiledQuery {
   const expired = db
     .selectFrom('used_signatures')
