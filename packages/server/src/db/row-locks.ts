@@ -12,3 +12,15 @@ export function forUpdateSkipLocked<DB, TB extends keyof DB, O>(
 ): SelectQueryBuilder<DB, TB, O> {
   return db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate().skipLocked() : query;
 }
+
+/**
+ * Locks the selected rows until the transaction ends, waiting for a transaction that holds them.
+ * PostgreSQL only; on SQLite the transaction took the write lock first (takeWriteLock), which excludes
+ * every other writer already.
+ */
+export function forUpdate<DB, TB extends keyof DB, O>(
+  db: Db,
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
+}

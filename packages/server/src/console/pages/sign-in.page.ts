@@ -3,13 +3,7 @@ import { callerAddress } from '../../http/caller-address.js';
 import { OPERATOR_USERNAME_PATTERN } from '../../operators/operator.js';
 import { findOperatorCredentials, recordSignIn } from '../../operators/operator.repository.js';
 import { decoyPasswordHash, PASSWORD_MAX_LENGTH, verifyPassword } from '../../operators/password.js';
-import {
-  clearSignInFailures,
-  oneAtATime,
-  recordSignInFailure,
-  signInWait,
-  type ThrottleKey,
-} from '../../operators/sign-in-throttle.js';
+import { claimSignInAttempt, signInSucceeded, type ThrottleKey } from '../../operators/sign-in-throttle.js';
 import type { ConsoleRoute } from '../console-route.js';
 import { CONSOLE_PATH, endConsoleSession, startConsoleSession } from '../console-session.js';
 import { formOf, textField } from '../form.js';
@@ -43,35 +37,14 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
           { kind: 'account', username },
           ...(address === undefined ? [] : [{ kind: 'address' as const, address }]),
         ];
-        // One check at a time per account and address: a burst gets no more guesses than the delays allow.
-        const outcome = await oneAtATime(keys, async () => {
-          const now = context.clock();
-          const wait = await signInWait(context.db, keys, now);
-          // Not even checked: a guess made during the wait tells nothing and costs nothing more.
-          if (wait > 0) return { wait };
-          const found = OPERATOR_USERNAME_PATTERN.test(username)
-            ? await findOperatorCredentials(context.db, username)
-            : undefined;
-          const usable = found?.operator.active === true;
-          // An unknown or disabled account is checked against a decoy: the same time as a wrong password.
-          const matches = await verifyPassword(
-            usable ? found.passwordHash : await decoyPasswordHash(),
-            password,
-          );
-          if (!usable || !matches) {
-            await recordSignInFailure(context.db, keys, now);
-            return 'wrong';
-          }
-          await clearSignInFailures(context.db, username);
-          await recordSignIn(context.db, username, now);
-          await startConsoleSession(context, request, reply, username, request.ip);
-          return 'signed in';
-        });
+        const outcome = await checkSignIn(context, keys, { username, password });
         if (outcome === 'wrong') return again(WRONG, 401);
         if (outcome !== 'signed in') {
           reply.header('retry-after', String(outcome.wait));
           return again(`Too many failed sign-ins. Try again in ${outcome.wait} seconds.`, 429);
         }
+        await recordSignIn(context.db, username, context.clock());
+        await startConsoleSession(context, request, reply, username, request.ip);
         return reply.redirect(CONSOLE_PATH, 303);
       },
     },
@@ -85,4 +58,27 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
       },
     },
   ];
+}
+
+/**
+ * Checks one attempt. It counts as a failure from its claim until it proves right, so a burst gets no
+ * more guesses than the delays allow, whichever instances it is sent to.
+ */
+async function checkSignIn(
+  context: AppContext,
+  keys: readonly ThrottleKey[],
+  { username, password }: { username: string; password: string },
+): Promise<'signed in' | 'wrong' | { wait: number }> {
+  const wait = await claimSignInAttempt(context.db, keys, context.clock());
+  // Not even checked: a guess made during the wait tells nothing and costs nothing more.
+  if (wait > 0) return { wait };
+  const found = OPERATOR_USERNAME_PATTERN.test(username)
+    ? await findOperatorCredentials(context.db, username)
+    : undefined;
+  const usable = found?.operator.active === true;
+  // An unknown or disabled account is checked against a decoy: the same time as a wrong password.
+  const matches = await verifyPassword(usable ? found.passwordHash : await decoyPasswordHash(), password);
+  if (!usable || !matches) return 'wrong';
+  await signInSucceeded(context.db, keys);
+  return 'signed in';
 }
