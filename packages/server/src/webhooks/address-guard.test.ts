@@ -28,7 +28,7 @@ describe('the address guard', () => {
     expect(refused.filter((address) => !isForbiddenAddress(address))).toEqual([]);
   });
 
-  it('refuses an IPv6 address that carries a refused IPv4 one: IPv4-compatible, NAT64, 6to4', () => {
+  it('refuses an IPv6 address that carries a refused IPv4 one (IPv4-compatible, NAT64, 6to4) or hides one (Teredo)', () => {
     // A NAT64 gateway (DNS64 networks, IPv6-only cloud subnets) connects to the IPv4 address inside.
     const refused = [
       '::127.0.0.1',
@@ -44,6 +44,18 @@ describe('the address guard', () => {
       '2002:c0a8:101::1',
     ];
     expect(refused.filter((address) => !isForbiddenAddress(address))).toEqual([]);
+    // Teredo hides its client's IPv4 address (XORed) in the last 32 bits: refused whatever it carries, as
+    // are the other ranges set apart from the global unicast space.
+    const setApart = [
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '2001::1',
+      '2001:2::1',
+      '2001:20::1',
+      '2001:1ff::1',
+      '5f00::1',
+      '3fff::1',
+    ];
+    expect(setApart.filter((address) => !isForbiddenAddress(address))).toEqual([]);
     expect(
       webhookUrlProblem('https://[64:ff9b::a9fe:a9fe]/hook', {
         deployment: 'production',
@@ -60,6 +72,8 @@ describe('the address guard', () => {
       '8.8.8.8',
       '172.32.0.1',
       '2606:2800:220:1:248:1893:25c8:1946',
+      '2a00:1450:4001:82a::200e',
+      '2001:4860:4860::8888',
       '::ffff:8.8.8.8',
       '64:ff9b::808:808',
       '2002:808:808::1',

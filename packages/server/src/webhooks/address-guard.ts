@@ -50,7 +50,25 @@ export function isForbiddenAddress(address: string): boolean {
   if (family === 4) return FORBIDDEN.check(address, 'ipv4');
   const carried = carriedIpv4(address);
   if (carried !== undefined && FORBIDDEN.check(carried, 'ipv4')) return true;
-  return FORBIDDEN.check(address, 'ipv6');
+  if (FORBIDDEN.check(address, 'ipv6')) return true;
+  return !isGlobalUnicastOrCarrier(address);
+}
+
+/** The ranges judged by the IPv4 address they carry (carriedIpv4), as ipaddr.js names them. */
+const CARRIERS_OF_IPV4 = new Set(['ipv4Mapped', 'rfc6052', '6to4']);
+
+/**
+ * Whether an IPv6 address is in the global unicast space or carries an IPv4 address judged above. Every
+ * other range IANA sets apart, as ipaddr.js knows them, is refused: Teredo (2001::/32, whose client
+ * address is hidden in the last bits), ORCHID, benchmarking, segment routing, the rest of 2001::/23.
+ */
+function isGlobalUnicastOrCarrier(address: string): boolean {
+  try {
+    const range = ipaddr.IPv6.parse(address).range();
+    return range === 'unicast' || CARRIERS_OF_IPV4.has(range);
+  } catch {
+    return false;
+  }
 }
 
 /** The IPv4 address an IPv6 one carries (mapped, IPv4-compatible, NAT64 well-known prefix, 6to4), if any. */
