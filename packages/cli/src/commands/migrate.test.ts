@@ -42,7 +42,7 @@ describe('poker-launch serve, other commands and migrations', () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toBe(
-      `poker-launch client add: the database schema is behind this version (pending: ${MIGRATIONS.join(', ')}); run "poker-launch migrate" first\n`,
+      `poker-launch client add: the database schema is behind this version (pending: ${MIGRATIONS.length} migrations, ${MIGRATIONS[0]} to ${MIGRATIONS.at(-1)}; "poker-launch migrate --status" lists them); run "poker-launch migrate" first\n`,
     );
     const status = JSON.parse((await cli('migrate', '--status', '--json')).stdout);
     expect(status.map((migration: { state: string }) => migration.state)).toEqual(

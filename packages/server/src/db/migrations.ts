@@ -86,6 +86,11 @@ function migrator<T>(db: Kysely<T>, dialect: Dialect, schema: string | undefined
 
 /** What an operator reads when a command or `serve` finds migrations pending, with what to do. */
 export function schemaBehindMessage(pending: readonly MigrationState[]): string {
-  const names = pending.map((migration) => migration.name).join(', ');
+  // A few are named; many (a schema never migrated) as a span, which `migrate --status` lists in full.
+  const names =
+    pending.length <= 3
+      ? pending.map((migration) => migration.name).join(', ')
+      : `${pending.length} migrations, ${pending[0]?.name} to ${pending.at(-1)?.name}; ` +
+        '"poker-launch migrate --status" lists them';
   return `the database schema is behind this version (pending: ${names}); run "poker-launch migrate" first`;
 }
