@@ -102,7 +102,8 @@ describeInChromium('the game pages, the signature tester and /docs in Chromium',
     });
 
     it('the console sign-in page, the first page of a fresh browser, asks for no /favicon.ico', async () => {
-      // console-icon.test.ts signs in at once, which cancels a favicon request before it is answered.
+      // Only a fresh browser's first page asks for /favicon.ico; console-icon.test.ts checks the pages
+      // after sign-in.
       const visit = await visitInFreshChromium(`${service.origin}/console/sign-in`, (page) =>
         page.locator('form').first().waitFor({ timeout: LOCATOR_DEADLINE_MS }),
       );
