@@ -7,6 +7,7 @@ import {
   type Db,
   isDatabaseUnavailable,
   loadConfig,
+  type OpenDatabaseOptions,
   openDatabase,
   schemaBehindMessage,
 } from '@poker-launch/server/admin';
@@ -18,14 +19,22 @@ import { databaseNotes, missingDatabase } from './database-notice.js';
  * never creates nor migrates one: a missing SQLite file or a schema behind this version is refused with
  * what to do. Says on stderr which database, unless it is the default here.
  */
-export async function withDatabase<T>(context: CommandContext, work: (db: Db) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(
+  context: CommandContext,
+  work: (db: Db) => Promise<T>,
+  options: OpenDatabaseOptions = {},
+): Promise<T> {
   const missing = missingDatabase(loadConfig(context.env).database);
   if (missing !== undefined) throw new CommandError(missing);
-  return withOpenDatabase(context, async (database) => {
-    const pending = (await database.migrationStatus()).filter((migration) => !migration.appliedAt);
-    if (pending.length > 0) throw new CommandError(schemaBehindMessage(pending));
-    return work(database.db);
-  });
+  return withOpenDatabase(
+    context,
+    async (database) => {
+      const pending = (await database.migrationStatus()).filter((migration) => !migration.appliedAt);
+      if (pending.length > 0) throw new CommandError(schemaBehindMessage(pending));
+      return work(database.db);
+    },
+    options,
+  );
 }
 
 /**
@@ -57,10 +66,11 @@ export function cliActor(env: CommandContext['env']): Actor {
 export async function withOpenDatabase<T>(
   context: CommandContext,
   work: (database: Database) => Promise<T>,
+  options: OpenDatabaseOptions = {},
 ): Promise<T> {
   const config = loadConfig(context.env);
   const notes = databaseNotes(config.database, { serving: false });
-  const database = await openDatabase(config.database).catch((error: unknown) => {
+  const database = await openDatabase(config.database, options).catch((error: unknown) => {
     throw new CommandError(`cannot open the database: ${messageOf(error)}`);
   });
   for (const note of notes) context.err(note);

@@ -29,6 +29,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./backup.js')).backupCommand,
   },
   {
+    name: 'copy-store',
+    summary: 'Copy every data table of the database into an empty one (SQLite to PostgreSQL), checked.',
+    load: async () => (await import('./copy-store.js')).copyStoreCommand,
+  },
+  {
     name: 'session purge',
     summary: 'Delete now the sessions that ended more than ExpiredSessionRetention ago; print how many.',
     load: async () => (await import('./session-purge.js')).sessionPurgeCommand,

@@ -20,13 +20,21 @@ export {
   SIGNATURE_SCHEMES,
   type SignatureSchemes,
 } from '../clients/request-protection.js';
-export { type Config, ConfigError, loadConfig } from '../config.js';
+export { type Config, ConfigError, type DatabaseConfig, loadConfig, parseDatabaseUrl } from '../config.js';
 export type { Database } from '../db/database.js';
 export { isDatabaseUnavailable } from '../db/database-errors.js';
 export { type MigrationState, schemaBehindMessage } from '../db/migrations.js';
-export { openDatabase } from '../db/open-database.js';
+export { type OpenDatabaseOptions, openDatabase } from '../db/open-database.js';
 export type { Db } from '../db/schema.js';
 export { type BackupReport, backupSqlite } from '../db/sqlite-backup.js';
+export { TABLE_PLANS, type TablePlan } from '../db/store-copy/copied-tables.js';
+export {
+  COPY_STORE_ACTION,
+  type CopyReport,
+  type CopyStoreOptions,
+  copyStore,
+  StoreCopyRefused,
+} from '../db/store-copy/copy-store.js';
 export {
   isOperatorRole,
   OPERATOR_ROLES,

@@ -11,6 +11,11 @@ export interface OpenDatabaseOptions {
    * `pg_terminate_backend`). The pool drops it and connects anew when asked; this only reports it.
    */
   readonly onConnectionError?: (error: Error) => void;
+  /**
+   * PostgreSQL: no statement nor query timeout, for `poker-launch copy-store`, whose counts and copies
+   * of whole tables may take longer than a request's query ever should (docs/design.md §10).
+   */
+  readonly withoutTimeouts?: boolean;
 }
 
 export async function openDatabase(
@@ -26,6 +31,7 @@ export async function openDatabase(
           config.url,
           options.schema,
           options.onConnectionError,
+          options.withoutTimeouts === true,
         );
   if (options.migrate === true) {
     try {

@@ -26,6 +26,7 @@ export async function openPostgres(
   url: string,
   schema: string | undefined,
   onConnectionError: ((error: Error) => void) | undefined,
+  withoutTimeouts = false,
 ): Promise<Database> {
   if (schema !== undefined) {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
@@ -40,8 +41,7 @@ export async function openPostgres(
   const pool = postgresPool(url, schema, {
     max: 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    statement_timeout: STATEMENT_TIMEOUT_MS,
-    query_timeout: QUERY_TIMEOUT_MS,
+    ...(withoutTimeouts ? {} : { statement_timeout: STATEMENT_TIMEOUT_MS, query_timeout: QUERY_TIMEOUT_MS }),
   });
   const report = onConnectionError ?? (() => {});
   // Without a listener, an error on a connection kills the process (an EventEmitter 'error' event):

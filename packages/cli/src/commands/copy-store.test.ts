@@ -1,0 +1,235 @@
+import { type Database, TABLE_PLANS } from '@poker-launch/server/admin';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSession, printedCredentials } from '../test-support/create-session.js';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { runServe, type ServeProcess } from '../test-support/run-serve.js';
+import {
+  DIALECTS,
+  type TempDatabase,
+  useTempDatabase,
+  useTempSqlite,
+} from '../test-support/temp-database.js';
+
+/** Each command is a process of its own, and two services start: time on a busy machine. */
+const COPY_TEST_TIMEOUT_MS = 240_000;
+const PASSWORD = 'correct horse battery';
+
+/** Every row of each copied table, in key order, as stored. */
+async function storedRows(database: TempDatabase): Promise<Record<string, unknown[]>> {
+  const opened: Database = await database.open();
+  try {
+    const tables: Record<string, unknown[]> = {};
+    for (const [table, plan] of Object.entries(TABLE_PLANS)) {
+      if (plan.copy === 'skip') continue;
+      const order = plan.copy === 'rows' ? plan.key : ['id'];
+      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}
+        order by ${sql.join(order.map((column) => sql.ref(column)))}`.execute(opened.db);
+      tables[table] = rows;
+    }
+    return tables;
+  } finally {
+    await opened.close();
+  }
+}
+
+/** `count` signatures of client casino-1 written straight into the store, the last one `lastSign` if given. */
+async function fillUsedSignatures(database: TempDatabase, count: number, lastSign?: string): Promise<void> {
+  const opened = await database.open();
+  try {
+    const rows = Array.from({ length: count }, (_, index) => ({
+      client_id: 'casino-1',
+      sign:
+        index === count - 1 && lastSign !== undefined ? lastSign : `sign-${String(index).padStart(5, '0')}`,
+      expires_at: '2999-01-01T00:00:00.000Z',
+    }));
+    for (let start = 0; start < rows.length; start += 500) {
+      await opened.db
+        .insertInto('used_signatures')
+        .values(rows.slice(start, start + 500))
+        .execute();
+    }
+  } finally {
+    await opened.close();
+  }
+}
+
+describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect) => {
+  const source = useTempSqlite();
+  const target = useTempDatabase(dialect, { migrated: false });
+  const servers: ServeProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
+  });
+  const sourceCli = (args: string[], stdin?: string) =>
+    runPokerLaunch(args, { DATABASE_URL: source().url }, stdin === undefined ? {} : { stdin });
+  const targetCli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: target().url });
+
+  it(
+    'copies every data table, checked, and a service on the target serves what the source had',
+    async () => {
+      // The source, filled through the service and the CLI as an operator would.
+      const first = await runServe(source().url);
+      servers.push(first);
+      const { clientId, secret } = printedCredentials(first.stdout());
+      const protectedClient = await sourceCli([
+        'client',
+        'update',
+        clientId,
+        '--replay-protection',
+        'accept',
+        '--replay-window',
+        '2m',
+        '--signature',
+        'both',
+      ]);
+      expect(protectedClient.code, protectedClient.stderr).toBe(0);
+      const user = await sourceCli([
+        'user',
+        'add',
+        'lobby',
+        '--permission',
+        'CREATE:OpenGame',
+        '--client',
+        clientId,
+      ]);
+      expect(user.code, user.stderr).toBe(0);
+      const key = user.stdout.trim();
+      expect((await sourceCli(['operator', 'add', 'alice', '--role', 'admin'], `${PASSWORD}\n`)).code).toBe(
+        0,
+      );
+      expect((await sourceCli(['setting', 'set', 'NickMaxLength', '30'])).code).toBe(0);
+      expect((await sourceCli(['currency', 'enable', 'EUR'])).code).toBe(0);
+      const webhook = await sourceCli([
+        'webhook',
+        'add',
+        clientId,
+        'https://hooks.example.com/poker',
+        '--events',
+        'session.created',
+      ]);
+      expect(webhook.code, webhook.stderr).toBe(0);
+      const launched = [];
+      for (const player of ['p1', 'p2']) {
+        const created = await createSession(first.address, clientId, secret, player);
+        expect(created.status).toBe(200);
+        launched.push(created.body.data);
+      }
+      expect(await first.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+      const before = await storedRows(source());
+
+      const copied = await sourceCli(['copy-store', target().url]);
+      expect(copied.code, copied.stderr).toBe(0);
+      expect(copied.stderr).toBe('');
+      const lines = copied.stdout.trim().split('\n');
+      const counts = Object.fromEntries(
+        lines.slice(0, -2).map((line) => line.split(/\s+/) as [string, string]),
+      );
+      expect(counts).toMatchObject({
+        clients: '1',
+        players: '2',
+        sessions: '2',
+        settings: '1',
+        api_users: '1',
+        api_user_clients: '1',
+        operators: '1',
+        webhook_endpoints: '1',
+        webhook_subscriptions: '1',
+        webhook_deliveries: '2',
+      });
+      for (const [table, rows] of Object.entries(before)) {
+        if (TABLE_PLANS[table as keyof typeof TABLE_PLANS].copy === 'rows')
+          expect(counts[table], table).toBe(String(rows.length));
+      }
+      expect(lines.at(-2)).toMatch(/^copied \d+ rows of 14 tables into .*, each count equal to the source's/);
+      // Secrets and hashes are copied, never printed.
+      expect(copied.stdout).not.toContain(secret);
+
+      // Row for row what the source holds, and the copy recorded in the target's audit log.
+      const after = await storedRows(target());
+      for (const [table, rows] of Object.entries(before)) {
+        if (table === 'audit_log') continue;
+        expect(after[table], table).toEqual(rows);
+      }
+      expect(after.audit_log?.slice(0, before.audit_log?.length)).toEqual(before.audit_log);
+      expect(after.audit_log?.slice(before.audit_log?.length)).toEqual([
+        expect.objectContaining({ action: 'store.copy', actor_via: 'cli' }),
+      ]);
+
+      // A service on the target: the copied session's token, the client's secret, the API user's key.
+      const moved = await runServe(target().url);
+      servers.push(moved);
+      const tokenRead = await fetch(`${moved.address}/api/web/v2/app/session`, {
+        headers: { authorization: `Bearer ${launched[0]?.attributes.auth}` },
+      });
+      expect(tokenRead.status).toBe(200);
+      expect(((await tokenRead.json()) as { data: { id: string } }).data.id).toBe(launched[0]?.id);
+      expect((await createSession(moved.address, clientId, secret, 'p3')).status).toBe(200);
+      const opened = await fetch(`${moved.address}/apiweb/v3/open-game?client=${clientId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/vnd.api+json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ data: { type: 'OpenGame', attributes: { player: { id: 'p1' } } } }),
+      });
+      expect(opened.status).toBe(201);
+      const listed = await targetCli('client', 'list');
+      expect(listed.stdout).toMatch(new RegExp(`^${clientId}\\s+yes\\s+set`, 'm'));
+      const shown = JSON.parse((await targetCli('client', 'show', clientId, '--json')).stdout);
+      expect(shown).toMatchObject({
+        replayProtection: 'accept',
+        replayWindowSeconds: 120,
+        signature: 'both',
+      });
+    },
+    COPY_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'refuses a target that holds data: exit 1, one line, the target unchanged',
+    async () => {
+      expect((await sourceCli(['client', 'add', 'casino-1', '--no-secret'])).code).toBe(0);
+      expect((await targetCli('migrate')).code).toBe(0);
+      expect((await targetCli('client', 'add', 'already-there', '--no-secret')).code).toBe(0);
+      const before = await storedRows(target());
+
+      const refused = await sourceCli(['copy-store', target().url]);
+      expect(refused).toMatchObject({ code: 1, stdout: '' });
+      expect(refused.stderr).toBe(
+        'poker-launch copy-store: the target database is not empty (rows in clients, audit_log); copy-store writes only into an empty one, and wrote nothing\n',
+      );
+      expect(await storedRows(target())).toEqual(before);
+    },
+    COPY_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'reads and writes in batches: a table of more rows than a batch is copied whole, in key order',
+    async () => {
+      expect((await sourceCli(['client', 'add', 'casino-1', '--no-secret'])).code).toBe(0);
+      await fillUsedSignatures(source(), 2345);
+      const copied = await sourceCli(['copy-store', target().url]);
+      expect(copied.code, copied.stderr).toBe(0);
+      expect(copied.stdout).toMatch(/^used_signatures\s+2345$/m);
+      expect((await storedRows(target())).used_signatures).toEqual(
+        (await storedRows(source())).used_signatures,
+      );
+    },
+    COPY_TEST_TIMEOUT_MS,
+  );
+
+  it.runIf(dialect === 'postgres')(
+    'leaves the target without a row when a write fails after other tables were written',
+    async () => {
+      expect((await sourceCli(['client', 'add', 'casino-1', '--no-secret'])).code).toBe(0);
+      // PostgreSQL's text takes no NUL character; SQLite's does: the last table copied fails on it.
+      await fillUsedSignatures(source(), 1500, 'bad\u0000sign');
+      const failed = await sourceCli(['copy-store', target().url]);
+      expect(failed).toMatchObject({ code: 1, stdout: '' });
+      expect(failed.stderr).toMatch(/^poker-launch copy-store: the copy failed and wrote nothing: .+\n$/);
+      const left = await storedRows(target());
+      for (const [table, rows] of Object.entries(left)) {
+        if (table !== 'webhook_expiry_scan') expect(rows, table).toEqual([]);
+      }
+    },
+    COPY_TEST_TIMEOUT_MS,
+  );
+});

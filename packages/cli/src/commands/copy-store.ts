@@ -1,0 +1,93 @@
+import {
+  copyStore,
+  type Database,
+  type DatabaseConfig,
+  type Db,
+  loadConfig,
+  openDatabase,
+  parseDatabaseUrl,
+  StoreCopyRefused,
+  TABLE_PLANS,
+} from '@poker-launch/server/admin';
+import { type Command, CommandError } from '../command.js';
+import { cliActor, messageOf, withDatabase } from '../database.js';
+import { describeDatabase } from '../database-notice.js';
+
+export const copyStoreCommand: Command = {
+  usage: '<target-database-url>',
+  help: [
+    '',
+    'Copies the data of the database DATABASE_URL names (the source, at the current schema) into the',
+    'target (postgres://… or sqlite:<path>), which it migrates first and which must hold no data: one',
+    'snapshot of the source is written in one transaction, so a failure leaves the target empty. Each',
+    "table's count is checked against the source's. Not copied: console sign-ins and failed sign-ins,",
+    "instances' heartbeats and webhook leases (docs/design.md §10). Stop the service first, or copy from a",
+    '"poker-launch backup" file; then point DATABASE_URL at the target and start it (docs/operations.md).',
+    '',
+    'example: DATABASE_URL=sqlite:./backups/poker-launch.db poker-launch copy-store postgres://poker@db/poker',
+  ],
+  positionals: [1, 1],
+  async run({ positionals: [targetUrl = ''] }, context) {
+    const target = targetConfig(targetUrl);
+    const source = loadConfig(context.env).database;
+    if (describeDatabase(source) === describeDatabase(target)) {
+      throw new CommandError('the target is the database DATABASE_URL names; give another one');
+    }
+    const report = await withDatabase(
+      context,
+      (db) => withTarget(target, (database) => copyInto(db, database, describeDatabase(source), context.env)),
+      { withoutTimeouts: true },
+    );
+    const width = Math.max(...report.map(({ table }) => table.length));
+    for (const { table, rows } of report) context.out(`${table.padEnd(width)}  ${rows}`);
+    const total = report.reduce((sum, { rows }) => sum + rows, 0);
+    context.out(
+      `copied ${total} rows of ${report.length} tables into ${describeDatabase(target)}, each count equal to the source's; its audit log records the copy`,
+    );
+    const skipped = Object.entries(TABLE_PLANS).filter(([, plan]) => plan.copy === 'skip');
+    context.out(`not copied (not data): ${skipped.map(([table]) => table).join(', ')}`);
+    return 0;
+  },
+};
+
+function targetConfig(url: string): DatabaseConfig {
+  try {
+    return parseDatabaseUrl(url);
+  } catch {
+    throw new CommandError(
+      `the target must be postgres://user@host:port/database or sqlite:<path>, got "${url}"`,
+    );
+  }
+}
+
+async function copyInto(
+  source: Db,
+  target: Database,
+  sourceName: string,
+  env: Record<string, string | undefined>,
+) {
+  return copyStore(source, target, { actor: cliActor(env), sourceName }).catch((error: unknown) => {
+    if (error instanceof StoreCopyRefused || error instanceof CommandError)
+      throw new CommandError(error.message);
+    // The write transaction was rolled back: the target has its schema and no row.
+    throw new CommandError(`the copy failed and wrote nothing: ${messageOf(error)}`);
+  });
+}
+
+/**
+ * The target opened (created if it is a new SQLite file) and reached, closed whatever happens. A failure
+ * later, on either database, is said by withDatabase.
+ */
+async function withTarget<T>(config: DatabaseConfig, work: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openDatabase(config, { withoutTimeouts: true }).catch((error: unknown) => {
+    throw new CommandError(`cannot open the target database: ${messageOf(error)}`);
+  });
+  try {
+    await database.migrationStatus().catch((error: unknown) => {
+      throw new CommandError(`cannot reach the target database: ${messageOf(error)}`);
+    });
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
