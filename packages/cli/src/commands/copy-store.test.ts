@@ -1,4 +1,4 @@
-import { type Database, TABLE_PLANS } from '@poker-launch/server/admin';
+import { type Database, openDatabase, parseDatabaseUrl, TABLE_PLANS } from '@poker-launch/server/admin';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, printedCredentials } from '../test-support/create-session.js';
@@ -179,6 +179,50 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
         replayWindowSeconds: 120,
         signature: 'both',
       });
+
+      if (dialect === 'postgres') {
+        // And back: the same command copies the PostgreSQL store into a new SQLite file, row for row.
+        const file = `${source().url}.back.db`;
+        const back = await targetCli('copy-store', file);
+        expect(back.code, back.stderr).toBe(0);
+        const returned = await storedRows({ url: file, open: () => openDatabase(parseDatabaseUrl(file)) });
+        const current = await storedRows(target());
+        expect({ ...returned, audit_log: returned.audit_log?.slice(0, -1) }).toEqual(current);
+      }
+    },
+    COPY_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'copies one snapshot while the service goes on launching: every count checked equal',
+    async () => {
+      const serve = await runServe(source().url);
+      servers.push(serve);
+      const { clientId, secret } = printedCredentials(serve.stdout());
+      for (let index = 0; index < 20; index++) {
+        expect((await createSession(serve.address, clientId, secret, `before-${index}`)).status).toBe(200);
+      }
+      let loading = true;
+      let during = 0;
+      const load = (async () => {
+        while (loading) {
+          if ((await createSession(serve.address, clientId, secret, `during-${during}`)).status === 200)
+            during++;
+        }
+      })();
+      const copied = await sourceCli(['copy-store', target().url]);
+      loading = false;
+      await load;
+      expect(copied.code, copied.stderr).toBe(0);
+      expect(during).toBeGreaterThan(0);
+      const printed = (table: string) =>
+        Number(new RegExp(`^${table}\\s+(\\d+)$`, 'm').exec(copied.stdout)?.[1]);
+      const stored = await storedRows(target());
+      // A launch writes its player and its session together: a snapshot has as many of each.
+      expect(printed('sessions')).toBeGreaterThanOrEqual(20);
+      expect(printed('players')).toBe(printed('sessions'));
+      expect(stored.sessions).toHaveLength(printed('sessions'));
+      expect(stored.players).toHaveLength(printed('players'));
     },
     COPY_TEST_TIMEOUT_MS,
   );
