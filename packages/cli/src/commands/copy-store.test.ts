@@ -260,6 +260,27 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
     COPY_TEST_TIMEOUT_MS,
   );
 
+  it.runIf(dialect === 'sqlite')(
+    'refuses a target it cannot use in one line: not a database URL, the source itself, or unreachable',
+    async () => {
+      const refusal = async (url: string) => {
+        const result = await sourceCli(['copy-store', url]);
+        expect(result).toMatchObject({ code: 1, stdout: '' });
+        return result.stderr;
+      };
+      expect(await refusal('mysql://root:hunter2@db/poker')).toBe(
+        'poker-launch copy-store: the target must be postgres://user@host:port/database or sqlite:<path>\n',
+      );
+      expect(await refusal(source().url)).toBe(
+        'poker-launch copy-store: the target is the database DATABASE_URL names; give another one\n',
+      );
+      expect(await refusal('postgres://nobody@127.0.0.1:1/none')).toMatch(
+        /^poker-launch copy-store: cannot reach the target database: .+\n$/,
+      );
+    },
+    COPY_TEST_TIMEOUT_MS,
+  );
+
   it.runIf(dialect === 'postgres')(
     'leaves the target without a row when a write fails after other tables were written',
     async () => {

@@ -54,9 +54,8 @@ function targetConfig(url: string): DatabaseConfig {
   try {
     return parseDatabaseUrl(url);
   } catch {
-    throw new CommandError(
-      `the target must be postgres://user@host:port/database or sqlite:<path>, got "${url}"`,
-    );
+    // Not echoed: a mistyped URL may still hold a password.
+    throw new CommandError('the target must be postgres://user@host:port/database or sqlite:<path>');
   }
 }
 
@@ -76,7 +75,7 @@ async function copyInto(
 
 /**
  * The target opened (created if it is a new SQLite file) and reached, closed whatever happens. A failure
- * later, on either database, is said by withDatabase.
+ * of the copy itself, on either database, is said by copyInto.
  */
 async function withTarget<T>(config: DatabaseConfig, work: (database: Database) => Promise<T>): Promise<T> {
   const database = await openDatabase(config, { withoutTimeouts: true }).catch((error: unknown) => {
