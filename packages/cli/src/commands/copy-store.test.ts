@@ -1,3 +1,5 @@
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { type Database, openDatabase, parseDatabaseUrl, TABLE_PLANS } from '@poker-launch/server/admin';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -277,6 +279,22 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
       expect(await refusal('postgres://nobody@127.0.0.1:1/none')).toMatch(
         /^poker-launch copy-store: cannot reach the target database: .+\n$/,
       );
+    },
+    COPY_TEST_TIMEOUT_MS,
+  );
+
+  it.runIf(dialect === 'sqlite')(
+    'makes a new SQLite target readable by its owner only: it holds client secrets and password hashes',
+    async () => {
+      expect((await sourceCli(['client', 'add', 'casino-1'])).code).toBe(0);
+      const copied = await sourceCli(['copy-store', target().url]);
+      expect(copied.code, copied.stderr).toBe(0);
+      const path = target().url.slice('sqlite:'.length);
+      const files = (await readdir(dirname(path))).filter((name) => name.startsWith(basename(path)));
+      expect(files).toContain(basename(path));
+      for (const file of files) {
+        expect((await stat(join(dirname(path), file))).mode & 0o077, file).toBe(0);
+      }
     },
     COPY_TEST_TIMEOUT_MS,
   );

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import {
   copyStore,
   type Database,
@@ -78,6 +80,7 @@ async function copyInto(
  * of the copy itself, on either database, is said by copyInto.
  */
 async function withTarget<T>(config: DatabaseConfig, work: (database: Database) => Promise<T>): Promise<T> {
+  await createOwnerOnly(config);
   const database = await openDatabase(config, { withoutTimeouts: true }).catch((error: unknown) => {
     throw new CommandError(`cannot open the target database: ${messageOf(error)}`);
   });
@@ -89,4 +92,17 @@ async function withTarget<T>(config: DatabaseConfig, work: (database: Database) 
   } finally {
     await database.close();
   }
+}
+
+/**
+ * A new SQLite target is created empty, readable and writable by its owner only, before SQLite opens it:
+ * it receives client secrets, API key hashes and operators' password hashes, as a backup does
+ * (docs/operations.md), and SQLite gives its -wal and -shm files the database file's permissions. An
+ * existing file keeps the permissions its owner gave it.
+ */
+async function createOwnerOnly(config: DatabaseConfig): Promise<void> {
+  if (config.dialect !== 'sqlite' || config.path === ':memory:' || existsSync(config.path)) return;
+  await writeFile(config.path, '', { mode: 0o600, flag: 'wx' }).catch((error: unknown) => {
+    throw new CommandError(`cannot create the target database: ${messageOf(error)}`);
+  });
 }
