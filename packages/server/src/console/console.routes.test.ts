@@ -107,6 +107,19 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     );
   });
 
+  it('stores nothing for an attempt it does not check: a waiting address cannot fill the table with usernames', async () => {
+    const guesser = consoleClient(h().app, { remoteAddress: '203.0.113.9' });
+    for (let failure = 1; failure <= 10; failure++) {
+      expect((await guesser.signIn(`nobody-${failure}`, 'wrong password!')).statusCode).toBe(401);
+    }
+    const stored = async () => (await h().db.selectFrom('sign_in_failures').select('key').execute()).length;
+    const before = await stored();
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      expect((await guesser.signIn(`made-up-${attempt}`, 'wrong password!')).statusCode).toBe(429);
+    }
+    expect(await stored()).toBe(before);
+  });
+
   it("refuses a change without the console's Origin or with a wrong CSRF token, and changes nothing", async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     const browser = consoleClient(h().app);

@@ -55,7 +55,12 @@ export async function claimSignInAttempt(db: Db, keys: readonly ThrottleKey[], n
       if (since >= FORGET_AFTER_SECONDS) continue;
       wait = Math.max(wait, Math.ceil(delayAfter(key.kind, row.failures) - since));
     }
-    if (wait > 0) return wait;
+    if (wait > 0) {
+      // Nothing claimed, so nothing kept: the rows made above to lock would let a waiting address store
+      // a row per made-up username (docs/design.md §10). A row of no failures counts nothing.
+      await trx.deleteFrom('sign_in_failures').where('key', 'in', texts).where('failures', '=', 0).execute();
+      return wait;
+    }
     const forgotten = new Date(now.getTime() - FORGET_AFTER_SECONDS * 1000).toISOString();
     await trx
       .updateTable('sign_in_failures')
