@@ -20,4 +20,5 @@ export const MIGRATIONS = [
   '020_endpoint_delivery_leases',
   '021_one_outbox_insert_per_batch',
   '022_compact_outbox_entries',
+  '023_replay_signed_not_before',
 ] as const;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type Client, requestProtection } from '../clients/client.js';
-import { findClient, insertClient, updateClient } from '../clients/client.repository.js';
+import { findClient, findClientForUpdate, insertClient, updateClient } from '../clients/client.repository.js';
 import { isUniqueViolation } from '../db/open-database.js';
 import type { Db } from '../db/schema.js';
 import { withinTransaction } from '../db/within-transaction.js';
 import { revokeClientSessions } from '../sessions/session.repository.js';
-import { keepUsedSignaturesForWindow } from '../signature/used-signatures.js';
+import { keepUsedSignaturesForWindow, signedNotBeforeForWindow } from '../signature/used-signatures.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 import { type ClientChanges, checkClientChanges, checkClientId, LAUNCH_TARGETS } from './client-changes.js';
 
@@ -61,12 +61,21 @@ export async function changeClient(
   return withinTransaction(db, async (trx) => {
     // Only the changed columns, and no row written back whole: a row read earlier and written back would
     // undo whatever changed since (a `client disable`). Read after: the client as stored.
-    const before = window === undefined ? undefined : await findClient(trx, id);
+    // Locked: the window it widens from is the one it replaces, whatever another change does meanwhile.
+    const before = window === undefined ? undefined : await findClientForUpdate(trx, id);
     await updateClient(trx, id, checked.value, now);
     if (before !== undefined && window !== undefined) {
-      const from = requestProtection(before).replayWindowSeconds;
-      const keep = keepUsedSignaturesForWindow(trx, id, { from, to: window }, now);
+      const widened = { from: requestProtection(before).replayWindowSeconds, to: window };
+      const keep = keepUsedSignaturesForWindow(trx, id, widened, now);
       if (keep !== undefined) await trx.executeQuery(keep);
+      const notBefore = signedNotBeforeForWindow(before, widened, now);
+      if (notBefore !== undefined) {
+        await trx
+          .updateTable('clients')
+          .set({ replay_signed_not_before: notBefore })
+          .where('id', '=', id)
+          .execute();
+      }
     }
     return findClientOrFail(trx, id);
   });

@@ -1,4 +1,5 @@
 import type { Selectable, Updateable } from 'kysely';
+import { forUpdate } from '../db/row-locks.js';
 import type { ClientTable, Db } from '../db/schema.js';
 import type { Client, ClientUpdate, LaunchUrls } from './client.js';
 import {
@@ -10,6 +11,15 @@ import {
 
 export async function findClient(db: Db, id: string): Promise<Client | undefined> {
   const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toClient(row) : undefined;
+}
+
+/** The client, its row locked until the transaction ends (PostgreSQL; SQLite has one writer at a time). */
+export async function findClientForUpdate(db: Db, id: string): Promise<Client | undefined> {
+  const row = await forUpdate(
+    db,
+    db.selectFrom('clients').selectAll().where('id', '=', id),
+  ).executeTakeFirst();
   return row ? toClient(row) : undefined;
 }
 
@@ -140,6 +150,8 @@ function storedProtection(row: Selectable<ClientTable>): RequestProtection {
     replayWindowSeconds: Number(row.replay_window_seconds),
     signature: signature_scheme,
     allowedAddresses: allowed,
+    signedNotBefore:
+      row.replay_signed_not_before === null ? undefined : Date.parse(row.replay_signed_not_before) / 1000,
   };
 }
 

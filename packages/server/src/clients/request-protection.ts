@@ -13,6 +13,12 @@ export interface RequestProtection {
   signature: SignatureSchemes;
   /** CIDR ranges the client's calls may come from; empty: anywhere. */
   allowedAddresses: readonly string[];
+  /**
+   * Unix seconds: a sign signed earlier is refused, whatever the window. Set when the window widens, to
+   * the oldest time the old window still accepted then: the records of older signs may be purged, and
+   * the wider window must not take them back (docs/design.md §11). Undefined: no such bound.
+   */
+  signedNotBefore?: number | undefined;
 }
 
 export const REPLAY_PROTECTIONS = ['off', 'accept', 'require'] as const;

@@ -17,6 +17,7 @@ import { oneSessionInsertPerBatch } from './migrations/019-one-session-insert-pe
 import { endpointDeliveryLeases } from './migrations/020-endpoint-delivery-leases.js';
 import { oneOutboxInsertPerBatch } from './migrations/021-one-outbox-insert-per-batch.js';
 import { compactOutboxEntries } from './migrations/022-compact-outbox-entries.js';
+import { replaySignedNotBefore } from './migrations/023-replay-signed-not-before.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -38,6 +39,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '020_endpoint_delivery_leases': endpointDeliveryLeases(dialect),
     '021_one_outbox_insert_per_batch': oneOutboxInsertPerBatch(dialect),
     '022_compact_outbox_entries': compactOutboxEntries(dialect),
+    '023_replay_signed_not_before': replaySignedNotBefore,
   };
 }
 

@@ -49,6 +49,8 @@ export interface ClientTable {
   signature_scheme: Generated<string>;
   /** JSON array of CIDR ranges the client's calls may come from; empty: anywhere. */
   allowed_addresses: Generated<string>;
+  /** ISO 8601: signs signed earlier are refused, set when the replay window widens (docs/design.md §11). */
+  replay_signed_not_before: string | null;
   created_at: string;
   updated_at: string;
 }

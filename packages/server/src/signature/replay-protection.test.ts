@@ -348,4 +348,86 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     await protect({ replayWindowSeconds: 30 });
     expect(await h().db.selectFrom('used_signatures').select('expires_at').execute()).toEqual(stored);
   });
+
+  it.runIf(dialect === 'postgres')(
+    'widens from the window it replaces when another change of the window commits meanwhile',
+    async () => {
+      await protect({ replayProtection: 'require', replayWindowSeconds: 60 });
+      const at = (seconds: number) => new Date(h().clock.now().getTime() + seconds * 1000).toISOString();
+      let widening: Promise<unknown> = Promise.resolve();
+      await h()
+        .db.transaction()
+        .execute(async (trx) => {
+          // Another operator's change to 600 s, not yet committed, and a sign an instance accepted under it
+          // (500 s ahead, within 600), recorded until the 600 s window refuses it.
+          await trx
+            .updateTable('clients')
+            .set({ replay_window_seconds: 600 })
+            .where('id', '=', 'demo')
+            .execute();
+          await trx
+            .insertInto('used_signatures')
+            .values({ client_id: 'demo', sign: 'accepted-under-600', expires_at: at(500 + 600 + 1) })
+            .execute();
+          widening = changeClient(h().db, 'demo', { replayWindowSeconds: 3600 }, h().clock.now());
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        });
+      await widening;
+      // The 3600 s window holds that sign until 500 + 3600 + 1 s from now: its record must last as long.
+      const [stored] = await h().db.selectFrom('used_signatures').select('expires_at').execute();
+      expect(stored?.expires_at !== undefined && stored.expires_at >= at(500 + 3600 + 1)).toBe(true);
+    },
+  );
+
+  it('keeps a sign an instance accepted under the old window before the wider one reached it', async () => {
+    await protect({ replayProtection: 'require', replayWindowSeconds: 60 });
+    const changed = await changeClient(h().db, 'demo', { replayWindowSeconds: 600 }, h().clock.now());
+    expect(changed.ok).toBe(true);
+    // This instance has not loaded the change yet: it records the sign for 60 s.
+    const request = { ...ORIGINAL, query: replayFields() };
+    const captured = await legacySign(request);
+    expect(outcome(await sendV2(h(), request, captured))).toEqual([200, undefined]);
+    await h().refresh();
+    const target = PURGE_TARGETS.find((candidate) => candidate.what === 'used signature');
+    const purge = async () => {
+      const retention = target?.retentionSeconds(h().live.settings) ?? NaN;
+      const before = new Date(h().clock.now().getTime() - retention * 1000);
+      const statement = target?.statement(h().db, { before, limit: 500 });
+      return statement === undefined ? NaN : h().sessions.execute(statement);
+    };
+    h().clock.advance(200);
+    expect(await purge()).toBe(0);
+    // 200 s after it was signed, within the new window: refused as used.
+    expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'request_replayed']);
+    // Hours later no window holds it: the record goes.
+    h().clock.advance(4 * 3600);
+    expect(await purge()).toBe(1);
+    expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'timestamp_out_of_window']);
+  });
+
+  it('does not take back a sign the old window refused when an operator widens it after the purge', async () => {
+    await protect({ replayProtection: 'require', replayWindowSeconds: 60 });
+    const request = { ...ORIGINAL, query: replayFields() };
+    const captured = await legacySign(request);
+    expect(outcome(await sendV2(h(), request, captured))).toEqual([200, undefined]);
+    // Its window closed and its record was purged, as the purge does in the background.
+    h().clock.advance(200);
+    const target = PURGE_TARGETS.find((candidate) => candidate.what === 'used signature');
+    const statement = target?.statement(h().db, { before: h().clock.now(), limit: 500 });
+    expect(statement === undefined ? NaN : await h().sessions.execute(statement)).toBe(1);
+    // 200 s after it was signed, within the new window: the captured request must not launch again.
+    await protect({ replayWindowSeconds: 600 });
+    expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'timestamp_out_of_window']);
+    // A sign the old window still held when it widened is within the new one.
+    h().clock.advance(5);
+    const signedBefore = { ...ORIGINAL, query: { ts: String(now() - 64), nonce: NONCE } };
+    expect(outcome(await sendV2(h(), signedBefore, await legacySign(signedBefore)))).toEqual([
+      200,
+      undefined,
+    ]);
+    // Once the new window is over the change, it holds as it reads.
+    h().clock.advance(600);
+    const late = { ...ORIGINAL, query: { ts: String(now() - 590), nonce: NONCE } };
+    expect(outcome(await sendV2(h(), late, await legacySign(late)))).toEqual([200, undefined]);
+  });
 });

@@ -92,6 +92,18 @@ function usedOnce(
       ),
     ]);
   }
+  const notBefore = protection.signedNotBefore;
+  if (notBefore !== undefined && timestamp < notBefore) {
+    // Signed before the window widened, and older than the old window took then: its record may be gone.
+    throw new ApiError([
+      errorObject(
+        'timestamp_out_of_window',
+        `The signed time (${field}=${timestamp}) is before ${notBefore}, the oldest this client accepts ` +
+          `since its window was widened; sign the request anew`,
+        { meta: { serverTime, windowSeconds: window } },
+      ),
+    ]);
+  }
   return {
     client,
     usedSignature: {

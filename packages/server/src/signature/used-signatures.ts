@@ -1,4 +1,7 @@
+import { unixSeconds } from '@poker-launch/sdk';
 import type { CompiledQuery } from 'kysely';
+import { type Client, requestProtection } from '../clients/client.js';
+import { REPLAY_WINDOW_MAX_SECONDS } from '../clients/request-protection.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
 import type { Db } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
@@ -44,11 +47,6 @@ export async function recordUsedSignature(
 export const USED_SIGNATURE_CLOCK_MARGIN_SECONDS = 60;
 
 /**
- * One batch of the purge: signatures whose window has closed (`expires_at` before the cutoff, which the
- * purge sets a clock margin earlier), which the window would refuse anyway, so their record has nothing
- * left to stop.
- */
-/**
  * A client's window widened from `from` to `to` seconds: a record kept for the old window would expire
  * while the new one still accepts its sign. None of them was signed later than `from` seconds after now,
  * so each is kept until at least now + from + to + 1 (docs/design.md §11). Compares the ISO texts both
@@ -70,11 +68,53 @@ export function keepUsedSignaturesForWindow(
     .compile();
 }
 
+/**
+ * A client's window widened from `from` to `to` seconds: the ISO time before which a sign is refused from
+ * now on, or undefined when the window did not widen. The old window refused every sign older than now -
+ * `from` (whole seconds, as the window compares); their records may be purged already, and the wider
+ * window would accept them again: a captured request replayed. Never earlier than a bound set before.
+ */
+export function signedNotBeforeForWindow(
+  client: Client,
+  { from, to }: { from: number; to: number },
+  now: Date,
+): string | undefined {
+  if (to <= from) return undefined;
+  const bound = Math.max(unixSeconds(now) - from, requestProtection(client).signedNotBefore ?? 0);
+  return new Date(bound * 1000).toISOString();
+}
+
+/**
+ * How long after a widening (its signedNotBefore) a client's records are all kept: an instance that had
+ * not loaded the wider window yet recorded its signs for the old one, which the new window holds longer.
+ * Such a sign was signed at most a window after the widening, which came at most a window after the
+ * bound, and the new window holds it at most a window more: three of the longest, plus a minute for the
+ * change to reach every instance (docs/design.md §11).
+ */
+export const USED_SIGNATURE_WIDENING_HOLD_SECONDS = 3 * REPLAY_WINDOW_MAX_SECONDS + 60;
+
+/**
+ * One batch of the purge: signatures whose window has closed (`expires_at` before the cutoff, which the
+ * purge sets a clock margin earlier), which the window would refuse anyway, so their record has nothing
+ * left to stop; except a client's whose window widened within USED_SIGNATURE_WIDENING_HOLD_SECONDS.
+ */
 export function purgeUsedSignaturesStatement(db: Db, { before, limit }: PurgeBatch): CompiledQuery {
+  const widenedSince = new Date(before.getTime() - USED_SIGNATURE_WIDENING_HOLD_SECONDS * 1000).toISOString();
   const expired = db
     .selectFrom('used_signatures')
     .select(['client_id', 'sign'])
     .where('expires_at', '<', before.toISOString())
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('clients')
+            .select('clients.id')
+            .whereRef('clients.id', '=', 'used_signatures.client_id')
+            .where('clients.replay_signed_not_before', '>', widenedSince),
+        ),
+      ),
+    )
     .limit(limit);
   return db
     .deleteFrom('used_signatures')
