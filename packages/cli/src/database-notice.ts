@@ -40,7 +40,7 @@ function isDefaultHere(database: DatabaseConfig): boolean {
   );
 }
 
-/** The database as an operator recognises it: an absolute file path, or the URL without its password. */
+/** The database as an operator recognises it: an absolute file path, or the URL without its passwords. */
 export function describeDatabase(database: DatabaseConfig): string {
   if (database.dialect === 'sqlite') {
     return `sqlite:${database.path === ':memory:' ? database.path : resolve(database.path)}`;
@@ -48,6 +48,10 @@ export function describeDatabase(database: DatabaseConfig): string {
   try {
     const url = new URL(database.url);
     if (url.password) url.password = '***';
+    // PostgreSQL also reads a password from the query (?password=, ?sslpassword=).
+    for (const name of [...url.searchParams.keys()]) {
+      if (/password/i.test(name)) url.searchParams.set(name, '***');
+    }
     return url.href;
   } catch {
     return 'a PostgreSQL database';
