@@ -107,6 +107,18 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     );
   });
 
+  it('slows an IPv6 guesser down by its /64, whichever of its addresses it sends from', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const from = (host: number) =>
+      consoleClient(h().app, { remoteAddress: `2001:db8:7:7::${host.toString(16)}` });
+    for (let failure = 1; failure <= 10; failure++) {
+      expect((await from(failure).signIn(`nobody-${failure}`, 'wrong password!')).statusCode).toBe(401);
+    }
+    expect((await from(11).signIn('alice')).statusCode).toBe(429);
+    const nextNetwork = consoleClient(h().app, { remoteAddress: '2001:db8:7:8::1' });
+    expect((await nextNetwork.signIn('alice')).statusCode).toBe(303);
+  });
+
   it('stores nothing for an attempt it does not check: a waiting address cannot fill the table with usernames', async () => {
     const guesser = consoleClient(h().app, { remoteAddress: '203.0.113.9' });
     for (let failure = 1; failure <= 10; failure++) {

@@ -1,6 +1,7 @@
 import { BlockList, isIPv4 } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.js';
 
 /** Where proxies and load balancers connect from: addresses many callers may share. */
@@ -40,16 +41,30 @@ export function resolvedAddress(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The resolved address when it is the caller's own, for counting per address; `undefined` when it may
- * be shared by many callers, so that counting failures or page views per address could shut them all
- * out: a trusted proxy that reported no caller, or, without TRUST_PROXY, a private, loopback or
- * carrier-NAT peer (how proxies and load balancers connect).
+ * The resolved address when it is the caller's own, as counted per address (an IPv6 address as its /64,
+ * below); `undefined` when it may be shared by many callers, so that counting failures or page views per
+ * address could shut them all out: a trusted proxy that reported no caller, or, without TRUST_PROXY, a
+ * private, loopback or carrier-NAT peer (how proxies and load balancers connect).
  */
 export function callerAddress(request: FastifyRequest, config: Config): string | undefined {
   const address = resolvedAddress(request);
   if (address === undefined) return undefined;
-  if (config.trustProxy === false) return isShared(address) ? undefined : address;
-  return trustedProxies(config.trustProxy)(address, 0) ? undefined : address;
+  if (config.trustProxy === false) return isShared(address) ? undefined : countedAs(address);
+  return trustedProxies(config.trustProxy)(address, 0) ? undefined : countedAs(address);
+}
+
+/**
+ * An IPv6 caller counts as its /64 (`2001:db8:1:2::/64`): one network holds 2^64 addresses, which one
+ * host can hop across at will, so counting each would give a guesser as many quotas (docs/design.md §11).
+ * IPv4 addresses, IPv4-mapped ones included, count as themselves.
+ */
+function countedAs(address: string): string {
+  if (!address.includes(':') || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address)) return address;
+  try {
+    return `${ipaddr.IPv6.networkAddressFromCIDR(`${address}/64`).toString()}/64`;
+  } catch {
+    return address;
+  }
 }
 
 /**

@@ -60,6 +60,21 @@ describe('address lockout without TRUST_PROXY', () => {
     expect((await forge('203.0.113.10')).statusCode).toBe(401);
   });
 
+  it('counts an IPv6 caller by its /64: hopping across its own network gains no guesses', async () => {
+    const statuses = [];
+    for (const address of [
+      '2001:db8:1:2::1',
+      '2001:db8:1:2:a:b:c:d',
+      '2001:db8:1:2:ffff::',
+      '2001:db8:1:2::2',
+    ]) {
+      statuses.push((await forge(address)).statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 429, 429]);
+    // The next /64 is another caller.
+    expect((await forge('2001:db8:1:3::1')).statusCode).toBe(401);
+  });
+
   it('never locks out the address of a proxy in front of it: private, loopback or carrier-NAT peers', async () => {
     for (const proxy of [
       '10.0.0.1',
