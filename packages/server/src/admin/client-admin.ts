@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../db/open-database.js';
 import type { Db } from '../db/schema.js';
 import { withinTransaction } from '../db/within-transaction.js';
 import { revokeClientSessions } from '../sessions/session.repository.js';
-import { keepUsedSignaturesForWindow, signedNotBeforeForWindow } from '../signature/used-signatures.js';
+import { signedNotBeforeForWindow } from '../signature/used-signatures.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 import { type ClientChanges, checkClientChanges, checkClientId, LAUNCH_TARGETS } from './client-changes.js';
 
@@ -66,8 +66,6 @@ export async function changeClient(
     await updateClient(trx, id, checked.value, now);
     if (before !== undefined && window !== undefined) {
       const widened = { from: requestProtection(before).replayWindowSeconds, to: window };
-      const keep = keepUsedSignaturesForWindow(trx, id, widened, now);
-      if (keep !== undefined) await trx.executeQuery(keep);
       const notBefore = signedNotBeforeForWindow(before, widened, now);
       if (notBefore !== undefined) {
         await trx

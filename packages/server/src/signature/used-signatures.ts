@@ -47,28 +47,6 @@ export async function recordUsedSignature(
 export const USED_SIGNATURE_CLOCK_MARGIN_SECONDS = 60;
 
 /**
- * A client's window widened from `from` to `to` seconds: a record kept for the old window would expire
- * while the new one still accepts its sign. None of them was signed later than `from` seconds after now,
- * so each is kept until at least now + from + to + 1 (docs/design.md §11). Compares the ISO texts both
- * stores keep.
- */
-export function keepUsedSignaturesForWindow(
-  db: Db,
-  clientId: string,
-  { from, to }: { from: number; to: number },
-  now: Date,
-): CompiledQuery | undefined {
-  if (to <= from) return undefined;
-  const keepUntil = new Date(now.getTime() + (from + to + 1) * 1000).toISOString();
-  return db
-    .updateTable('used_signatures')
-    .set({ expires_at: keepUntil })
-    .where('client_id', '=', clientId)
-    .where('expires_at', '<', keepUntil)
-    .compile();
-}
-
-/**
  * A client's window widened from `from` to `to` seconds: the ISO time before which a sign is refused from
  * now on, or undefined when the window did not widen. The old window refused every sign older than now -
  * `from` (whole seconds, as the window compares); their records may be purged already, and the wider
@@ -85,11 +63,11 @@ export function signedNotBeforeForWindow(
 }
 
 /**
- * How long after a widening (its signedNotBefore) a client's records are all kept: an instance that had
- * not loaded the wider window yet recorded its signs for the old one, which the new window holds longer.
- * Such a sign was signed at most a window after the widening, which came at most a window after the
- * bound, and the new window holds it at most a window more: three of the longest, plus a minute for the
- * change to reach every instance (docs/design.md §11).
+ * How long after a widening (its signedNotBefore) a client's records are all kept: each was written for
+ * the old window (before the change, or by an instance that had not loaded it yet), and the new window
+ * holds its sign longer. Such a sign was signed at most a window after the widening, which came at most a
+ * window after the bound, and the new window holds it at most a window more: three of the longest, plus a
+ * minute for the change to reach every instance (docs/design.md §11).
  */
 export const USED_SIGNATURE_WIDENING_HOLD_SECONDS = 3 * REPLAY_WINDOW_MAX_SECONDS + 60;
 
