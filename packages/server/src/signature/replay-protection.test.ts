@@ -407,7 +407,17 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     expect(statement === undefined ? NaN : await h().sessions.execute(statement)).toBe(1);
     // 200 s after it was signed, within the new window: the captured request must not launch again.
     await protect({ replayWindowSeconds: 600 });
-    expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'timestamp_out_of_window']);
+    const refused = await sendV2(h(), request, captured);
+    expect(outcome(refused)).toEqual([400, 'timestamp_out_of_window']);
+    // The detail says why a time within meta.windowSeconds is refused, and until when.
+    const bound = now() - 60;
+    expect(refused.json().errors[0]).toMatchObject({
+      detail:
+        `The signed time (ts=${now() - 200}) is 200 s behind the service's clock (${now()}): within this ` +
+        `client's 600 s window, but before ${bound}, the oldest time it accepts since the window was ` +
+        `widened (until ${bound + 600}, when the window moves past it); sign the request anew`,
+      meta: { serverTime: now(), windowSeconds: 600 },
+    });
     // A sign the old window still held when it widened is within the new one.
     h().clock.advance(5);
     const signedBefore = { ...ORIGINAL, query: { ts: String(now() - 64), nonce: NONCE } };

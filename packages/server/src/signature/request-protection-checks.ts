@@ -95,11 +95,14 @@ function usedOnce(
   const notBefore = protection.signedNotBefore;
   if (notBefore !== undefined && timestamp < notBefore) {
     // Signed before the window widened, and older than the old window took then: its record may be gone.
+    // The detail says why a time within meta.windowSeconds is refused, and until when (docs/security.md).
     throw new ApiError([
       errorObject(
         'timestamp_out_of_window',
-        `The signed time (${field}=${timestamp}) is before ${notBefore}, the oldest this client accepts ` +
-          `since its window was widened; sign the request anew`,
+        `The signed time (${field}=${timestamp}) is ${serverTime - timestamp} s behind the service's clock ` +
+          `(${serverTime}): within this client's ${window} s window, but before ${notBefore}, the oldest ` +
+          `time it accepts since the window was widened (until ${notBefore + window}, when the window ` +
+          `moves past it); sign the request anew`,
         { meta: { serverTime, windowSeconds: window } },
       ),
     ]);
