@@ -13,6 +13,13 @@ export const PROTECTION_ERRORS: readonly ErrorExample[] = [
     { meta: { serverTime: 1795262400, windowSeconds: 300 } },
   ),
   errorExample(
+    'timestampBeforeWidening',
+    'Within the window, but signed before the oldest time the client accepts since its window was widened',
+    'timestamp_out_of_window',
+    "The signed time (ts=1795262000) is 400 s behind the service's clock (1795262400): within this client's 600 s window, but before 1795262100, the oldest time it accepts since the window was widened (until 1795262700, when the window moves past it); sign the request anew",
+    { meta: { serverTime: 1795262400, windowSeconds: 600 } },
+  ),
+  errorExample(
     'requestReplayed',
     'The same sign was accepted before (replay protection, or the hmac signature)',
     'request_replayed',
