@@ -1,5 +1,6 @@
-import { sign } from '@poker-launch/sdk';
+import { sign, unixSeconds } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_REQUEST_PROTECTION } from '../../clients/request-protection.js';
 import { useHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';
 
@@ -57,6 +58,26 @@ describe.each(DIALECTS)('v2 body parameters it does not know, on %s', (dialect) 
     expect(response.statusCode, response.body).toBe(200);
     const names = Array.from({ length: 10 }, (_, index) => `"extra${index}"`).join(', ');
     expect(response.json().meta.warnings).toEqual([`Unknown parameters were ignored: ${names} and 2 more`]);
+  });
+
+  it('does not name the replay fields ts and nonce sent in the body: the signature reads them there', async () => {
+    const nonce = '6f1d2c3b5a4e4f8d9c7b1a2b3c4d5e6f';
+    const ts = String(unixSeconds(h().clock.now()));
+    const protectedClient = await h().addClient({
+      id: 'protected',
+      protection: { ...DEFAULT_REQUEST_PROTECTION, replayProtection: 'require' },
+    });
+    const params = { nick: 'Ace', ts, nonce };
+    const response = await h().createSession('u-1', params, { client: protectedClient });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().meta).toBeUndefined();
+    // Read and used: the same request again is a replay.
+    const again = await h().createSession('u-1', params, { client: protectedClient });
+    expect(again.json().errors[0].code).toBe('request_replayed');
+    // On a client that does not check them, they are two more signed parameters, named nowhere either.
+    const plain = await h().createSession('u-2', { nick: 'Bob', ts, nonce });
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect(plain.json().meta).toBeUndefined();
   });
 
   it('has no warnings for a request made only of v2 parameters', async () => {

@@ -65,9 +65,17 @@ export function assertFlatParameters(body: Readonly<Record<string, unknown>>): v
 
 const MAX_NAMED = 10;
 
+/**
+ * The replay fields, which the signature reads from the query or the body (docs/integration.md, "Replay
+ * fields"): not launch parameters, but not unknown either, wherever they are sent.
+ */
+const REPLAY_FIELDS: ReadonlySet<string> = new Set(['ts', 'nonce']);
+
 /** Body parameters v2 does not know: not applied, but not dropped in silence either (`meta.warnings`). */
 export function unknownParameterWarnings(body: Readonly<Record<string, unknown>>): string[] {
-  const unknown = Object.keys(body).filter((name) => !Object.hasOwn(V2_FIELDS, name));
+  const unknown = Object.keys(body).filter(
+    (name) => !Object.hasOwn(V2_FIELDS, name) && !REPLAY_FIELDS.has(name),
+  );
   if (unknown.length === 0) return [];
   const named = unknown.slice(0, MAX_NAMED).map((name) => JSON.stringify(name.slice(0, 64)));
   const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';
