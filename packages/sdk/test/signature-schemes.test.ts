@@ -7,6 +7,7 @@ import {
 } from '@poker-launch/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeWithPhp } from '../../../test/php/php-cli.js';
+import { DEFAULT_REQUEST_PROTECTION } from '../../server/src/clients/request-protection.js';
 import {
   createdSessionAnswer,
   type FlakyProxy,
@@ -199,5 +200,31 @@ describe.each(DIALECTS)('replay fields against the real service on %s', (dialect
     expect(session.userId).toBe('12345');
     expect(game.playerId).toBeTruthy();
     for (const call of recorder.calls) expect(new URL(call.url).searchParams.has('nonce')).toBe(true);
+  });
+
+  it('are named in the error when the service requires them and the client signs without', async () => {
+    await server().addClient({
+      id: 'demo',
+      secretKey: 'test_secret',
+      protection: { ...DEFAULT_REQUEST_PROTECTION, replayProtection: 'require' },
+    });
+    const options = { baseUrl: server().baseUrl, clientId: 'demo', secretKey: 'test_secret' };
+    const note =
+      "the request was signed without ts and nonce: the service requires them of this client; create the client with signature: { replayFields: true } (or { scheme: 'hmac' }, where the client accepts it)";
+    const launch = createLaunchClient(options);
+    for (const call of [
+      () => launch.createSession('12345'),
+      () => launch.openGame({ player: { id: 'u-1' } }),
+    ]) {
+      const error = (await call().catch((thrown: unknown) => thrown)) as LaunchApiError;
+      expect(error.code).toBe('replay_fields_required');
+      expect(error.message.split('\n')[1]).toBe(note);
+    }
+    // Signed with them, malformed: the service's detail says which, and the note would be wrong.
+    const malformed = await createLaunchClient(options)
+      .createSession('12345', { ts: '0123', nonce: 'short' } as never)
+      .catch((thrown: unknown) => thrown as LaunchApiError);
+    expect(malformed).toMatchObject({ code: 'replay_fields_required' });
+    expect((malformed as LaunchApiError).message).not.toContain(note);
   });
 });

@@ -130,6 +130,11 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
       ...(refusedSignature && unsigned
         ? ['the request was sent unsigned: no secretKey was configured, and this client needs one']
         : []),
+      ...(wantedReplayFields(errors, request.evidence)
+        ? [
+            "the request was signed without ts and nonce: the service requires them of this client; create the client with signature: { replayFields: true } (or { scheme: 'hmac' }, where the client accepts it)",
+          ]
+        : []),
       ...hints,
     ],
     status: answer.status,
@@ -142,6 +147,15 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
       detail: `HTTP ${answer.status} without a JSON:API errors document`,
     },
   });
+}
+
+/** The service requires replay fields of the client, and the SDK signed the spec's way without them. */
+function wantedReplayFields(errors: readonly LaunchErrorObject[], evidence: SignatureEvidence): boolean {
+  return (
+    evidence.scheme === 'legacy' &&
+    evidence.params.get('ts') === undefined &&
+    errors.some((error) => error.code === 'replay_fields_required')
+  );
 }
 
 /** The text the staging server signed, beside the SDK's own, for the scheme the request was signed with. */
