@@ -143,5 +143,10 @@ export function printLaunchError(
   if (error.code === 'invalid_signature' && connection?.secretKey === undefined) {
     context.err('  no secret was configured: pass --secret <s> or set POKER_LAUNCH_SECRET');
   }
+  const sendsReplayFields =
+    connection?.signature?.scheme === 'hmac' || connection?.signature?.replayFields === true;
+  if (error.code === 'replay_fields_required' && !sendsReplayFields) {
+    context.err('  with this command: pass --replay-fields (or --scheme hmac, where the client accepts it)');
+  }
   return 1;
 }

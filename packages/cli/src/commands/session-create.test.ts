@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_REQUEST_PROTECTION } from '../../../server/src/clients/request-protection.js';
 import { PUBLIC_URL, useHarness } from '../../../server/src/test-support/harness.js';
 import { DIALECTS } from '../../../server/src/test-support/test-database.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
@@ -72,6 +73,37 @@ describe.each(DIALECTS)('poker-launch session create against the real service on
       'poker-launch session create: 400 invalid_signature: Not valid request signature\n' +
         '  server canonical: Aliceu-1\n',
     );
+  });
+
+  it('names the flag that adds ts and nonce when the client requires them', async () => {
+    await h().addClient({
+      id: 'protected',
+      secretKey: 'test_secret',
+      protection: { ...DEFAULT_REQUEST_PROTECTION, replayProtection: 'require' },
+    });
+    const run = (...args: string[]) =>
+      runPokerLaunch([
+        'session',
+        'create',
+        '--url',
+        baseUrl,
+        '--client',
+        'protected',
+        '--secret',
+        'test_secret',
+        ...args,
+      ]);
+    const refused = await run('u-1');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('poker-launch session create: 400 replay_fields_required: ');
+    expect(refused.stderr).toContain(
+      '  with this command: pass --replay-fields (or --scheme hmac, where the client accepts it)\n',
+    );
+    // The service's clock is the harness's, so move it to now: the fields the CLI signs are then in its window.
+    h().clock.advance(Date.now() / 1000 - h().clock.now().getTime() / 1000);
+    const launched = await run('--replay-fields', 'u-1');
+    expect(launched.stderr).toBe('');
+    expect(launched.code).toBe(0);
   });
 
   it('says plainly that no secret was configured when an unsigned request is refused', async () => {
