@@ -246,6 +246,20 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     const bare = await open('client=demo', await sign(document, SECRET));
     expect(outcome(bare)).toEqual([400, 'replay_fields_required']);
     const fields = replayFields();
+    // Signed, but inside the document: the detail says where they go.
+    const inside = openGameDocument({ id: 'u-1', nick: 'One' });
+    Object.assign((inside as { data: { attributes: object } }).data.attributes, fields);
+    const misplaced = await h().app.inject({
+      method: 'POST',
+      url: '/apiweb/v3/open-game?client=demo',
+      headers: { 'content-type': 'application/vnd.api+json', sign: await sign(inside, SECRET) },
+      payload: JSON.stringify(inside),
+    });
+    expect(outcome(misplaced)).toEqual([400, 'replay_fields_required']);
+    expect(misplaced.json().errors[0].detail).toBe(
+      'This client requires ts (the Unix time of signing, in seconds) and nonce (16 to 64 characters of ' +
+        'A-Z a-z 0-9 _ -, new for each request) among the signed parameters, in the query string (v2: or the body)',
+    );
     const signed = await sign({ ...fields, ...document } as SignableParams, SECRET);
     const query = `client=demo&ts=${fields.ts}&nonce=${fields.nonce}`;
     expect(outcome(await open(query, signed))).toEqual([201, undefined]);

@@ -50,7 +50,7 @@ export function checkProtection(
     throw ApiError.of(
       'replay_fields_required',
       'This client requires ts (the Unix time of signing, in seconds) and nonce (16 to 64 characters of ' +
-        'A-Z a-z 0-9 _ -, new for each request) among the signed parameters',
+        'A-Z a-z 0-9 _ -, new for each request) among the signed parameters, in the query string (v2: or the body)',
     );
   }
   const timestamp = parseUnixSeconds(asText(ts));
