@@ -32,3 +32,20 @@ export async function findPlayerAnywhere(db: Db, id: string): Promise<Player | u
   const row = await db.selectFrom('players').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? playerFromRow(row) : undefined;
 }
+
+/** What the console shows of a player in a list of sessions: the integrator's id and the nick. */
+export interface PlayerLabel {
+  externalId: string;
+  nick: string | null;
+}
+
+/** The labels of some players by the service's own ids (a page of sessions names at most 50). */
+export async function playerLabels(db: Db, ids: readonly string[]): Promise<Map<string, PlayerLabel>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('players')
+    .select(['id', 'external_id', 'nick'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { externalId: row.external_id, nick: row.nick }]));
+}

@@ -1,7 +1,7 @@
 import { endSession } from '../../admin/operations.js';
 import type { AppContext } from '../../app-context.js';
 import { findPlayerByExternalId } from '../../players/player.repository.js';
-import { searchPlayers } from '../../players/player-search.js';
+import { playerLabels, searchPlayers } from '../../players/player-search.js';
 import { sessionState } from '../../sessions/session.js';
 import { searchSessions } from '../../sessions/session-search.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
@@ -56,9 +56,18 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
           ),
           page,
         );
+        // Each row names its player as the operator knows it, not by a link that says only "player".
+        const players = await playerLabels(
+          context.db,
+          found.rows.map((session) => session.playerId),
+        );
         return sendPage(reply, 'sessions', {
           ...data,
-          sessions: found.rows.map((session) => ({ ...session, state: sessionState(session, now) })),
+          sessions: found.rows.map((session) => ({
+            ...session,
+            state: sessionState(session, now),
+            player: players.get(session.playerId),
+          })),
           pager: {
             page,
             hasNext: found.hasNext,
