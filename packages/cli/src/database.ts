@@ -80,12 +80,29 @@ export async function withOpenDatabase<T>(
     // A PostgreSQL pool connects at its first query, so a database that is down, unknown or refuses the
     // role fails here, not in openDatabase: one line that says so, not the driver's stack trace.
     if (!(error instanceof CommandError) && isDatabaseUnavailable(error)) {
-      throw new CommandError(`cannot reach the database: ${messageOf(error)}`);
+      throw new CommandError(
+        isReadOnlyFile(error)
+          ? `cannot write the database: ${databaseProblem(error)}`
+          : `cannot reach the database: ${messageOf(error)}`,
+      );
     }
     throw error;
   } finally {
     await database.close();
   }
+}
+
+/** SQLite's answer when the file (or its -wal, -shm or folder) cannot be written by this process. */
+function isReadOnlyFile(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_READONLY');
+}
+
+/** A database error in one line, with what to do about a SQLite file this user cannot write. */
+export function databaseProblem(error: unknown): string {
+  return isReadOnlyFile(error)
+    ? `${messageOf(error)}: the SQLite file, its -wal and -shm files and its folder must be writable by the user that runs poker-launch (run the CLI as the service's own user)`
+    : messageOf(error);
 }
 
 export function messageOf(error: unknown): string {

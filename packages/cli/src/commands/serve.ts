@@ -5,6 +5,7 @@ import {
   loadConfig,
 } from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
+import { databaseProblem } from '../database.js';
 import { databaseNotes, describeDatabase } from '../database-notice.js';
 import { firstStartNotice, localAddress, PRODUCTION_NO_CLIENTS_NOTICE } from '../first-start-notice.js';
 
@@ -79,20 +80,29 @@ export const serveCommand: Command = {
       server.app.log.info({ migrations: server.appliedMigrations }, 'applied migrations');
     }
     const { db } = server.database;
-    if (config.deployment === 'production') {
-      // Production: no client with a secret nobody chose, and no secret in a stream that logs are read from.
-      if ((await countClients(db)) === 0) context.err(PRODUCTION_NO_CLIENTS_NOTICE);
-    } else {
-      // Printed, not logged: the operator must see the secret, and it must never reach the log stream.
-      const demo = await createDemoClientIfEmpty(db, new Date());
-      if (demo?.secretKey) {
-        for (const line of await firstStartNotice(localAddress(server.address), demo.id, demo.secretKey)) {
-          context.out(line);
+    try {
+      if (config.deployment === 'production') {
+        // Production: no client with a secret nobody chose, and no secret in a stream logs are read from.
+        if ((await countClients(db)) === 0) context.err(PRODUCTION_NO_CLIENTS_NOTICE);
+      } else {
+        // Printed, not logged: the operator must see the secret, and it must never reach the log stream.
+        const demo = await createDemoClientIfEmpty(db, new Date());
+        if (demo?.secretKey) {
+          for (const line of await firstStartNotice(localAddress(server.address), demo.id, demo.secretKey)) {
+            context.out(line);
+          }
         }
       }
+      // After the first-start work, which the service must see: from here on it runs as configured.
+      await server.live.refresh();
+    } catch (error) {
+      // A store the service's user cannot write (a SQLite file created by root, say) fails here, after
+      // listening: stop listening and say so in one line, not with the driver's stack trace.
+      await server.close().catch(() => undefined);
+      throw new CommandError(
+        `cannot start: the first-start work on ${describeDatabase(config.database)} failed: ${databaseProblem(error)}`,
+      );
     }
-    // After the first-start work, which the service must see: from here on it runs as configured.
-    await server.live.refresh();
     server.app.log.info(READY_MESSAGE);
     // Log lines are buffered (a quarter of a second at most): the start-up lines go out now.
     server.flushLog();
