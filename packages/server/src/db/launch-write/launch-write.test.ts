@@ -147,6 +147,19 @@ describe.each(DIALECTS)('the launch write on %s: signatures, outbox rows, blocks
     expect(await sessionsOf()).toEqual(['ext-blocked', 'ext-fine', 'ext-holder']);
   });
 
+  it("keeps no signature of a returning player's launch whose session fails, and the batch's others with theirs", async () => {
+    for (const player of ['before', 'refused', 'after']) await sessions().launch(launchOf(player));
+    await refuseSessionsOf(database as Database, 'ext-refused');
+    const outcomes = await Promise.allSettled([
+      sessions().launch(signed(launchOf('before'), 'sig-before')),
+      sessions().launch(signed(launchOf('refused'), 'sig-refused')),
+      sessions().launch(signed(launchOf('after'), 'sig-after')),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await signatures()).toEqual(['demo:sig-after', 'demo:sig-before']);
+    expect(await sessionsOf()).toEqual(['ext-after', 'ext-after', 'ext-before', 'ext-before', 'ext-refused']);
+  });
+
   it('writes each outbox row only when its condition held: always, player created, player updated', async () => {
     const first = withOutbox(launchOf('u-1', nick('Ada')));
     await sessions().launch(first);

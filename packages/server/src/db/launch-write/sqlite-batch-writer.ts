@@ -101,7 +101,9 @@ export interface FailedOperation {
  * commits. An operation that writes once (a returning player's session, a revocation, the purge) is one
  * statement, which SQLite undoes whole when it fails; one that writes twice (a new or changed player,
  * then its session) runs in a savepoint. Savepoints for all cost the writer a tenth of its time. A
- * launch's outbox rows are not part of it: the batch inserts them after its operations (writeBatch).
+ * launch's outbox rows are not part of it: the batch inserts them after its operations (writeBatch);
+ * nor is a returning player's used signature, written bare before its session: either failing rolls the
+ * batch back to be written again with savepoints (BareWriteFailed), which costs only when it happens.
  */
 export class SqliteBatchWriter {
   private readonly statements: ReturnType<typeof prepare>;
@@ -123,7 +125,7 @@ export class SqliteBatchWriter {
     try {
       return this.writeBatch(operations, true);
     } catch (error) {
-      if (!(error instanceof OutboxInsertFailed)) throw error;
+      if (!(error instanceof BareWriteFailed)) throw error;
       // Nothing of the batch was kept: written again with each launch's rows in its own savepoint, so
       // that only the launch whose rows fail fails, as PostgreSQL retries a failed batch op by op.
       return this.writeBatch(operations, false);
@@ -206,6 +208,7 @@ export class SqliteBatchWriter {
                 changed: this.shapedStatement(operation.sql).run(...operation.parameters).changes,
               };
     } catch (error) {
+      if (error instanceof BareWriteFailed) throw error;
       if (this.deferred !== undefined) this.deferred.length = queued;
       const code = (error as { code?: unknown }).code;
       if (code === 'SQLITE_CONSTRAINT_UNIQUE' && String(error).includes('players.nick_key')) {
@@ -251,6 +254,17 @@ export class SqliteBatchWriter {
         (write.usedSignature === undefined && (write.outbox === undefined || this.deferred !== undefined)))
     ) {
       return this.insertSession(write, player, undefined);
+    }
+    if (changed === undefined && this.deferred !== undefined) {
+      // The signature, then the session, bare: a refused signature wrote nothing, and a session that
+      // fails after it rolls the batch back to be written again with savepoints (write), as outbox rows
+      // do. Saves about 12 µs of CPU a protected launch, 0.233–0.236 → 0.220–0.224 ms (docs/performance.md).
+      if (!this.recordSignature(write)) return REPLAYED;
+      try {
+        return this.insertSession(write, player, undefined);
+      } catch (error) {
+        throw new BareWriteFailed(error);
+      }
     }
     return this.inSavepoint(() => {
       if (!this.recordSignature(write)) return REPLAYED;
@@ -410,13 +424,20 @@ export class SqliteBatchWriter {
 }
 
 /** The batch's outbox insert failed: the transaction was rolled back, the batch is written again. */
-class OutboxInsertFailed extends Error {
+/**
+ * A write made bare (no savepoint) to spare the writer one per launch failed: the batch is rolled back
+ * whole and written again with savepoints, so that only the operation that fails fails.
+ */
+class BareWriteFailed extends Error {
   constructor(cause: unknown) {
-    super(`the outbox rows of a batch failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+    super(`a bare write of a batch failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
       cause,
     });
   }
 }
+
+/** The batch's deferred outbox rows failed. */
+class OutboxInsertFailed extends BareWriteFailed {}
 
 /** A launch whose webhook events were chosen from a version of the live configuration (docs/design.md §11). */
 function hasConfigVersion(operation: WriteOp): operation is LaunchWrite & { configVersion: string } {
