@@ -284,12 +284,14 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
   );
 
   it.runIf(dialect === 'sqlite')(
-    'makes a new SQLite target readable by its owner only: it holds client secrets and password hashes',
+    'makes a new SQLite target, in a folder of its own if need be, readable by its owner only',
     async () => {
       expect((await sourceCli(['client', 'add', 'casino-1'])).code).toBe(0);
-      const copied = await sourceCli(['copy-store', target().url]);
+      // A folder that does not exist yet is made, as serve makes its store's.
+      const given = target().url.slice('sqlite:'.length);
+      const path = join(dirname(given), 'moved', basename(given));
+      const copied = await sourceCli(['copy-store', `sqlite:${path}`]);
       expect(copied.code, copied.stderr).toBe(0);
-      const path = target().url.slice('sqlite:'.length);
       const files = (await readdir(dirname(path))).filter((name) => name.startsWith(basename(path)));
       expect(files).toContain(basename(path));
       for (const file of files) {

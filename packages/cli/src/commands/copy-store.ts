@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import {
   copyStore,
   type Database,
@@ -102,7 +103,10 @@ async function withTarget<T>(config: DatabaseConfig, work: (database: Database) 
  */
 async function createOwnerOnly(config: DatabaseConfig): Promise<void> {
   if (config.dialect !== 'sqlite' || config.path === ':memory:' || existsSync(config.path)) return;
-  await writeFile(config.path, '', { mode: 0o600, flag: 'wx' }).catch((error: unknown) => {
-    throw new CommandError(`cannot create the target database: ${messageOf(error)}`);
-  });
+  // In a folder made if need be, as serve makes its store's.
+  await mkdir(dirname(config.path), { recursive: true })
+    .then(() => writeFile(config.path, '', { mode: 0o600, flag: 'wx' }))
+    .catch((error: unknown) => {
+      throw new CommandError(`cannot create the target database: ${messageOf(error)}`);
+    });
 }

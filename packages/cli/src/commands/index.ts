@@ -30,7 +30,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'copy-store',
-    summary: 'Copy every data table of the database into an empty one (SQLite to PostgreSQL), checked.',
+    summary:
+      'Copy every data table of the database into an empty one (SQLite to PostgreSQL, or back), checked.',
     load: async () => (await import('./copy-store.js')).copyStoreCommand,
   },
   {
