@@ -74,6 +74,16 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     await h().refresh(); // what every instance does within a second of the change
   };
   const replayFields = () => ({ ts: String(now()), nonce: NONCE });
+  /** The background purge of used signatures, run by an instance whose clock reads `at`. */
+  const purgeUsedSignatures = async (at: Date): Promise<number> => {
+    const target = PURGE_TARGETS.find((candidate) => candidate.what === 'used signature');
+    if (target === undefined) throw new Error('no purge of used signatures');
+    const before = new Date(at.getTime() - target.retentionSeconds(h().live.settings) * 1000);
+    return h().sessions.execute(target.statement(h().db, { before, limit: 500 }));
+  };
+  /** A clock `seconds` ahead of this instance's: another instance's, when the clocks disagree. */
+  const aheadBy = (seconds: number) => new Date(h().clock.now().getTime() + seconds * 1000);
+  const MARGIN = USED_SIGNATURE_CLOCK_MARGIN_SECONDS;
   const players = async () =>
     (await h().db.selectFrom('players').select(['external_id', 'nick']).orderBy('external_id').execute()).map(
       (player) => `${player.external_id}:${player.nick}`,
@@ -313,29 +323,20 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     expect(stored).toEqual([
       { client_id: 'demo', sign: captured, expires_at: new Date((now() + 61) * 1000).toISOString() },
     ]);
-    const target = PURGE_TARGETS.find((candidate) => candidate.what === 'used signature');
-    const purgeAt = async (at: Date) => {
-      const before = new Date(at.getTime() - (target?.retentionSeconds(h().live.settings) ?? NaN) * 1000);
-      const statement = target?.statement(h().db, { before, limit: 500 });
-      return statement === undefined ? NaN : h().sessions.execute(statement);
-    };
-    /** The purge as run by another instance, whose clock is `seconds` ahead of this one's. */
-    const aheadBy = (seconds: number) => new Date(h().clock.now().getTime() + seconds * 1000);
-    const MARGIN = USED_SIGNATURE_CLOCK_MARGIN_SECONDS;
     h().clock.advance(60);
-    expect(await purgeAt(h().clock.now())).toBe(0);
+    expect(await purgeUsedSignatures(h().clock.now())).toBe(0);
     expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'request_replayed']);
     // The window counts whole seconds: 60.9 s after ts the sign is still within it, so its record stays,
     // even when the instance that purges has a clock the whole margin ahead of the one that accepts.
     h().clock.advance(0.9);
-    expect(await purgeAt(aheadBy(MARGIN))).toBe(0);
+    expect(await purgeUsedSignatures(aheadBy(MARGIN))).toBe(0);
     expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'request_replayed']);
     h().clock.advance(0.1);
-    expect(await purgeAt(aheadBy(MARGIN))).toBe(0);
+    expect(await purgeUsedSignatures(aheadBy(MARGIN))).toBe(0);
     h().clock.advance(0.001);
     // The window closed by this clock; kept for the margin, then purged.
-    expect(await purgeAt(h().clock.now())).toBe(0);
-    expect(await purgeAt(aheadBy(MARGIN))).toBe(1);
+    expect(await purgeUsedSignatures(h().clock.now())).toBe(0);
+    expect(await purgeUsedSignatures(aheadBy(MARGIN))).toBe(1);
     expect(await h().db.selectFrom('used_signatures').selectAll().execute()).toEqual([]);
     // Its window closed: the request is refused all the same, by its time.
     expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'timestamp_out_of_window']);
@@ -350,9 +351,7 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     await protect({ replayWindowSeconds: 600 });
     // Its record was written for 60 s; the purge keeps it while the wider window holds its sign.
     h().clock.advance(300);
-    const target = PURGE_TARGETS.find((candidate) => candidate.what === 'used signature');
-    const statement = target?.statement(h().db, { before: h().clock.now(), limit: 500 });
-    expect(statement === undefined ? NaN : await h().sessions.execute(statement)).toBe(0);
+    expect(await purgeUsedSignatures(aheadBy(MARGIN))).toBe(0);
     // 310 s after it was signed, within the new window: refused as used, not launched a second time.
     expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'request_replayed']);
   });
@@ -392,20 +391,13 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     const captured = await legacySign(request);
     expect(outcome(await sendV2(h(), request, captured))).toEqual([200, undefined]);
     await h().refresh();
-    const target = PURGE_TARGETS.find((candidate) => candidate.what === 'used signature');
-    const purge = async () => {
-      const retention = target?.retentionSeconds(h().live.settings) ?? NaN;
-      const before = new Date(h().clock.now().getTime() - retention * 1000);
-      const statement = target?.statement(h().db, { before, limit: 500 });
-      return statement === undefined ? NaN : h().sessions.execute(statement);
-    };
     h().clock.advance(200);
-    expect(await purge()).toBe(0);
+    expect(await purgeUsedSignatures(h().clock.now())).toBe(0);
     // 200 s after it was signed, within the new window: refused as used.
     expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'request_replayed']);
     // Hours later no window holds it: the record goes.
     h().clock.advance(4 * 3600);
-    expect(await purge()).toBe(1);
+    expect(await purgeUsedSignatures(h().clock.now())).toBe(1);
     expect(outcome(await sendV2(h(), request, captured))).toEqual([400, 'timestamp_out_of_window']);
   });
 
@@ -416,9 +408,7 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     expect(outcome(await sendV2(h(), request, captured))).toEqual([200, undefined]);
     // Its window closed and its record was purged, as the purge does in the background.
     h().clock.advance(200);
-    const target = PURGE_TARGETS.find((candidate) => candidate.what === 'used signature');
-    const statement = target?.statement(h().db, { before: h().clock.now(), limit: 500 });
-    expect(statement === undefined ? NaN : await h().sessions.execute(statement)).toBe(1);
+    expect(await purgeUsedSignatures(aheadBy(MARGIN))).toBe(1);
     // 200 s after it was signed, within the new window: the captured request must not launch again.
     await protect({ replayWindowSeconds: 600 });
     const refused = await sendV2(h(), request, captured);
