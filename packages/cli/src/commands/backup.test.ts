@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { openDatabase } from '@poker-launch/server/admin';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSession, printedCredentials } from '../test-support/create-session.js';
+import { createSession, launchingDuring, printedCredentials } from '../test-support/create-session.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
 import { useTempSqlite } from '../test-support/temp-database.js';
@@ -28,21 +28,13 @@ describe('poker-launch backup', () => {
     }
 
     // Launches keep coming while the backup runs.
-    let loading = true;
-    let during = 0;
-    const load = (async () => {
-      while (loading) {
-        if ((await createSession(serve.address, clientId, secret, `during-${during}`)).status === 200)
-          during++;
-      }
-    })();
     const file = join(folderOf(database().url), 'backup.db');
-    const backup = await runPokerLaunch(['backup', file], { DATABASE_URL: database().url });
-    loading = false;
-    await load;
+    const { result: backup, launched } = await launchingDuring(serve.address, { clientId, secret }, () =>
+      runPokerLaunch(['backup', file], { DATABASE_URL: database().url }),
+    );
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stdout).toMatch(/^wrote .*backup\.db: \d+ pages, integrity_check ok\n$/);
-    expect(during).toBeGreaterThan(0);
+    expect(launched).toBeGreaterThan(0);
     // It holds client secrets: readable by its owner only.
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     // The copy is the only file it leaves (no -wal/-shm of its temporary name, nor of the copy).

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { type Database, openDatabase, parseDatabaseUrl, TABLE_PLANS } from '@poker-launch/server/admin';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSession, printedCredentials } from '../test-support/create-session.js';
+import { createSession, launchingDuring, printedCredentials } from '../test-support/create-session.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
 import {
@@ -204,19 +204,11 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
       for (let index = 0; index < 20; index++) {
         expect((await createSession(serve.address, clientId, secret, `before-${index}`)).status).toBe(200);
       }
-      let loading = true;
-      let during = 0;
-      const load = (async () => {
-        while (loading) {
-          if ((await createSession(serve.address, clientId, secret, `during-${during}`)).status === 200)
-            during++;
-        }
-      })();
-      const copied = await sourceCli(['copy-store', target().url]);
-      loading = false;
-      await load;
+      const { result: copied, launched } = await launchingDuring(serve.address, { clientId, secret }, () =>
+        sourceCli(['copy-store', target().url]),
+      );
       expect(copied.code, copied.stderr).toBe(0);
-      expect(during).toBeGreaterThan(0);
+      expect(launched).toBeGreaterThan(0);
       const printed = (table: string) =>
         Number(new RegExp(`^${table}\\s+(\\d+)$`, 'm').exec(copied.stdout)?.[1]);
       const stored = await storedRows(target());

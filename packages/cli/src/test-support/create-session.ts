@@ -27,3 +27,27 @@ export function printedCredentials(stdout: string): { clientId: string; secret: 
     secret: /secret: {4}(\S+)/.exec(stdout)?.[1] ?? 'not printed',
   };
 }
+
+/**
+ * v2 launches of players `during-0`, `during-1` … one after another while `work` runs, as an integrator's
+ * traffic goes on during an operator's command: `work`'s result and how many launches were answered 200.
+ */
+export async function launchingDuring<T>(
+  address: string,
+  { clientId, secret }: { clientId: string; secret: string },
+  work: () => Promise<T>,
+): Promise<{ result: T; launched: number }> {
+  let loading = true;
+  let launched = 0;
+  const load = (async () => {
+    while (loading) {
+      if ((await createSession(address, clientId, secret, `during-${launched}`)).status === 200) launched++;
+    }
+  })();
+  try {
+    return { result: await work(), launched };
+  } finally {
+    loading = false;
+    await load;
+  }
+}
