@@ -82,6 +82,34 @@ describe.each(DIALECTS)(
       expect(records[1]?.details).toEqual({ id: 'c1', changes: { allowedAddresses: [], signature: 'hmac' } });
     });
 
+    it('says, while it holds, which signed times a widened window still refuses, and forgets it once narrowed back', async () => {
+      await cli('client', 'add', 'wide', '--no-secret', '--replay-window', '60s');
+      expect(await showJson('wide')).toMatchObject({ replayWidening: null });
+      const before = Math.floor(Date.now() / 1000);
+      const widened = await cli('client', 'update', 'wide', '--replay-window', '10m');
+      const after = Math.floor(Date.now() / 1000);
+      expect(widened.code, widened.stderr).toBe(0);
+      const { replayWidening } = await showJson('wide');
+      // The bound is the oldest time the old window took at the change, and it holds for the new window.
+      const notBefore = Date.parse(replayWidening.signedNotBefore) / 1000;
+      expect(notBefore).toBeGreaterThanOrEqual(before - 60);
+      expect(notBefore).toBeLessThanOrEqual(after - 60);
+      expect(Date.parse(replayWidening.until) / 1000).toBe(notBefore + 600);
+      expect(widened.stdout).toContain(
+        `requests signed before ${replayWidening.signedNotBefore} stay refused until ${replayWidening.until}`,
+      );
+      const shown = (await cli('client', 'show', 'wide')).stdout;
+      expect(shown).toMatch(/replay window\s+600s \(widened: /);
+      expect(shown).toContain(
+        `600s (widened: requests signed before ${replayWidening.signedNotBefore} are refused until ${replayWidening.until})\n`,
+      );
+      // Narrowed back to the old window: it refuses those times itself, and nothing is left to say.
+      const narrowed = await cli('client', 'update', 'wide', '--replay-window', '60s');
+      expect(narrowed.stdout).toBe('client wide updated\n');
+      expect(await showJson('wide')).toMatchObject({ replayWidening: null });
+      expect((await cli('client', 'show', 'wide')).stdout).toMatch(/replay window\s+60s\n/);
+    });
+
     it('gives a new client the defaults: no replay fields checked, the legacy signature, any address', async () => {
       await cli('client', 'add', 'plain', '--no-secret');
       expect(await showJson('plain')).toMatchObject({

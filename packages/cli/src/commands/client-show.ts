@@ -1,4 +1,4 @@
-import { findClientOrFail, LAUNCH_TARGETS, toClientJson } from '@poker-launch/server/admin';
+import { type ClientJson, findClientOrFail, LAUNCH_TARGETS, toClientJson } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
 import { JSON_OPTION, printFields, printJson, valueOrFail, yesNo } from '../output.js';
@@ -33,7 +33,7 @@ export const clientShowCommand: Command = {
       ),
       ['frame origins', json.frameOrigins.join(' ') || 'none'],
       ['replay protection', json.replayProtection],
-      ['replay window', `${json.replayWindowSeconds}s`],
+      ['replay window', `${json.replayWindowSeconds}s${wideningNote(json.replayWidening)}`],
       ['signature', json.signature],
       ['allowed addresses', json.allowedAddresses.join(' ') || 'any'],
       ['created', json.createdAt],
@@ -41,3 +41,10 @@ export const clientShowCommand: Command = {
     return 0;
   },
 };
+
+/** A widened window's bound, while it refuses anything (docs/security.md). */
+function wideningNote(widening: ClientJson['replayWidening']): string {
+  return widening === null
+    ? ''
+    : ` (widened: requests signed before ${widening.signedNotBefore} are refused until ${widening.until})`;
+}

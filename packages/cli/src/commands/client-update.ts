@@ -2,6 +2,7 @@ import {
   isProtectionOnly,
   protectClient,
   rotateClientSecret,
+  toClientJson,
   updateClient,
 } from '@poker-launch/server/admin';
 import {
@@ -55,6 +56,11 @@ export const clientUpdateCommand: Command = {
     const client = await withAdmin(context, async (admin) =>
       valueOrFail(await operation({ ...admin, clock: () => now }, { id, changes })),
     );
+    const widening = toClientJson(client, now).replayWidening;
+    if (changes.replayWindowSeconds !== undefined && widening !== null)
+      context.out(
+        `the replay window is wider: requests signed before ${widening.signedNotBefore} stay refused until ${widening.until} (docs/security.md)`,
+      );
     if (changes.keepPreviousSecretUntil === undefined) context.out(`client ${id} updated`);
     else if (client.previousSecret === undefined)
       context.out(`client ${id} updated; it had no secret to keep`);

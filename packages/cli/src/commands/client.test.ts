@@ -53,6 +53,7 @@ describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
       previousSecretUntil: null,
       replayProtection: 'off',
       replayWindowSeconds: 300,
+      replayWidening: null,
       signature: 'legacy',
       allowedAddresses: [],
       createdAt: expect.any(String),

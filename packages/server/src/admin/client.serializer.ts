@@ -1,5 +1,10 @@
 import { type Client, type PlayerIdMode, requestProtection } from '../clients/client.js';
-import type { ReplayProtection, SignatureSchemes } from '../clients/request-protection.js';
+import {
+  type ReplayProtection,
+  type RequestProtection,
+  type SignatureSchemes,
+  wideningBound,
+} from '../clients/request-protection.js';
 import { LAUNCH_TARGETS, type LaunchTarget } from './client-changes.js';
 
 /** A client as operators see it: whether it has a secret, never the secret itself. */
@@ -18,6 +23,11 @@ export interface ClientJson {
   replayProtection: ReplayProtection;
   /** How far a signed time may be from the service's clock, either way. */
   replayWindowSeconds: number;
+  /**
+   * Since the window was widened: requests signed before `signedNotBefore` are refused until `until`, when
+   * the window moves past that time (docs/security.md); `null`: no such bound is in force.
+   */
+  replayWidening: { signedNotBefore: string; until: string } | null;
   /** Which `sign` schemes the client's requests may use. */
   signature: SignatureSchemes;
   /** Where the client's calls may come from; empty: anywhere. */
@@ -42,8 +52,16 @@ export function toClientJson(client: Client, now: Date): ClientJson {
       previous !== undefined && Date.parse(previous.until) > now.getTime() ? previous.until : null,
     replayProtection: protection.replayProtection,
     replayWindowSeconds: protection.replayWindowSeconds,
+    replayWidening: replayWideningJson(protection, now),
     signature: protection.signature,
     allowedAddresses: [...protection.allowedAddresses],
     createdAt: client.createdAt,
   };
+}
+
+function replayWideningJson(protection: RequestProtection, now: Date): ClientJson['replayWidening'] {
+  const bound = wideningBound(protection, Math.floor(now.getTime() / 1000));
+  if (bound === undefined) return null;
+  const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+  return { signedNotBefore: iso(bound.signedNotBefore), until: iso(bound.until) };
 }

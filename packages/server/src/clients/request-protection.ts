@@ -42,6 +42,20 @@ export const DEFAULT_REQUEST_PROTECTION: RequestProtection = Object.freeze({
   allowedAddresses: Object.freeze([]) as readonly string[],
 });
 
+/**
+ * The bound a widened window set (signedNotBefore) while it still refuses anything, with when it stops:
+ * once the window moves past it, the window alone refuses what it did (docs/design.md §11). Unix seconds.
+ */
+export function wideningBound(
+  protection: RequestProtection,
+  nowSeconds: number,
+): { signedNotBefore: number; until: number } | undefined {
+  const signedNotBefore = protection.signedNotBefore;
+  if (signedNotBefore === undefined) return undefined;
+  const until = signedNotBefore + protection.replayWindowSeconds;
+  return nowSeconds < until ? { signedNotBefore, until } : undefined;
+}
+
 export function isReplayProtection(value: unknown): value is ReplayProtection {
   return REPLAY_PROTECTIONS.includes(value as ReplayProtection);
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { toClientJson } from '../../admin/client.serializer.js';
 import { findClientOrFail, generateClientSecret } from '../../admin/client-admin.js';
 import { checkClientId } from '../../admin/client-changes.js';
 import {
@@ -77,6 +78,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         rotation: extra.rotation ?? { overlapHours: '24' },
         protection: {
           current: requestProtection(client),
+          widening: toClientJson(client, context.clock()).replayWidening,
           form: extra.protection?.form ?? protectionFormOf(client),
           errors: extra.protection?.errors ?? {},
           limits: { window: WINDOW_MAX, addresses: ADDRESSES_MAX },

@@ -85,6 +85,27 @@ describe.each(DIALECTS)("the console's launch security form on %s", (dialect) =>
     expect(bare.json()).toMatchObject({ errors: [{ code: 'replay_fields_required' }] });
   });
 
+  it('shows, while it holds, the signed time a widened window still refuses', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await h().addClient({ id: 'casino-1' });
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const wider = await browser.post('/console/clients/casino-1/protection', {
+      ...FORM,
+      'replay-protection': 'off',
+      'replay-window': '1h',
+      'allowed-addresses': '',
+    });
+    expect(wider.statusCode, wider.body).toBe(303);
+    // The old window (300 s) took nothing signed earlier than 300 s before the change; for the new one's hour.
+    const changedAt = Math.floor(h().clock.now().getTime() / 1000);
+    const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+    const line = `<dt>Since widened</dt><dd>requests signed before ${iso(changedAt - 300)} are refused until ${iso(changedAt - 300 + 3600)}</dd>`;
+    expect((await browser.get('/console/clients/casino-1')).body).toContain(line);
+    h().clock.advance(3300);
+    expect((await browser.get('/console/clients/casino-1')).body).not.toContain('Since widened');
+  });
+
   it('answers each bad field beside it with the admin rules, keeps what was typed, and saves nothing', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     await h().addClient({ id: 'casino-2' });
