@@ -76,7 +76,8 @@ function countError(metrics: Metrics, error: unknown, apiError: ApiError): void 
   if (isDatabaseError(error)) {
     metrics.databaseErrors.inc({ kind: isDatabaseUnavailable(error) ? 'unavailable' : 'query' });
   }
-  for (const { code } of apiError.errors) {
+  // Refused requests are counted, so a code said twice in one answer (ts and nonce both malformed) counts once.
+  for (const code of new Set(apiError.errors.map((entry) => entry.code))) {
     if (code === 'invalid_signature') metrics.signatureFailures.inc();
     if (code === 'address_not_allowed') metrics.addressRefusals.inc();
     if (REPLAY_REFUSALS.has(code)) metrics.replayRefusals.inc({ code });

@@ -125,18 +125,25 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
 
   it('refuses malformed replay fields under require, with the same code and what is wrong', async () => {
     await protect({ replayProtection: 'require' });
-    const cases: [Record<string, string>, RegExp][] = [
-      [{ ts: String(now()) }, /nonce must be/],
-      [{ nonce: NONCE }, /ts must be/],
-      [{ ts: `0${now()}`, nonce: NONCE }, /ts must be/],
-      [{ ts: String(now()), nonce: 'short' }, /nonce must be/],
+    const cases: [Record<string, string>, RegExp[]][] = [
+      [{ ts: String(now()) }, [/^nonce must be/]],
+      [{ nonce: NONCE }, [/^ts must be/]],
+      [{ ts: `0${now()}`, nonce: NONCE }, [/^ts must be/]],
+      [{ ts: String(now()), nonce: 'short' }, [/^nonce must be/]],
+      // Both wrong: both said in one answer.
+      [{ ts: 'soon', nonce: 'short' }, [/^ts must be/, /^nonce must be/]],
     ];
     for (const [query, wrong] of cases) {
       const request = { ...ORIGINAL, query };
       const response = await sendV2(h(), request, await legacySign(request));
       expect(outcome(response), JSON.stringify(query)).toEqual([400, 'replay_fields_required']);
-      expect(response.json().errors[0].detail).toMatch(wrong);
+      const errors: { code: string; detail: string }[] = response.json().errors;
+      expect(errors.map((error) => error.code)).toEqual(wrong.map(() => 'replay_fields_required'));
+      errors.forEach((error, i) => expect(error.detail).toMatch(wrong[i] as RegExp));
     }
+    // Counted by refused request, not by error: five requests.
+    const metrics = (await h().app.inject({ url: '/metrics' })).body;
+    expect(metrics).toMatch(/^poker_launch_replay_refusals_total\{code="replay_fields_required"\} 5$/m);
   });
 
   it('under accept: a request without the fields passes as before, one with them is good once', async () => {

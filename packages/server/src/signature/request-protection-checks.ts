@@ -53,19 +53,27 @@ export function checkProtection(
         'A-Z a-z 0-9 _ -, new for each request) among the signed parameters, in the query string (v2: or the body)',
     );
   }
+  // Both fields judged, so an integrator whose ts and nonce are both wrong learns it from one answer.
   const timestamp = parseUnixSeconds(asText(ts));
-  if (timestamp === undefined) {
-    throw ApiError.of(
-      'replay_fields_required',
-      'ts must be the Unix time of signing in seconds: decimal digits, no sign or leading zero, sent with nonce',
-    );
-  }
-  if (!isNonce(asText(nonce))) {
-    throw ApiError.of(
-      'replay_fields_required',
-      'nonce must be 16 to 64 characters of A-Z a-z 0-9 _ -, new for each request, sent with ts',
-    );
-  }
+  const problems = [
+    ...(timestamp === undefined
+      ? [
+          errorObject(
+            'replay_fields_required',
+            'ts must be the Unix time of signing in seconds: decimal digits, no sign or leading zero, sent with nonce',
+          ),
+        ]
+      : []),
+    ...(isNonce(asText(nonce))
+      ? []
+      : [
+          errorObject(
+            'replay_fields_required',
+            'nonce must be 16 to 64 characters of A-Z a-z 0-9 _ -, new for each request, sent with ts',
+          ),
+        ]),
+  ];
+  if (timestamp === undefined || problems.length > 0) throw new ApiError(problems);
   return usedOnce(client, proof.sign, timestamp, 'ts', protection, request.now);
 }
 
