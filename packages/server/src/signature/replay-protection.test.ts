@@ -137,9 +137,11 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
       const request = { ...ORIGINAL, query };
       const response = await sendV2(h(), request, await legacySign(request));
       expect(outcome(response), JSON.stringify(query)).toEqual([400, 'replay_fields_required']);
-      const errors: { code: string; detail: string }[] = response.json().errors;
-      expect(errors.map((error) => error.code)).toEqual(wrong.map(() => 'replay_fields_required'));
-      errors.forEach((error, i) => expect(error.detail).toMatch(wrong[i] as RegExp));
+      expect(response.json().errors).toEqual(
+        wrong.map((detail) =>
+          expect.objectContaining({ code: 'replay_fields_required', detail: expect.stringMatching(detail) }),
+        ),
+      );
     }
     // Counted by refused request, not by error: five requests.
     const metrics = (await h().app.inject({ url: '/metrics' })).body;
