@@ -70,6 +70,12 @@ async function probeWrites(address: string): Promise<number> {
   return Number(/^poker_launch_readiness_write_probes_total (\d+)$/m.exec(text)?.[1]);
 }
 
+/** `poker_launch_database_errors_total{kind="unavailable"}`: what PokerLaunchDatabaseUnavailable alerts on. */
+async function unavailableErrors(address: string): Promise<number> {
+  const text = await (await fetch(`${address}/metrics`)).text();
+  return Number(/^poker_launch_database_errors_total\{kind="unavailable"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+}
+
 /** Asks until `/readyz` answers `status` (the state it follows changes as writes fail or commit). */
 async function readinessBecomes(
   address: string,
@@ -170,10 +176,13 @@ describe('/readyz follows whether the instance can commit a launch', () => {
       await setReadOnly(name, true);
       expect(await launchUntilRefused(serve, 20)).toBe(503);
       expect(await readinessBecomes(address, 503)).toMatchObject({ status: 503 });
+      // The balancer sends no launch now: each refusing probe keeps the outage counted, and alerted on.
+      const counted = await unavailableErrors(address);
       expect(await readiness(address)).toEqual({
         status: 503,
         detail: 'The database does not take writes',
       });
+      expect(await unavailableErrors(address)).toBe(counted + 1);
 
       await setReadOnly(name, false);
       await readinessBecomes(address, 200);

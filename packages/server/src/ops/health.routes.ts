@@ -31,10 +31,14 @@ export function healthRoutes(context: AppContext): RouteDefinition[] {
       operational: true,
       async handler(_request, reply) {
         if (context.state.draining) throw shuttingDown();
+        // Counted like a request that met an unavailable database: once the balancers stop sending
+        // traffic, the probes are all that meets an outage (docs/operations.md, Metrics and alerts).
         if (!(await databaseAnswers())) {
+          context.metrics.databaseErrors.inc({ kind: 'unavailable' });
           throw serviceUnavailable('The database does not answer', NOT_READY_RETRY_AFTER_SECONDS);
         }
         if (!(await context.writeHealth.canCommit())) {
+          context.metrics.databaseErrors.inc({ kind: 'unavailable' });
           throw serviceUnavailable('The database does not take writes', NOT_READY_RETRY_AFTER_SECONDS);
         }
         // Checked again: the instance may have started to drain while the database was asked.

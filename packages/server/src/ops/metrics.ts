@@ -23,7 +23,7 @@ export interface Metrics {
   readonly quotaRefusals: Counter;
   /** Quota checks the shared store (Redis) did not answer; the instance counted alone (fail open). */
   readonly quotaStoreFailures: Counter;
-  /** `unavailable`: a request met an unavailable database (answered 503); `query`: any other database
+  /** `unavailable`: a request met an unavailable database, or `/readyz` found it so (answered 503); `query`: any other database
    * error of a request; `connection`: a pooled connection was lost while idle. */
   readonly databaseErrors: Counter<'kind'>;
   /** Writes per transaction of the session writer (group commit); fed by the store server.ts opens. */

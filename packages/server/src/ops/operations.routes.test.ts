@@ -105,7 +105,7 @@ describe.each(DIALECTS)('metrics with METRICS_TOKEN on %s', (dialect) => {
 
 describe.each(DIALECTS)('readiness without a database on %s', (dialect) => {
   afterAll(dropFileDatabase);
-  it('answers /readyz 503 service_unavailable with Retry-After while /livez stays 200', async () => {
+  it('answers /readyz 503 service_unavailable with Retry-After while /livez stays 200, and counts the outage', async () => {
     const database = await createTestDatabase(dialect);
     const sessions = database.openSessionStore();
     const live = await LiveConfig.load(database.db);
@@ -126,6 +126,13 @@ describe.each(DIALECTS)('readiness without a database on %s', (dialect) => {
         meta: { requestId: expect.any(String) },
       });
       expect((await app.inject({ url: '/livez' })).statusCode).toBe(200);
+      // Counted as the database being unavailable, on every probe: once the balancers stop sending
+      // traffic, the probes are all that meets the outage, and PokerLaunchDatabaseUnavailable needs a
+      // rate that lasts as long as the outage does (docs/operations.md, Metrics and alerts).
+      await app.inject({ url: '/readyz' });
+      expect((await app.inject({ url: '/metrics' })).body).toContain(
+        'poker_launch_database_errors_total{kind="unavailable"} 2',
+      );
     } finally {
       await app.close();
       await sessions.close();
