@@ -28,6 +28,7 @@ import {
   answerUnmetExpectations,
   assertHostHeader,
   clientErrorHandler,
+  earlyAnswerNotes,
   frameworkErrorHandler,
   MAX_PARAM_LENGTH,
 } from './http/protocol-errors.js';
@@ -46,7 +47,7 @@ import { registerInstanceHeartbeat } from './ops/instance-heartbeat.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { metricsRoutes } from './ops/metrics.routes.js';
 import { type PurgeJobOptions, registerPurgeJob } from './ops/purge-job.js';
-import { registerRequestMetrics } from './ops/request-metrics.js';
+import { registerRequestMetrics, requestObserver } from './ops/request-metrics.js';
 import { WriteHealth } from './ops/write-health.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { sessionControlRoutes } from './session-control/session-control.routes.js';
@@ -92,6 +93,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.logStream ??
     turnBatched(bufferedLogDestination({ dest: 1, onDrop: (lines) => metrics.logLinesDropped.inc(lines) }));
   const logDestination = scrubbingDestination(unscrubbed);
+  const observeRequest = requestObserver(metrics);
+  // Answers given before any route (a bad URL, what the HTTP parser refuses, CONNECT, Expect) are counted
+  // and logged like every request: no hook of a route sees them.
+  const noteEarlyAnswer = earlyAnswerNotes(observeRequest, () => app.log);
   const app: FastifyInstance = Fastify({
     logger: {
       level: options.config.logLevel,
@@ -105,8 +110,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
     routerOptions: { querystringParser: parseQueryString, maxParamLength: MAX_PARAM_LENGTH },
     // Every answer is a JSON:API error with X-Request-Id, also those given before any route runs.
-    frameworkErrors: frameworkErrorHandler(options.config),
-    clientErrorHandler: clientErrorHandler(options.config, () => app.log),
+    frameworkErrors: frameworkErrorHandler(options.config, noteEarlyAnswer),
+    clientErrorHandler: clientErrorHandler(options.config, () => app.log, noteEarlyAnswer),
     // Behind a load balancer, request.ip (logs, quotas) is the player's or integrator's address only if trusted.
     trustProxy: trustProxy(options.config),
     // Slow and stalled clients: the whole request (headers and body) within the request timeout, else
@@ -159,8 +164,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // `true` passes the value as it is, where `{ value }` made an object and wrote the request part back.
   app.setValidatorCompiler(() => () => true);
   registerErrorHandler(app, rateLimiter, metrics);
-  answerUnmetExpectations(app, options.config);
-  answerConnect(app, options.config);
+  answerUnmetExpectations(app, options.config, noteEarlyAnswer);
+  answerConnect(app, options.config, noteEarlyAnswer);
   // Every request's first checks, in this order, in one hook (a hook each cost a call and a `done`
   // more); each rule stays in its own module. A callback, not an async function: a promise per hook adds up.
   const noticeForwarding = forwardingHeadersNotice(app, options.config);
@@ -172,7 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   registerDraining(app, context.state);
-  registerRequestMetrics(app, metrics);
+  registerRequestMetrics(app, observeRequest);
   registerPurgeJob(app, context, options.purge);
   registerWebhookJobs(app, context, options.webhooks);
   registerInstanceHeartbeat(app, context);

@@ -160,6 +160,72 @@ describe('answers given before any route runs', () => {
     expect((await fetch(`http://127.0.0.1:${port}/play/assets/game.css`)).status).toBe(200);
   });
 
+  it('counts and logs every answer given before a route, like any request: one series under route unmatched, one request completed line', async () => {
+    const port = await listen();
+    const ids: string[] = [];
+    const note = (answer: RawAnswer | undefined) => ids.push(answer?.headers['x-request-id'] ?? '');
+    const badUrl = await h().app.inject({ method: 'GET', url: '/nothing/%E0%A4%A?auth=0123456789abcdef' });
+    ids.push(String(badUrl.headers['x-request-id']));
+    const tooLong = await h().createSession('u'.repeat(1001));
+    ids.push(String(tooLong.headers['x-request-id']));
+    note(await rawExchange(port, request(['GET / HTTP/1.1', 'Host: 127.0.0.1', 'Bad Header'])));
+    note(await rawExchange(port, request(['HELLO'])));
+    note(
+      await rawExchange(
+        port,
+        request(['GET /play/poker HTTP/1.1', 'Host: x', `X-Big: ${'a'.repeat(20_000)}`]),
+      ),
+    );
+    note(await rawExchange(port, request(['CONNECT poker.test:443 HTTP/1.1', 'Host: poker.test:443'])));
+    note(
+      await rawExchange(
+        port,
+        request(['POST /apiweb/v3/open-game HTTP/1.1', 'Host: x', 'Expect: 200-ok', 'Content-Length: 2']),
+      ),
+    );
+
+    const text = (await h().app.inject({ url: '/metrics' })).body;
+    const count = (labels: string) =>
+      Number(
+        new RegExp(`^poker_launch_http_request_duration_seconds_count\\{${labels}\\} (\\d+)$`, 'm').exec(
+          text,
+        )?.[1] ?? 0,
+      );
+    expect(count('method="GET",route="unmatched",status="400"')).toBe(1);
+    expect(count('method="POST",route="unmatched",status="414"')).toBe(1);
+    // What the parser refused has no method it could read: one bounded label for all of it.
+    expect(count('method="unknown",route="unmatched",status="400"')).toBe(2);
+    expect(count('method="unknown",route="unmatched",status="431"')).toBe(1);
+    expect(count('method="CONNECT",route="unmatched",status="405"')).toBe(1);
+    expect(count('method="POST",route="unmatched",status="417"')).toBe(1);
+
+    const completed = h()
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"request completed"'))
+      .map((line) => JSON.parse(line));
+    for (const id of ids) {
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(
+        completed.filter((line) => line.reqId === id),
+        id,
+      ).toHaveLength(1);
+    }
+    expect(completed.find((line) => line.reqId === ids[0])).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/[redacted]/[redacted]?auth=[redacted]' },
+      res: { statusCode: 400, errorCodes: ['bad_request'] },
+    });
+    expect(completed.find((line) => line.reqId === ids[5])).toMatchObject({
+      req: { method: 'CONNECT', url: '[redacted]', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 405, errorCodes: ['method_not_allowed'] },
+    });
+    expect(completed.find((line) => line.reqId === ids[4])).toMatchObject({
+      req: { remoteAddress: '127.0.0.1' },
+      res: { statusCode: 431, errorCodes: ['header_fields_too_large'] },
+    });
+  });
+
   it('keeps serving well-formed requests after refusing malformed ones', async () => {
     const port = await listen();
     await rawExchange(port, request(['GET / HTTP/1.1', 'Host: x', 'Bad Header']));

@@ -4,9 +4,54 @@ import type { Duplex } from 'node:stream';
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { type ObserveRequest, UNKNOWN_METHOD, UNMATCHED_ROUTE } from '../ops/request-metrics.js';
 import { ApiError } from './api-error.js';
-import { requestIdFrom } from './logging.js';
+import { redactUrl, requestIdFrom } from './logging.js';
 import { commonHeaders, errorDocument, writeErrorToResponse, writeErrorToSocket } from './raw-error.js';
+
+/** An answer given before any route ran, which no route hook sees: counted and logged all the same. */
+export interface EarlyAnswer {
+  readonly requestId: string;
+  /** Undefined when the HTTP parser refused the request before it could read a method. */
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  /** The connection's (no header was read, or none is trusted this early). */
+  readonly remoteAddress?: string | undefined;
+  readonly answer: ApiError;
+  readonly seconds: number;
+}
+
+export type NoteEarlyAnswer = (early: EarlyAnswer) => void;
+
+/**
+ * Counts an early answer in the request histogram (route `unmatched`, method `unknown` when the parser
+ * read none: bounded labels, whatever the bytes) and logs its `request completed` line, as for every
+ * request (docs/operations.md, Logs and request ids; Metrics and alerts).
+ */
+export function earlyAnswerNotes(observe: ObserveRequest, log: () => FastifyBaseLogger): NoteEarlyAnswer {
+  const asGiven = (value: unknown) => value;
+  return ({ requestId, method, url, remoteAddress, answer, seconds }) => {
+    observe(method ?? UNKNOWN_METHOD, UNMATCHED_ROUTE, answer.status, seconds);
+    // The line's req and res are plain objects here, not Fastify's request and reply.
+    log()
+      .child({ reqId: requestId }, { serializers: { req: asGiven, res: asGiven } })
+      .info(
+        {
+          req: {
+            ...(method === undefined ? {} : { method }),
+            ...(url === undefined ? {} : { url: redactUrl(url) }),
+            ...(remoteAddress === undefined ? {} : { remoteAddress }),
+          },
+          res: {
+            statusCode: answer.status,
+            errorCodes: [...new Set(answer.errors.map((item) => item.code))],
+          },
+          responseTime: seconds * 1000,
+        },
+        'request completed',
+      );
+  };
+}
 
 /** Longest path segment the router hands to a route (a userId, a session id); longer ones answer 414. */
 export const MAX_PARAM_LENGTH = 1000;
@@ -15,7 +60,7 @@ export const MAX_PARAM_LENGTH = 1000;
  * Fastify's `frameworkErrors`: what the router refuses before any route or hook runs (a malformed
  * percent-escape in the path, a path segment over MAX_PARAM_LENGTH) is a JSON:API error like any other.
  */
-export function frameworkErrorHandler(config: Config) {
+export function frameworkErrorHandler(config: Config, note: NoteEarlyAnswer) {
   return (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
     const answer =
       error.code === 'FST_ERR_BAD_URL'
@@ -26,11 +71,20 @@ export function frameworkErrorHandler(config: Config) {
     if (answer.status >= 500) request.log.error({ err: error }, 'unhandled error');
     // No hook runs on this path: the headers are all set here, and a Buffer keeps Fastify from adding a
     // charset, which the JSON:API media type does not take.
-    return reply
+    reply
       .code(answer.status)
       .headers({ ...commonHeaders(request.id, config), 'cache-control': 'no-store' })
       .type(JSON_API_MEDIA_TYPE)
       .send(Buffer.from(JSON.stringify(errorDocument(answer, request.id))));
+    note({
+      requestId: request.id,
+      method: request.method,
+      url: request.url,
+      remoteAddress: request.raw.socket?.remoteAddress,
+      answer,
+      seconds: reply.elapsedTime / 1000,
+    });
+    return reply;
   };
 }
 
@@ -56,13 +110,18 @@ function clientErrorAnswer(code: string | undefined): ApiError | undefined {
  * socket. Logged by code only: the error carries the raw bytes received (`rawPacket`), and with them any
  * sign, token or API key the request held.
  */
-export function clientErrorHandler(config: Config, log: () => FastifyBaseLogger) {
+export function clientErrorHandler(config: Config, log: () => FastifyBaseLogger, note: NoteEarlyAnswer) {
   return (error: Error & { code?: string }, socket: Duplex) => {
     const answer = clientErrorAnswer(error.code);
     if (answer === undefined || socket.destroyed) return;
     const requestId = randomUUID();
     log().debug({ requestId, code: error.code, status: answer.status }, 'client error');
-    writeErrorToSocket(socket, answer, requestId, config);
+    const remoteAddress = (socket as { remoteAddress?: string }).remoteAddress;
+    if (writeErrorToSocket(socket, answer, requestId, config)) {
+      // A request that timed out took the whole REQUEST_TIMEOUT; the parser refuses the others at once.
+      const seconds = answer.status === 408 ? config.requestTimeoutMs / 1000 : 0;
+      note({ requestId, remoteAddress, answer, seconds });
+    }
   };
 }
 
@@ -80,12 +139,14 @@ export function assertHostHeader(request: FastifyRequest): void {
  * `Expect` with anything but `100-continue`: Node would answer a bare 417 itself; this one is a JSON:API
  * error with X-Request-Id like every other answer.
  */
-export function answerUnmetExpectations(app: FastifyInstance, config: Config): void {
+export function answerUnmetExpectations(app: FastifyInstance, config: Config, note: NoteEarlyAnswer): void {
   app.server.on('checkExpectation', (request, response) => {
     const requestId = requestIdFrom(request.headers['x-request-id'], randomUUID);
     app.log.debug({ requestId, status: 417 }, 'expectation failed');
     const answer = ApiError.of('expectation_failed', 'Only "Expect: 100-continue" is supported');
     writeErrorToResponse(response, answer, requestId, config);
+    const { method, url } = request;
+    note({ requestId, method, url, remoteAddress: request.socket.remoteAddress, answer, seconds: 0 });
   });
 }
 
@@ -95,11 +156,14 @@ export function answerUnmetExpectations(app: FastifyInstance, config: Config): v
  * proxy, so it answers 405 as a JSON:API error like every other answer. The target names no resource of
  * this service, so there is no Allow list to give; the connection closes after the answer.
  */
-export function answerConnect(app: FastifyInstance, config: Config): void {
+export function answerConnect(app: FastifyInstance, config: Config, note: NoteEarlyAnswer): void {
   app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const requestId = requestIdFrom(request.headers['x-request-id'], randomUUID);
     app.log.debug({ requestId, status: 405 }, 'CONNECT refused');
     const answer = ApiError.of('method_not_allowed', 'CONNECT opens a tunnel, and this service is no proxy');
-    writeErrorToSocket(socket, answer, requestId, config);
+    if (writeErrorToSocket(socket, answer, requestId, config)) {
+      const { method, url } = request;
+      note({ requestId, method, url, remoteAddress: request.socket.remoteAddress, answer, seconds: 0 });
+    }
   });
 }

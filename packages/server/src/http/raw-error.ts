@@ -57,12 +57,18 @@ export function writeErrorToResponse(
  * Answers on a raw socket, where there is no request to answer through (an HTTP parser error, a
  * header too large): a whole HTTP/1.1 response, then the connection is closed. Writes nothing when the
  * socket cannot take it or a response is already on its way (that would corrupt what the peer reads).
+ * True when it wrote the answer.
  */
-export function writeErrorToSocket(socket: Duplex, error: ApiError, requestId: string, config: Config): void {
+export function writeErrorToSocket(
+  socket: Duplex,
+  error: ApiError,
+  requestId: string,
+  config: Config,
+): boolean {
   const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (!socket.writable || inFlight?.headersSent) {
     socket.destroy();
-    return;
+    return false;
   }
   const body = JSON.stringify(errorDocument(error, requestId));
   const head = Object.entries(errorHeaders(error, requestId, config, body)).map(
@@ -70,4 +76,5 @@ export function writeErrorToSocket(socket: Duplex, error: ApiError, requestId: s
   );
   const statusLine = `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`;
   socket.end([statusLine, ...head, '', body].join('\r\n'), () => socket.destroy());
+  return true;
 }

@@ -2,12 +2,23 @@ import type { FastifyInstance } from 'fastify';
 import { histogramSeries, type Series } from './metric-series.js';
 import type { Metrics } from './metrics.js';
 
-/** Every response's duration, labelled by route pattern: `/apiweb/v3/game-sessions/:id`, never an id. */
-export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
+/** The route label of a request that matched no route: an unknown path, or one refused before routing. */
+export const UNMATCHED_ROUTE = 'unmatched';
+/** The method label of a request the HTTP parser refused before it could read a method. */
+export const UNKNOWN_METHOD = 'unknown';
+
+/** Counts one answered request in the request histogram. */
+export type ObserveRequest = (method: string, route: string, status: number, seconds: number) => void;
+
+/**
+ * The request histogram's observer, labelled by route pattern: `/apiweb/v3/game-sessions/:id`, never an
+ * id. Used by every answer, those given before any route included (http/protocol-errors.ts).
+ */
+export function requestObserver(metrics: Metrics): ObserveRequest {
   // Each series made once (metric-series.ts: 6.5k instructions an observation through prom-client's
   // own path), found by method, route and status; all three come from small fixed sets.
   const series = new Map<string, Map<string, Map<number, Series>>>();
-  const seriesOf = (method: string, route: string, status: number): Series => {
+  return (method, route, status, seconds) => {
     let routes = series.get(method);
     if (routes === undefined) {
       routes = new Map();
@@ -23,16 +34,21 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
       found = histogramSeries(metrics.requestDuration, { method, route, status: String(status) });
       statuses.set(status, found);
     }
-    return found;
+    found.add(seconds);
   };
+}
+
+/** Every routed response's duration (answers given before routing are observed where they are written). */
+export function registerRequestMetrics(app: FastifyInstance, observe: ObserveRequest): void {
   // A callback, not an async function: every request runs it, and a promise per hook adds up.
   app.addHook('onResponse', (request, reply, done) => {
-    seriesOf(
+    observe(
       request.method,
       // Unknown paths share one series: a scan of random URLs must not create a series per URL.
-      request.routeOptions.url ?? 'unmatched',
+      request.routeOptions.url ?? UNMATCHED_ROUTE,
       reply.statusCode,
-    ).add(reply.elapsedTime / 1000);
+      reply.elapsedTime / 1000,
+    );
     done();
   });
 }
