@@ -30,3 +30,46 @@ describe("the operations guide's metrics table", () => {
     }
   });
 });
+
+describe("the operations guide's example alert rules", () => {
+  async function rules(): Promise<string> {
+    const guide = await readFile(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');
+    const section = guide.slice(guide.indexOf('Example alert rules:'), guide.indexOf('## Webhooks'));
+    return section;
+  }
+
+  it('name only metrics the service serves', async () => {
+    const served = new Set(
+      (await createMetrics().registry.getMetricsAsJSON()).flatMap(({ name, type }) =>
+        String(type) === 'histogram' ? [`${name}_bucket`, `${name}_count`, `${name}_sum`] : [name],
+      ),
+    );
+    const named = [...(await rules()).matchAll(/\b((?:poker_launch|nodejs|process)_[a-z0-9_]+)/g)].map(
+      ([, name]) => name,
+    );
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((name) => !served.has(name ?? ''))).toEqual([]);
+  });
+
+  it('take the launches, and only them, for PokerLaunchSlowLaunches', async () => {
+    const text = await rules();
+    const block = text.slice(text.indexOf('PokerLaunchSlowLaunches'));
+    const pattern = /route=~"([^"]+)"/.exec(block)?.[1] ?? '';
+    // PromQL anchors a regular expression at both ends.
+    const matches = (route: string) => new RegExp(`^(?:${pattern})$`).test(route);
+    for (const launch of ['/api/web/v2/app/users/:userId/session', '/apiweb/v3/open-game']) {
+      expect(matches(launch), launch).toBe(true);
+    }
+    // The token API (a game page's reads, logouts) and session control are no launches: their fast
+    // answers would hide slow launches in the quantile.
+    for (const other of [
+      '/api/web/v2/app/session',
+      '/apiweb/v3/game-sessions/:id',
+      '/apiweb/v3/players/:playerId/sessions',
+      '/apiweb/v3/players/:playerId/block',
+      'unmatched',
+    ]) {
+      expect(matches(other), other).toBe(false);
+    }
+  });
+});
