@@ -31,6 +31,28 @@ describe("the operations guide's metrics table", () => {
   });
 });
 
+describe('the labelled counters an alert reads with rate() or increase()', () => {
+  // Prometheus reads a series that appears at 1 as no increase: a first `gone` (an endpoint answers
+  // 410 once, and is disabled) or a first outage would never fire its alert. So every documented label
+  // value is served at 0 from the start.
+  it('serve every documented label value at 0 before anything happened', async () => {
+    const text = await createMetrics().registry.metrics();
+    const expected = [
+      ...['unavailable', 'query', 'connection'].map((kind) => `database_errors_total{kind="${kind}"} 0`),
+      ...['timestamp_out_of_window', 'request_replayed', 'replay_fields_required'].map(
+        (code) => `replay_refusals_total{code="${code}"} 0`,
+      ),
+      ...['delivered', 'retrying', 'failed', 'gone', 'refused'].map(
+        (outcome) => `webhook_deliveries_total{outcome="${outcome}"} 0`,
+      ),
+      ...PURGE_TARGETS.filter((target) => target.what !== 'session').map(
+        ({ what }) => `console_records_purged_total{kind="${what}"} 0`,
+      ),
+    ];
+    for (const line of expected) expect(text.split('\n')).toContain(`${METRIC_PREFIX}${line}`);
+  });
+});
+
 describe("the operations guide's example alert rules", () => {
   async function rules(): Promise<string> {
     const guide = await readFile(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');

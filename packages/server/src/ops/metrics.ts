@@ -1,7 +1,9 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { LOG_BACKLOG_LIMIT_BYTES } from '../http/log-destination.js';
 import { SERVICE_VERSION } from '../version.js';
+import type { DeliveryOutcome } from '../webhooks/webhook-deliverer.js';
 import { counterSeries, type Series } from './metric-series.js';
+import { PURGE_TARGETS } from './purge-targets.js';
 
 /**
  * The service's Prometheus metrics. One `Metrics` per app (tests build many apps); the process metrics
@@ -46,6 +48,26 @@ export interface Metrics {
 }
 
 export const METRIC_PREFIX = 'poker_launch_';
+
+/**
+ * Every value of the labels alerts read with rate() or increase(), served at 0 from the start:
+ * Prometheus reads a series that appears at 1 as no increase, so a first failure (an endpoint's one
+ * 410, the first outage) would never fire its alert (docs/operations.md, Metrics and alerts).
+ */
+const DATABASE_ERROR_KINDS = ['unavailable', 'query', 'connection'] as const;
+const REPLAY_REFUSAL_CODES = [
+  'timestamp_out_of_window',
+  'request_replayed',
+  'replay_fields_required',
+] as const;
+// Keyed by the deliverer's outcomes: one it gains and this lacks does not compile.
+const WEBHOOK_OUTCOMES: Record<DeliveryOutcome, true> = {
+  delivered: true,
+  retrying: true,
+  failed: true,
+  gone: true,
+  refused: true,
+};
 
 export function createMetrics(): Metrics {
   const own = new Registry();
@@ -168,6 +190,13 @@ export function createMetrics(): Metrics {
       this.set(webhookBacklog.age ? await webhookBacklog.age().catch(() => 0) : 0);
     },
   });
+  for (const kind of DATABASE_ERROR_KINDS) metrics.databaseErrors.inc({ kind }, 0);
+  for (const code of REPLAY_REFUSAL_CODES) metrics.replayRefusals.inc({ code }, 0);
+  for (const outcome of Object.keys(WEBHOOK_OUTCOMES)) metrics.webhookDeliveries.inc({ outcome }, 0);
+  for (const { what } of PURGE_TARGETS) {
+    // Sessions have a counter of their own (purge-job.ts).
+    if (what !== 'session') metrics.consoleRecordsPurged.inc({ kind: what }, 0);
+  }
   // A merged registry holds the metrics its parts have when merging: merge once all exist.
   const created = new Map<string, Map<string, Series>>();
   const sessionsCreatedSeries = (apiVersion: string, target: string): Series => {
