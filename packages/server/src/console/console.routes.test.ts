@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { listAuditRecords } from '../audit/audit.repository.js';
 import { findClient } from '../clients/client.repository.js';
 import { addTestOperator, consoleClient } from '../test-support/console-client.js';
@@ -8,6 +8,27 @@ import { DIALECTS } from '../test-support/test-database.js';
 describe.each(DIALECTS)('the console on %s', (dialect) => {
   const h = useHarness(dialect);
   const clientCount = async () => (await h().db.selectFrom('clients').select('id').execute()).length;
+
+  it('counts a database error its pages meet, as the API does: an unavailable one answers 503 and is alerted on', async () => {
+    const unavailable = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    const broken = Object.assign(new Error('no such table: sign_in_failures'), { code: 'SQLITE_ERROR' });
+    const transaction = vi.spyOn(h().db, 'transaction');
+    try {
+      transaction.mockImplementationOnce(() => {
+        throw unavailable;
+      });
+      expect((await consoleClient(h().app).signIn('alice')).statusCode).toBe(503);
+      transaction.mockImplementationOnce(() => {
+        throw broken;
+      });
+      expect((await consoleClient(h().app).signIn('alice')).statusCode).toBe(500);
+    } finally {
+      transaction.mockRestore();
+    }
+    const metrics = (await h().app.inject({ url: '/metrics' })).body;
+    expect(metrics).toContain('poker_launch_database_errors_total{kind="unavailable"} 1');
+    expect(metrics).toContain('poker_launch_database_errors_total{kind="query"} 1');
+  });
 
   it('sends a visitor without a session to sign in, and signs an operator in and out', async () => {
     await addTestOperator(h().db, 'alice', 'admin');

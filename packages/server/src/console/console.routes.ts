@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { adminAs } from '../admin/audited.js';
 import type { AppContext } from '../app-context.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
+import { countDatabaseError } from '../http/error-handler.js';
 import { roleAllows } from '../operators/operator.js';
 import { loadAsset } from '../pages/page-assets.js';
 import type { ConsoleRoute, SignedIn } from './console-route.js';
@@ -48,7 +49,11 @@ export async function registerConsole(app: FastifyInstance, context: AppContext)
     async (scope) => {
       // Here only: the launch routes never parse cookies.
       await scope.register(fastifyCookie);
-      scope.setErrorHandler((error: FastifyError, request, reply) => answerError(error, request, reply));
+      scope.setErrorHandler((error: FastifyError, request, reply) => {
+        // Counted as the API's are (http/error-handler.ts): an outage the console meets is alerted on.
+        countDatabaseError(context.metrics, error);
+        return answerError(error, request, reply);
+      });
       scope.setNotFoundHandler((_request, reply) =>
         sendPage(
           reply,

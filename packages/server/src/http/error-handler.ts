@@ -72,10 +72,15 @@ function fromUnknownError(error: FastifyError, request: FastifyRequest): ApiErro
   return fromFrameworkError(error, request);
 }
 
-function countError(metrics: Metrics, error: unknown, apiError: ApiError): void {
+/** A database error met by a request, API or console: `unavailable` (answered 503) or `query`. */
+export function countDatabaseError(metrics: Metrics, error: unknown): void {
   if (isDatabaseError(error)) {
     metrics.databaseErrors.inc({ kind: isDatabaseUnavailable(error) ? 'unavailable' : 'query' });
   }
+}
+
+function countError(metrics: Metrics, error: unknown, apiError: ApiError): void {
+  countDatabaseError(metrics, error);
   // Refused requests are counted, so a code said twice in one answer (ts and nonce both malformed) counts once.
   for (const code of new Set(apiError.errors.map((entry) => entry.code))) {
     if (code === 'invalid_signature') metrics.signatureFailures.inc();
