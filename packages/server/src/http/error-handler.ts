@@ -33,11 +33,19 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  */
 export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimiter, metrics: Metrics): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const apiError = error instanceof ApiError ? error : fromUnknownError(error, request);
+    // The caller went away while sending its body: Node's "aborted" carries ECONNRESET, the code of a
+    // database connection reset, and must not read as an outage (nor fire its alert).
+    const callerAborted = error === request.raw.errored;
+    const apiError =
+      error instanceof ApiError
+        ? error
+        : callerAborted
+          ? fromFrameworkError(error, request)
+          : fromUnknownError(error, request);
     const failedAuthentication =
       apiError.errors.some((item) => AUTHENTICATION_FAILURES.has(item.code)) ||
       apiError.extras.failedAuthentication;
-    countError(metrics, error, apiError);
+    countError(metrics, callerAborted ? undefined : error, apiError);
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
       if (apiError.status === 503) request.log.warn({ err: error }, 'database unavailable');
       else request.log.error({ err: error }, 'unhandled error');

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../test-support/harness.js';
 import { type RawAnswer, rawExchange } from '../test-support/raw-http.js';
@@ -224,6 +224,31 @@ describe('answers given before any route runs', () => {
       req: { remoteAddress: '127.0.0.1' },
       res: { statusCode: 431, errorCodes: ['header_fields_too_large'] },
     });
+  });
+
+  it('takes a caller that goes away mid-body for what it is, not for a database outage', async () => {
+    const port = await listen();
+    await new Promise<void>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => {
+        socket.write(
+          [
+            'POST /api/web/v2/app/users/u-1/session?clientId=demo HTTP/1.1',
+            'Host: 127.0.0.1',
+            'Content-Type: application/x-www-form-urlencoded',
+            'Content-Length: 100',
+            '',
+            'userId=u-1',
+          ].join('\r\n'),
+        );
+        setTimeout(() => socket.destroy(), 100);
+      });
+      socket.on('close', () => resolve());
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const text = (await h().app.inject({ url: '/metrics' })).body;
+    // Node's "aborted" carries ECONNRESET, the code of a database connection reset.
+    expect(text).toContain('poker_launch_database_errors_total{kind="unavailable"} 0');
+    expect(h().logs()).not.toContain('database unavailable');
   });
 
   it('keeps serving well-formed requests after refusing malformed ones', async () => {
