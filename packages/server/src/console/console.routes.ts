@@ -51,7 +51,7 @@ export async function registerConsole(app: FastifyInstance, context: AppContext)
       await scope.register(fastifyCookie);
       scope.setErrorHandler((error: FastifyError, request, reply) => {
         // Counted as the API's are (http/error-handler.ts): an outage the console meets is alerted on.
-        countDatabaseError(context.metrics, error);
+        countDatabaseError(context.metrics, error, request);
         return answerError(error, request, reply);
       });
       scope.setNotFoundHandler((_request, reply) =>

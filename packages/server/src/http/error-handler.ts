@@ -33,9 +33,7 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  */
 export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimiter, metrics: Metrics): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    // The caller went away while sending its body: Node's "aborted" carries ECONNRESET, the code of a
-    // database connection reset, and must not read as an outage (nor fire its alert).
-    const callerAborted = error === request.raw.errored;
+    const callerAborted = isCallerAbort(error, request);
     const apiError =
       error instanceof ApiError
         ? error
@@ -45,7 +43,7 @@ export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimi
     const failedAuthentication =
       apiError.errors.some((item) => AUTHENTICATION_FAILURES.has(item.code)) ||
       apiError.extras.failedAuthentication;
-    countError(metrics, callerAborted ? undefined : error, apiError);
+    countError(metrics, error, apiError, request);
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
       if (apiError.status === 503) request.log.warn({ err: error }, 'database unavailable');
       else request.log.error({ err: error }, 'unhandled error');
@@ -80,15 +78,23 @@ function fromUnknownError(error: FastifyError, request: FastifyRequest): ApiErro
   return fromFrameworkError(error, request);
 }
 
+/**
+ * The caller went away while sending its body: Node's "aborted" carries ECONNRESET, the code of a
+ * database connection reset, and must not read as an outage (nor fire its alert).
+ */
+export function isCallerAbort(error: unknown, request: FastifyRequest): boolean {
+  return error === request.raw.errored;
+}
+
 /** A database error met by a request, API or console: `unavailable` (answered 503) or `query`. */
-export function countDatabaseError(metrics: Metrics, error: unknown): void {
-  if (isDatabaseError(error)) {
+export function countDatabaseError(metrics: Metrics, error: unknown, request: FastifyRequest): void {
+  if (!isCallerAbort(error, request) && isDatabaseError(error)) {
     metrics.databaseErrors.inc({ kind: isDatabaseUnavailable(error) ? 'unavailable' : 'query' });
   }
 }
 
-function countError(metrics: Metrics, error: unknown, apiError: ApiError): void {
-  countDatabaseError(metrics, error);
+function countError(metrics: Metrics, error: unknown, apiError: ApiError, request: FastifyRequest): void {
+  countDatabaseError(metrics, error, request);
   // Refused requests are counted, so a code said twice in one answer (ts and nonce both malformed) counts once.
   for (const code of new Set(apiError.errors.map((entry) => entry.code))) {
     if (code === 'invalid_signature') metrics.signatureFailures.inc();

@@ -228,22 +228,26 @@ describe('answers given before any route runs', () => {
 
   it('takes a caller that goes away mid-body for what it is, not for a database outage', async () => {
     const port = await listen();
-    await new Promise<void>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port }, () => {
-        socket.write(
-          [
-            'POST /api/web/v2/app/users/u-1/session?clientId=demo HTTP/1.1',
-            'Host: 127.0.0.1',
-            'Content-Type: application/x-www-form-urlencoded',
-            'Content-Length: 100',
-            '',
-            'userId=u-1',
-          ].join('\r\n'),
-        );
-        setTimeout(() => socket.destroy(), 100);
+    const abort = (target: string) =>
+      new Promise<void>((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port }, () => {
+          socket.write(
+            [
+              `POST ${target} HTTP/1.1`,
+              'Host: 127.0.0.1',
+              'Content-Type: application/x-www-form-urlencoded',
+              'Content-Length: 100',
+              '',
+              'userId=u-1',
+            ].join('\r\n'),
+          );
+          setTimeout(() => socket.destroy(), 100);
+        });
+        socket.on('close', () => resolve());
       });
-      socket.on('close', () => resolve());
-    });
+    // The API's error handler, and the console's own.
+    await abort('/api/web/v2/app/users/u-1/session?clientId=demo');
+    await abort('/console/sign-in');
     await new Promise((resolve) => setTimeout(resolve, 200));
     const text = (await h().app.inject({ url: '/metrics' })).body;
     // Node's "aborted" carries ECONNRESET, the code of a database connection reset.
