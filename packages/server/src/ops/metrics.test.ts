@@ -95,3 +95,21 @@ describe("the operations guide's example alert rules", () => {
     }
   });
 });
+
+describe('the webhook backlog gauge', () => {
+  it('keeps the last age read while the database cannot be read, so an outage does not clear its alert', async () => {
+    const metrics = createMetrics();
+    const gauge = async () =>
+      /^poker_launch_webhook_oldest_pending_seconds (\S+)$/m.exec(await metrics.registry.metrics())?.[1];
+    expect(await gauge()).toBe('0');
+    let read: () => Promise<number> = async () => 900;
+    metrics.webhookBacklog.age = () => read();
+    expect(await gauge()).toBe('900');
+    read = async () => {
+      throw new Error('connection terminated');
+    };
+    expect(await gauge()).toBe('900');
+    read = async () => 0;
+    expect(await gauge()).toBe('0');
+  });
+});

@@ -187,7 +187,11 @@ export function createMetrics(): Metrics {
     help: 'Age of the oldest webhook event not delivered yet (0: none waiting); one value for all instances',
     registers,
     async collect() {
-      this.set(webhookBacklog.age ? await webhookBacklog.age().catch(() => 0) : 0);
+      if (webhookBacklog.age === undefined) return this.set(0);
+      // A database that cannot be read keeps the last value read: 0 would clear PokerLaunchWebhooksBehind
+      // for as long as the outage lasts, and nothing is delivered meanwhile.
+      const age = await webhookBacklog.age().catch(() => undefined);
+      if (age !== undefined) this.set(age);
     },
   });
   for (const kind of DATABASE_ERROR_KINDS) metrics.databaseErrors.inc({ kind }, 0);
