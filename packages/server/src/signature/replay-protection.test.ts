@@ -283,6 +283,20 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     const query = `client=demo&ts=${fields.ts}&nonce=${fields.nonce}`;
     expect(outcome(await open(query, signed))).toEqual([201, undefined]);
     expect(outcome(await open(query, signed))).toEqual([400, 'request_replayed']);
+    // Top-level members of the body, beside data: signed and read the same way (docs/integration.md).
+    const topLevel = { ...document, ts: fields.ts, nonce: `${NONCE}top` };
+    const openTopLevel = async () =>
+      h().app.inject({
+        method: 'POST',
+        url: '/apiweb/v3/open-game?client=demo',
+        headers: {
+          'content-type': 'application/vnd.api+json',
+          sign: await sign(topLevel as SignableParams, SECRET),
+        },
+        payload: JSON.stringify(topLevel),
+      });
+    expect(outcome(await openTopLevel())).toEqual([201, undefined]);
+    expect(outcome(await openTopLevel())).toEqual([400, 'request_replayed']);
 
     const header = await hmacSignHeader(
       SECRET,
