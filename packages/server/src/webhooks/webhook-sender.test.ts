@@ -51,6 +51,29 @@ describe('the webhook sender', () => {
     expect(followed).toBe(false);
   });
 
+  it("keeps an endpoint that never answers from holding up another endpoint's requests on the same origin", async () => {
+    // Two endpoints of one receiver host (a hosted webhook inbox serves many integrators, by path).
+    const origin = await listen((request, response) => {
+      if (request.url !== '/hanging') response.writeHead(204).end();
+    });
+    const shared = new WebhookSender({ allowPrivate: true, timeoutMs: 1500 });
+    const items = (count: number) =>
+      Array.from({ length: count }, () => ({ body: '{}', headers: () => ({}) }));
+    try {
+      const hanging = shared.sendAll(`${origin}/hanging`, items(8), 4);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = Date.now();
+      const answered = await shared.sendAll(`${origin}/fine`, items(4), 4);
+      expect(answered).toEqual(
+        Array.from({ length: 4 }, () => ({ kind: 'answered', status: 204, retryAfter: undefined, body: '' })),
+      );
+      expect(Date.now() - started).toBeLessThan(1000);
+      await hanging;
+    } finally {
+      await shared.close();
+    }
+  });
+
   it('refuses a private address unless allowed, without connecting', async () => {
     let connected = false;
     const url = await listen((_request, response) => {

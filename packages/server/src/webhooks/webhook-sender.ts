@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { buildConnector, type Dispatcher, Pool } from 'undici';
 import { ForbiddenAddressError, guardedLookup, isForbiddenAddress } from './address-guard.js';
 
 /** The most of an answer's body read: enough for an error message, not for a flood. */
@@ -15,7 +15,7 @@ export interface SendOptions {
   allowPrivate: boolean;
   /** Longest a delivery may take, connection to the end of the answer (WEBHOOK_TIMEOUT). */
   timeoutMs: number;
-  /** Connections kept per endpoint: as many as the deliverer sends at once (ENDPOINT_CONCURRENCY). */
+  /** Connections kept per endpoint URL: as many as the deliverer sends at once (ENDPOINT_CONCURRENCY). */
   connections?: number;
 }
 
@@ -30,18 +30,18 @@ export interface SendItem {
  * (docs/design.md §11; its CPU against `node:http` in docs/performance.md, "Webhooks on the launch path").
  * Redirects are not followed (a 3xx is an answer like any other non-2xx), the address connected to is
  * checked after DNS, and at most RESPONSE_BODY_LIMIT bytes of an answer are read.
+ *
+ * Each endpoint URL has connections of its own, not each origin: endpoints that share an origin (a
+ * hosted inbox serves many integrators, by path) would otherwise share its connections, and one that
+ * never answers would take them from the others (docs/integration.md#webhooks: an endpoint slow or
+ * down holds up nothing but its own deliveries).
  */
 export class WebhookSender {
-  private readonly agent: Agent;
+  private readonly connect: buildConnector.connector;
+  private readonly pools = new Map<string, { pool: Pool; sending: number; used: number }>();
 
   constructor(private readonly options: SendOptions) {
-    this.agent = new Agent({
-      connections: options.connections ?? 16,
-      pipelining: 1,
-      keepAliveTimeout: IDLE_MS,
-      keepAliveMaxTimeout: IDLE_MS,
-      connect: guardedConnector(options.allowPrivate),
-    });
+    this.connect = guardedConnector(options.allowPrivate);
   }
 
   send(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
@@ -64,20 +64,53 @@ export class WebhookSender {
       path: `${target.pathname}${target.search}`,
       method: 'POST',
     } as const;
+    const entry = this.poolFor(target);
+    entry.sending++;
     const outcomes: SendOutcome[] = new Array(items.length);
     let next = 0;
     const lane = async () => {
       while (next < items.length) {
         const index = next++;
-        outcomes[index] = await this.post(request, items[index] as SendItem);
+        outcomes[index] = await this.post(entry.pool, request, items[index] as SendItem);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), items.length) }, lane));
+    try {
+      await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), items.length) }, lane));
+    } finally {
+      entry.sending--;
+      entry.used = Date.now();
+    }
     return outcomes;
   }
 
-  close(): Promise<void> {
-    return this.agent.destroy();
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map(({ pool }) => pool.destroy()));
+  }
+
+  /** The endpoint URL's connections; those of URLs unused for longer than IDLE_MS are let go. */
+  private poolFor(target: URL): { pool: Pool; sending: number; used: number } {
+    const now = Date.now();
+    for (const [url, entry] of this.pools) {
+      if (url !== target.href && entry.sending === 0 && now - entry.used > IDLE_MS) {
+        this.pools.delete(url);
+        entry.pool.destroy().catch(() => {});
+      }
+    }
+    let entry = this.pools.get(target.href);
+    if (entry === undefined) {
+      const pool = new Pool(target.origin, {
+        connections: this.options.connections ?? 16,
+        pipelining: 1,
+        keepAliveTimeout: IDLE_MS,
+        keepAliveMaxTimeout: IDLE_MS,
+        connect: this.connect,
+      });
+      entry = { pool, sending: 0, used: now };
+      this.pools.set(target.href, entry);
+    }
+    return entry;
   }
 
   /**
@@ -86,6 +119,7 @@ export class WebhookSender {
    * CPU µs a delivery in a loop, V8's helper threads 8.6 → 3.9 (docs/performance.md, "Webhooks on the launch path").
    */
   private post(
+    pool: Pool,
     request: Pick<Dispatcher.DispatchOptions, 'origin' | 'path' | 'method'>,
     item: SendItem,
   ): Promise<SendOutcome> {
@@ -142,7 +176,7 @@ export class WebhookSender {
           settle(failed(error));
         },
       };
-      this.agent.dispatch(
+      pool.dispatch(
         {
           ...request,
           headers: {
