@@ -129,6 +129,12 @@ describe('the retry schedule', () => {
     expect(nextAttemptAt([1], 1, now, '300', () => 0.5)?.getTime()).toBe(now.getTime() + 300_000);
     expect(nextAttemptAt([600], 1, now, '1', () => 0.5)?.getTime()).toBe(now.getTime() + 600_000);
     expect(nextAttemptAt([1], 1, now, '999999', () => 0.5)?.getTime()).toBe(now.getTime() + 12 * 3600_000);
+    // Absurdly long asks (more digits than a number of seconds needs, a date in year 9999): 12 hours too.
+    for (const absurd of ['9999999999', '1'.padEnd(400, '0'), 'Fri, 31 Dec 9999 23:59:59 GMT']) {
+      expect(nextAttemptAt([1], 1, now, absurd, () => 0.5)?.getTime(), absurd).toBe(
+        now.getTime() + 12 * 3600_000,
+      );
+    }
     expect(retryAfterSeconds('Sat, 21 Nov 2026 12:01:00 GMT', now)).toBe(60);
     expect(retryAfterSeconds('soon', now)).toBeUndefined();
   });

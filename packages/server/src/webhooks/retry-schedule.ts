@@ -21,10 +21,13 @@ export function nextAttemptAt(
   return new Date(now.getTime() + Math.round(seconds * 1000));
 }
 
-/** RFC 9110 Retry-After: seconds, or an HTTP date. */
+/**
+ * RFC 9110 Retry-After: seconds (any number of digits: a longer one asks for more than the ceiling, not
+ * for nothing), or an HTTP date.
+ */
 export function retryAfterSeconds(value: string | undefined, now: Date): number | undefined {
   if (value === undefined) return undefined;
-  if (/^\d{1,9}$/.test(value.trim())) return Number(value.trim());
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, (date - now.getTime()) / 1000);
 }
