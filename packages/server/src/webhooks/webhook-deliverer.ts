@@ -32,6 +32,8 @@ import { webhookUrlProblem } from './webhook-url.js';
 export const DELIVERY_POLL_MS = 250;
 /** Deliveries of one endpoint claimed at once by one instance: one claim and one record per batch. */
 export const CLAIM_BATCH = 64;
+/** A batch's record is not tried again this close to the end of its rows' lease (another may take them). */
+const RECORD_MARGIN_MS = 1000;
 /** Deliveries of one endpoint sent at once by one instance. */
 export const ENDPOINT_CONCURRENCY = 16;
 
@@ -155,6 +157,7 @@ export class WebhookDeliverer {
       const due = await dueDeliveries(db, endpoint.id, now, CLAIM_BATCH, leased);
       if (due.length === 0) return;
       let holding: Holding = 'endpoint lease';
+      let heldUntil = this.leases.get(endpoint.id) ?? 0;
       let rows = due;
       if (due.some((row) => row.lease_until !== ENDPOINT_LEASED)) {
         const claimId = randomUUID();
@@ -167,31 +170,57 @@ export class WebhookDeliverer {
         };
         if ((await sessions.execute(claimStatement(db, claim))) === 0) return;
         holding = { claimId };
+        heldUntil = claim.leaseUntil.getTime();
         rows = await claimedDeliveries(db, claimId);
       }
       const results = await this.attempt(endpoint, rows);
-      const at = clock();
       // Recorded before the next read: until then the rows are still pending. The endpoint's lease is
       // renewed in the same commit, so that it outlasts the next batch too.
-      const record = recordStatements(
-        db,
-        holding,
-        results,
-        at,
-        leased ? this.lease(endpoint.id, at) : undefined,
-      );
-      try {
-        const changes = await sessions.executeAll(record);
-        if (leased) this.heldLease(endpoint.id, at, changes.at(-1) === 1);
-      } catch (error) {
-        // Not recorded: the rows are sent again, once their lease (the claim's or the endpoint's) ends.
-        this.options.log.warn({ err: error, endpoint: endpoint.id }, 'could not record webhook attempts');
-        return;
-      }
+      const at = await this.record(endpoint.id, holding, results, leased, heldUntil);
+      if (at === undefined) return;
       if (results.some(({ gone }) => gone)) {
         await updateWebhookEndpoint(db, endpoint.id, { enabled: false }, at, 'gone');
         this.options.log.warn({ endpoint: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
         return;
+      }
+    }
+  }
+
+  /**
+   * Records a batch's answers, and says when (undefined: not recorded). A write that fails (the database
+   * away for a moment) is tried again while the rows' lease holds, so that an answer already received is
+   * not sent again once the database is back (docs/integration.md#webhooks: twice only if an instance dies
+   * between sending and recording). Past the lease, or when stopping, the rows are sent again, once their
+   * lease (the claim's or the endpoint's) ends.
+   */
+  private async record(
+    endpointId: string,
+    holding: Holding,
+    results: readonly Attempted[],
+    leased: boolean,
+    heldUntil: number,
+  ): Promise<Date | undefined> {
+    const { db, sessions, clock } = this.options;
+    for (let pause = 100; ; pause = Math.min(pause * 2, 2000)) {
+      const at = clock();
+      try {
+        const record = recordStatements(
+          db,
+          holding,
+          results,
+          at,
+          leased ? this.lease(endpointId, at) : undefined,
+        );
+        const changes = await sessions.executeAll(record);
+        if (leased) this.heldLease(endpointId, at, changes.at(-1) === 1);
+        return at;
+      } catch (error) {
+        if (this.stopped || clock().getTime() + pause + RECORD_MARGIN_MS >= heldUntil) {
+          this.options.log.warn({ err: error, endpoint: endpointId }, 'could not record webhook attempts');
+          return undefined;
+        }
+        this.options.log.debug({ err: error, endpoint: endpointId }, 'could not record webhook attempts yet');
+        await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
   }

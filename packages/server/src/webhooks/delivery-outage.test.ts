@@ -1,0 +1,134 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addWebhookEndpoint } from '../admin/webhook-admin.js';
+import { createMetrics } from '../ops/metrics.js';
+import { DIALECTS, TEST_POSTGRES_URL } from '../test-support/dialects.js';
+import { type Harness, useHarness } from '../test-support/harness.js';
+import { LOCAL_WEBHOOKS } from '../test-support/webhook-world.js';
+import { WebhookDeliverer } from './webhook-deliverer.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function asAdmin(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The database away for a moment, on this test's database only: PostgreSQL refusing and dropping its
+ * connections (a restart, a failover), SQLite locked by another process past the 5 s busy timeout.
+ * Resolves once it is away; `back` ends the outage.
+ */
+async function outage(h: Harness, dialect: string): Promise<{ back: () => Promise<void> }> {
+  if (dialect === 'postgres') {
+    const name = (await sql<{ name: string }>`select current_database() as name`.execute(h.db)).rows[0]?.name;
+    await asAdmin(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+    await asAdmin(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+    );
+    let ended = false;
+    return {
+      back: async () => {
+        if (ended) return;
+        ended = true;
+        await asAdmin(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
+      },
+    };
+  }
+  const file = (
+    await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(h.db)
+  ).rows[0]?.file;
+  const holder = new SQLite(String(file));
+  holder.exec('begin immediate');
+  return {
+    back: async () => {
+      if (!holder.open) return;
+      holder.exec('rollback');
+      holder.close();
+    },
+  };
+}
+
+describe.each(DIALECTS)('webhook deliveries while the database is unavailable on %s', (dialect) => {
+  const h = useHarness(dialect, LOCAL_WEBHOOKS);
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('records the answers received while it was away once it is back: none sent twice, none lost', async () => {
+    await h().addClient();
+    const seen: string[] = [];
+    let answer: () => void = () => {};
+    const answering = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const server: Server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        seen.push(String(request.headers['webhook-id']));
+        void answering.then(() => response.writeHead(204).end());
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    const added = await addWebhookEndpoint(h().db, h().config, { clientId: 'demo', url }, h().clock.now());
+    if (!added.ok) throw new Error(added.reason);
+    await h().refresh();
+    for (let index = 0; index < 5; index++) {
+      expect((await h().createSession(`u-${index}`)).statusCode).toBe(200);
+    }
+    // The real clock: the endpoint's lease (4 × 5 s + 5 s) runs out in real time.
+    const deliverer = new WebhookDeliverer({
+      ...h(),
+      log: h().app.log,
+      clock: () => new Date(),
+      metrics: createMetrics(),
+      config: { ...h().config, webhookTimeoutMs: 5000 },
+      pollMs: 50,
+    });
+    cleanups.push(() => deliverer.stop());
+    deliverer.start();
+    // Each launch wrote player.created and session.created: ten in flight, their answers held back.
+    for (let waited = 0; seen.length < 10 && waited < 10_000; waited += 20) await sleep(20);
+    expect(seen).toHaveLength(10);
+
+    const away = await outage(h(), dialect);
+    cleanups.push(away.back);
+    answer();
+    // Past SQLite's busy timeout: the first record fails on either dialect.
+    await sleep(dialect === 'sqlite' ? 7500 : 1500);
+    await away.back();
+
+    let states: string[] = [];
+    for (let waited = 0; waited < 20_000; waited += 100) {
+      states = await h()
+        .db.selectFrom('webhook_deliveries')
+        .select('state')
+        .execute()
+        .then(
+          (rows) => rows.map((row) => row.state),
+          () => [],
+        );
+      if (states.length === 10 && states.every((state) => state === 'delivered')) break;
+      await sleep(100);
+    }
+    expect(states).toEqual(Array.from({ length: 10 }, () => 'delivered'));
+    // A second sending, had there been one, has had time to arrive.
+    await sleep(500);
+    expect(seen.length, `${seen.length - new Set(seen).size} sent twice`).toBe(10);
+  }, 60_000);
+});
