@@ -249,6 +249,21 @@ describe('the webhook sender on kept-alive connections', () => {
     }
   });
 
+  it("gives a connection as long as the timeout asks, past undici's own 10 s: a TLS handshake never answered", async () => {
+    // Accepts the connection and never answers the TLS ClientHello.
+    const url = (await rawServer(() => {})).replace('http:', 'https:');
+    const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 12_000 });
+    try {
+      expect(await sender.send(url, {}, '{}')).toEqual({
+        kind: 'failed',
+        error: 'no answer within 12 s',
+        refused: false,
+      });
+    } finally {
+      await sender.close();
+    }
+  }, 20_000);
+
   it('checks the certificate of an https endpoint: a self-signed one is a failed attempt, nothing sent', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'webhook-sender-tls-'));
     try {

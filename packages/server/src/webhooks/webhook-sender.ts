@@ -41,7 +41,7 @@ export class WebhookSender {
   private readonly pools = new Map<string, { pool: Pool; sending: number; used: number }>();
 
   constructor(private readonly options: SendOptions) {
-    this.connect = guardedConnector(options.allowPrivate);
+    this.connect = guardedConnector(options.allowPrivate, options.timeoutMs);
   }
 
   send(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
@@ -196,9 +196,14 @@ export class WebhookSender {
 /**
  * undici's own connector (its TLS session cache included), with the guarded lookup, and the address
  * actually connected to checked before a request is written: the lookup chose it; this is the last word.
+ * Its own timeout (10 s unless told) is set past the delivery's: WEBHOOK_TIMEOUT bounds the connection too
+ * (docs/operations.md), whether shorter or longer, and the delivery's timer ends the attempt.
  */
-function guardedConnector(allowPrivate: boolean): buildConnector.connector {
-  const connect = buildConnector({ lookup: guardedLookup(allowPrivate) } as buildConnector.BuildOptions);
+function guardedConnector(allowPrivate: boolean, timeoutMs: number): buildConnector.connector {
+  const connect = buildConnector({
+    lookup: guardedLookup(allowPrivate),
+    timeout: timeoutMs + 1000,
+  } as buildConnector.BuildOptions);
   return (options, callback) =>
     connect(options, (error, socket) => {
       if (error !== null) return callback(error, null);
