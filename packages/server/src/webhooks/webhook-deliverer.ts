@@ -23,7 +23,7 @@ import {
 import { nextAttemptAt } from './retry-schedule.js';
 import { SENDER_NICE, SenderThread } from './send-jobs.js';
 import { endpointSecrets, type WebhookEndpoint } from './webhook-endpoint.js';
-import { updateWebhookEndpoint } from './webhook-endpoint.repository.js';
+import { goneStatements } from './webhook-endpoint.repository.js';
 import { webhookBody } from './webhook-event.js';
 import type { SendOutcome } from './webhook-sender.js';
 import { webhookUrlProblem } from './webhook-url.js';
@@ -176,10 +176,10 @@ export class WebhookDeliverer {
       const results = await this.attempt(endpoint, rows);
       // Recorded before the next read: until then the rows are still pending. The endpoint's lease is
       // renewed in the same commit, so that it outlasts the next batch too.
-      const at = await this.record(endpoint.id, holding, results, leased, heldUntil);
+      const gone = results.some((attempted) => attempted.gone);
+      const at = await this.record(endpoint.id, holding, results, leased && !gone, heldUntil, gone);
       if (at === undefined) return;
-      if (results.some(({ gone }) => gone)) {
-        await updateWebhookEndpoint(db, endpoint.id, { enabled: false }, at, 'gone');
+      if (gone) {
         this.options.log.warn({ endpoint: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
         return;
       }
@@ -187,7 +187,8 @@ export class WebhookDeliverer {
   }
 
   /**
-   * Records a batch's answers, and says when (undefined: not recorded). A write that fails (the database
+   * Records a batch's answers, and says when (undefined: not recorded); after a 410 (`gone`), with the
+   * endpoint disabled and its pending deliveries failed in the same commit. A write that fails (the database
    * away for a moment) is tried again while the rows' lease holds, so that an answer already received is
    * not sent again once the database is back (docs/integration.md#webhooks: twice only if an instance dies
    * between sending and recording). Past the lease, or when stopping, the rows are sent again, once their
@@ -199,6 +200,7 @@ export class WebhookDeliverer {
     results: readonly Attempted[],
     leased: boolean,
     heldUntil: number,
+    gone: boolean,
   ): Promise<Date | undefined> {
     const { db, sessions, clock } = this.options;
     for (let pause = 100; ; pause = Math.min(pause * 2, 2000)) {
@@ -211,6 +213,7 @@ export class WebhookDeliverer {
           at,
           leased ? this.lease(endpointId, at) : undefined,
         );
+        if (gone) record.push(...goneStatements(db, endpointId, at));
         const changes = await sessions.executeAll(record);
         if (leased) this.heldLease(endpointId, at, changes.at(-1) === 1);
         return at;

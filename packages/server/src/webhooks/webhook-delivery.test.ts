@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disableClient } from '../admin/client-admin.js';
 import { revokeSession } from '../admin/session-control-admin.js';
@@ -238,6 +239,38 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     await h().refresh();
     await world.deliver();
     expect(world.receiver.received).toHaveLength(1);
+  });
+
+  it('records a 410 and disables its endpoint in one commit: a write that fails in between leaves neither', async () => {
+    world = await webhookWorld(h(), 'session.revoked');
+    world.receiver.answer = () => ({ status: 410 });
+    // A fault the database raises on any change of an endpoint, until it is dropped.
+    const fault =
+      dialect === 'sqlite'
+        ? [
+            sql`create trigger endpoint_fault before update on webhook_endpoints begin select raise(abort, 'injected fault'); end`,
+          ]
+        : [
+            sql`create function endpoint_fault() returns trigger language plpgsql as $$ begin raise exception 'injected fault'; end $$`,
+            sql`create trigger endpoint_fault before update on webhook_endpoints for each row execute function endpoint_fault()`,
+          ];
+    for (const statement of fault) await statement.execute(h().db);
+    await endSessionRequest(h(), (await launch('u-1')).id);
+    await world.deliverer.tick();
+    for (let waited = 0; world.receiver.received.length === 0 && waited < 10_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sql`drop trigger endpoint_fault${sql.raw(dialect === 'sqlite' ? '' : ' on webhook_endpoints')}`.execute(
+      h().db,
+    );
+    await world.deliverer.idle();
+    const endpoint = await h()
+      .db.selectFrom('webhook_endpoints')
+      .select(['enabled', 'disabled_reason'])
+      .executeTakeFirst();
+    expect(endpoint).toEqual({ enabled: 0, disabled_reason: 'gone' });
+    expect((await rows()).map((row) => [row.state, row.last_status])).toEqual([['failed', 410]]);
   });
 
   it('signs with both secrets while a rotated-out one still holds', async () => {

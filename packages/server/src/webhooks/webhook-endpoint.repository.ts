@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { CompiledQuery, Selectable } from 'kysely';
 import type { Db, WebhookEndpointTable } from '../db/schema.js';
 import { withinTransaction } from '../db/within-transaction.js';
 import type { WebhookEndpoint } from './webhook-endpoint.js';
@@ -102,6 +102,26 @@ export async function updateWebhookEndpoint(
         .execute();
     }
   });
+}
+
+/**
+ * What updateWebhookEndpoint writes to disable an endpoint that answered 410 Gone, as statements for the
+ * commit that records the answer (webhook-deliverer.ts): the 410 is never recorded without it.
+ */
+export function goneStatements(db: Db, id: string, now: Date): CompiledQuery[] {
+  return [
+    db
+      .updateTable('webhook_endpoints')
+      .set({ enabled: 0, disabled_reason: 'gone', updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .compile(),
+    db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'failed', last_error: 'endpoint disabled (gone)', lease_until: null })
+      .where('endpoint_id', '=', id)
+      .where('state', '=', 'pending')
+      .compile(),
+  ];
 }
 
 /** Removes the endpoint with its subscriptions and deliveries; answers whether it existed. */
