@@ -152,4 +152,51 @@ describe.each(DIALECTS)('webhook deliveries while the database is unavailable on
     },
     60_000,
   );
+
+  // SQLite, locked for writes, still answers the deliverer's reads: only PostgreSQL refuses them.
+  it.skipIf(dialect !== 'postgres')(
+    'says once that it cannot look for deliveries, not at every poll, and once that it can again',
+    async () => {
+      await h().addClient();
+      const added = await addWebhookEndpoint(
+        h().db,
+        h().config,
+        { clientId: 'demo', url: 'http://127.0.0.1:9/hooks', events: 'session.created' },
+        h().clock.now(),
+      );
+      if (!added.ok) throw new Error(added.reason);
+      await h().refresh();
+      const deliverer = new WebhookDeliverer({
+        ...h(),
+        log: h().app.log,
+        clock: () => new Date(),
+        metrics: createMetrics(),
+        pollMs: 20,
+      });
+      cleanups.push(() => deliverer.stop());
+      const said = (message: string) =>
+        h()
+          .logs()
+          .split('\n')
+          .filter((line) => line.includes(message)).length;
+      const away = await outage(h(), dialect);
+      cleanups.push(away.back);
+      deliverer.start();
+      // About fifty polls meet the outage.
+      for (let waited = 0; said('could not look for webhook deliveries') === 0 && waited < 5000; waited += 20)
+        await sleep(20);
+      await sleep(1000);
+      expect(said('could not look for webhook deliveries')).toBe(1);
+      await away.back();
+      for (
+        let waited = 0;
+        said('looking for webhook deliveries again') === 0 && waited < 10_000;
+        waited += 50
+      )
+        await sleep(50);
+      expect(said('looking for webhook deliveries again')).toBe(1);
+      expect(said('could not look for webhook deliveries')).toBe(1);
+    },
+    60_000,
+  );
 });

@@ -70,6 +70,11 @@ export class WebhookDeliverer {
   private readonly holder = randomUUID();
   /** When the endpoint leases this instance holds end, as last written (ms). */
   private readonly leases = new Map<string, number>();
+  /**
+   * What is failing now ('look' or an endpoint id): said once when it starts and once when it works again,
+   * not at every poll (four times a second) while a database is away.
+   */
+  private readonly failing = new Set<string>();
 
   constructor(private readonly options: DelivererOptions) {
     this.timeoutMs = options.config.webhookTimeoutMs;
@@ -129,17 +134,39 @@ export class WebhookDeliverer {
         if (!endpoint.enabled || this.running.has(endpoint.id)) continue;
         if (!(await hasDueDelivery(this.options.db, endpoint.id, now))) continue;
         const run = this.run(endpoint)
-          .catch((error: unknown) =>
-            this.options.log.warn({ err: error, endpoint: endpoint.id }, 'webhook deliveries failed to run'),
+          .then(
+            () => this.works(endpoint.id, { endpoint: endpoint.id }, 'webhook deliveries run again'),
+            (error: unknown) =>
+              this.fails(
+                endpoint.id,
+                { err: error, endpoint: endpoint.id },
+                'webhook deliveries failed to run; trying again at each poll, said again once they run',
+              ),
           )
           .finally(() => this.running.delete(endpoint.id));
         this.running.set(endpoint.id, run);
       }
+      this.works('look', {}, 'looking for webhook deliveries again');
     } catch (error) {
-      this.options.log.warn({ err: error }, 'could not look for webhook deliveries; trying again');
+      this.fails(
+        'look',
+        { err: error },
+        'could not look for webhook deliveries; trying again at each poll, said again once it works',
+      );
     } finally {
       this.ticking = false;
     }
+  }
+
+  /** A failure logged as a warning when it starts; while it lasts, at debug level only. */
+  private fails(what: string, fields: object, message: string): void {
+    if (this.failing.has(what)) return this.options.log.debug(fields, message);
+    this.failing.add(what);
+    this.options.log.warn(fields, message);
+  }
+
+  private works(what: string, fields: object, message: string): void {
+    if (this.failing.delete(what)) this.options.log.info(fields, message);
   }
 
   /**
