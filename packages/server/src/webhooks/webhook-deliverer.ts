@@ -160,7 +160,10 @@ export class WebhookDeliverer {
 
   /** A failure logged as a warning when it starts; while it lasts, at debug level only. */
   private fails(what: string, fields: object, message: string): void {
-    if (this.failing.has(what)) return this.options.log.debug(fields, message);
+    if (this.failing.has(what)) {
+      this.options.log.debug(fields, message);
+      return;
+    }
     this.failing.add(what);
     this.options.log.warn(fields, message);
   }
