@@ -30,23 +30,31 @@ interface Pending<O, R> {
  * hand-over").
  *
  * `commit` answers one result per operation, in order; an `OperationFailed` rejects that operation only.
- * If `commit` throws, the whole batch failed and every operation in it is rejected with that error.
+ * If `commit` throws, the whole batch failed and every operation in it is rejected with that error. It
+ * is also told when the oldest operation of the batch was submitted (`Date.now()`; at most that early),
+ * so that a store can bound how long an operation waits in all, queue included.
  */
 export class GroupCommit<O, R> {
   private queue: Pending<O, R>[] = [];
+  /** When the queue last went from empty to not: no operation in it was submitted earlier. */
+  private queuedSince = 0;
   private inFlight = 0;
   private scheduled = false;
   private closed = false;
   private drained: (() => void) | undefined;
 
   constructor(
-    private readonly commit: (operations: readonly O[]) => Promise<readonly BatchResult<R>[]>,
+    private readonly commit: (
+      operations: readonly O[],
+      submittedSince: number,
+    ) => Promise<readonly BatchResult<R>[]>,
     private readonly options: GroupCommitOptions,
   ) {}
 
   submit(operation: O): Promise<R> {
     if (this.closed) return Promise.reject(new Error('the session writer is closed'));
     return new Promise<R>((resolve, reject) => {
+      if (this.queue.length === 0) this.queuedSince = Date.now();
       this.queue.push({ operation, resolve, reject });
       this.schedule();
     });
@@ -72,16 +80,19 @@ export class GroupCommit<O, R> {
 
   private dispatch(): void {
     while (this.queue.length > 0 && this.inFlight < this.options.maxInFlight) {
-      void this.run(this.queue.splice(0, this.options.maxBatch));
+      void this.run(this.queue.splice(0, this.options.maxBatch), this.queuedSince);
     }
   }
 
-  private async run(batch: Pending<O, R>[]): Promise<void> {
+  private async run(batch: Pending<O, R>[], submittedSince: number): Promise<void> {
     this.inFlight++;
     const started = performance.now();
     let released = false;
     try {
-      const results = await this.commit(batch.map((pending) => pending.operation));
+      const results = await this.commit(
+        batch.map((pending) => pending.operation),
+        submittedSince,
+      );
       this.options.onBatch?.(batch.length, (performance.now() - started) / 1000);
       this.inFlight--;
       released = true;

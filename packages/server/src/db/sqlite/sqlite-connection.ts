@@ -17,6 +17,13 @@ const CACHE_SIZE_KIB = 64 * 1024;
 export const WRITER_CACHE_SIZE_KIB = 16 * 1024;
 
 /**
+ * How long a statement waits for another connection's write lock before it fails with SQLITE_BUSY (the
+ * service answers 503): the writer thread's own commits last milliseconds, so this is only ever reached
+ * when another process holds the database (docs/operations.md, "Database outages").
+ */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/**
  * Opens a connection to the database file with the settings every connection of the service uses.
  * `cacheSizeKib`: its page cache (the writer's is smaller, see WRITER_CACHE_SIZE_KIB).
  */
@@ -26,7 +33,7 @@ export function openSqliteConnection(path: string, cacheSizeKib = CACHE_SIZE_KIB
   sqlite.pragma('journal_mode = WAL');
   // FULL: a commit is on disk before the response that confirms it; NORMAL could lose it on power loss.
   sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`cache_size = -${cacheSizeKib}`);
   return sqlite;

@@ -42,7 +42,7 @@ export class SqliteSessionStore implements SessionStore {
     this.writer = new ThreadChannel('./session-writer-thread.js', import.meta.url, { path });
     this.reader = new ThreadChannel('./token-reader-thread.js', import.meta.url, { path });
     // The thread, not the group commit, knows what one transaction held: it tells onBatch (commit below).
-    this.writes = new GroupCommit((operations) => this.commit(operations), {
+    this.writes = new GroupCommit((operations, since) => this.commit(operations, since), {
       maxBatch: MAX_BATCH,
       maxInFlight: MAX_IN_FLIGHT,
     });
@@ -92,8 +92,8 @@ export class SqliteSessionStore implements SessionStore {
     return found;
   }
 
-  private async commit(operations: readonly WriteOp[]): Promise<BatchResult<WriteOutcome>[]> {
-    const answer: unknown = JSON.parse(await this.writer.request(JSON.stringify(operations)));
+  private async commit(operations: readonly WriteOp[], since: number): Promise<BatchResult<WriteOutcome>[]> {
+    const answer: unknown = JSON.parse(await this.writer.request(JSON.stringify(operations), since));
     const { outcomes, transaction } = (typeof answer === 'object' && answer !== null ? answer : {}) as {
       outcomes?: unknown;
       transaction?: unknown;

@@ -8,6 +8,8 @@ import { type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_thre
 interface ThreadRequest {
   id: number;
   payload: string;
+  /** `Date.now()` when the work began waiting (the caller's queue included), if the caller says. */
+  since?: number | undefined;
 }
 
 type ThreadReply =
@@ -33,8 +35,11 @@ export class ThreadChannel {
     private readonly workerData: unknown,
   ) {}
 
-  /** Sends `payload` (JSON text) to the thread; resolves with its answer, or rejects with its error. */
-  request(payload: string): Promise<string> {
+  /**
+   * Sends `payload` (JSON text) to the thread; resolves with its answer, or rejects with its error.
+   * `since`: when the work began waiting, for a thread that bounds the wait (answerQueuedRequestsTogether).
+   */
+  request(payload: string, since?: number): Promise<string> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, (reply) => {
@@ -42,7 +47,7 @@ export class ThreadChannel {
           reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
         else resolve(reply.result);
       });
-      this.thread().postMessage({ id, payload } satisfies ThreadRequest);
+      this.thread().postMessage({ id, payload, since } satisfies ThreadRequest);
     });
   }
 
@@ -94,11 +99,12 @@ export function answerRequests(port: MessagePort | null, handle: (payload: strin
  * The thread's side, for work that costs less done together (the session writer: one transaction and one
  * fsync for all): the requests that queued while the thread was busy, up to about `maxChars` of payload,
  * go to one call of `handleAll`, which answers each of them in order; if it throws, each gets the error.
- * The thread takes the next work the moment it is free, without waiting for the event loop to send it.
+ * It is also told when the oldest of them began waiting (`since`; now if none says). The thread takes the
+ * next work the moment it is free, without waiting for the event loop to send it.
  */
 export function answerQueuedRequestsTogether(
   port: MessagePort | null,
-  handleAll: (payloads: readonly string[]) => string[],
+  handleAll: (payloads: readonly string[], since: number) => string[],
   maxChars: number,
 ): MessagePort {
   if (port === null) throw new Error('a database thread runs as a worker thread');
@@ -112,9 +118,15 @@ export function answerQueuedRequestsTogether(
       requests.push(request);
       chars += request.payload.length;
     }
+    let since = Date.now();
+    for (const request of requests)
+      if (request.since !== undefined && request.since < since) since = request.since;
     let results: string[];
     try {
-      results = handleAll(requests.map(({ payload }) => payload));
+      results = handleAll(
+        requests.map(({ payload }) => payload),
+        since,
+      );
     } catch (error) {
       for (const { id } of requests) port.postMessage(errorReply(id, error));
       return;
