@@ -10,6 +10,14 @@ import { histogramSeries } from './ops/metric-series.js';
 import { createMetrics } from './ops/metrics.js';
 import { warnOfUnboundKeys } from './users/unbound-keys.js';
 
+/**
+ * How long the console's and the operator API's statements (SQLite: on the event loop) wait for another
+ * process's write lock once the instance serves: the session writer's own commits hold it for
+ * milliseconds, and a longer wait would hold every request of the instance (docs/operations.md,
+ * "Database outages").
+ */
+const EVENT_LOOP_LOCK_WAIT_MS = 250;
+
 export interface RunningServer {
   app: FastifyInstance;
   database: Database;
@@ -47,6 +55,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
   try {
     const appliedMigrations = await prepareSchema(database, config.migrateOnStart);
+    database.limitLockWaits(EVENT_LOOP_LOCK_WAIT_MS);
     // Series made once (metric-series.ts): prom-client's observe costs 6.5k instructions, twice a batch.
     const batchSizes = histogramSeries(metrics.writeBatchSize, {});
     const batchDurations = histogramSeries(metrics.writeBatchDuration, {});

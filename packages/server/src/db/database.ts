@@ -18,4 +18,11 @@ export interface Database {
   migrate(): Promise<string[]>;
   /** Every migration this version knows, applied or pending. */
   migrationStatus(): Promise<MigrationState[]>;
+  /**
+   * From now on, a statement on `db` waits at most `ms` for another connection's write lock before it
+   * fails. On SQLite `db` is synchronous: it waits on the event loop, holding every request meanwhile,
+   * so a serving instance gives it a short wait (docs/operations.md, "Database outages"); its session
+   * store's writes wait in their own thread. On PostgreSQL nothing waits on the event loop: no change.
+   */
+  limitLockWaits(ms: number): void;
 }

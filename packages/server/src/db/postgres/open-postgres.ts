@@ -60,6 +60,7 @@ export async function openPostgres(
         migrateToLatest(migrating, 'postgres', current),
       ),
     migrationStatus: async () => migrationStatus(db, 'postgres', await currentSchema(db)),
+    limitLockWaits: () => {},
   };
 }
 

@@ -8,7 +8,8 @@ import { SqliteSessionStore } from './sqlite-session-store.js';
 
 /** The SQLite file at `path` as a Database (openDatabase's, for DATABASE_URL=sqlite:…). */
 export function openSqlite(path: string): Database {
-  const db: Db = new Kysely({ dialect: new ConnectedSqliteDialect(openSqliteConnection(path)) });
+  const connection = openSqliteConnection(path);
+  const db: Db = new Kysely({ dialect: new ConnectedSqliteDialect(connection) });
   return {
     db,
     dialect: 'sqlite',
@@ -16,5 +17,6 @@ export function openSqlite(path: string): Database {
     close: () => db.destroy(),
     migrate: () => migrateToLatest(db, 'sqlite'),
     migrationStatus: () => migrationStatus(db, 'sqlite'),
+    limitLockWaits: (ms) => connection.pragma(`busy_timeout = ${ms}`),
   };
 }
