@@ -30,6 +30,10 @@ describe.each(DIALECTS)('session control through the SDK on %s', (dialect) => {
       'token_revoked',
     ]);
     await expect(client.revokeSession('nope')).rejects.toThrow(TypeError);
+    // The results also carry sessionId, v2's own field (the caller's or a generated UUID): not the id.
+    await expect(client.revokeSession(v2.sessionId)).rejects.toThrow(
+      "revokeSession: give the session's id (the `id` createSession or openGame answered: a v2 data.id or a v3 GameSession IRI), not its `sessionId`",
+    );
   });
 
   it("ends a player's sessions, blocks it until a date with a reason, and lifts the block", async () => {

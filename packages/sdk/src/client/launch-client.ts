@@ -90,7 +90,7 @@ export interface LaunchClient {
    * const { id } = await client.openGame({ player: { id: 'u-1' } });
    * const { state, expiresAt } = await client.getGameSession(id);
    */
-  getGameSession(sessionId: string): Promise<GameSession>;
+  getGameSession(id: string): Promise<GameSession>;
   /**
    * Ends one session now: its token stops working, and an open game page leaves the game. Takes v2's
    * `id` (data.id) or v3's `id` (the GameSession IRI). A session that had ended already is fine.
@@ -99,7 +99,7 @@ export interface LaunchClient {
    * const { id } = await client.openGame({ player: { id: 'u-1' } });
    * await client.revokeSession(id);
    */
-  revokeSession(sessionId: string): Promise<void>;
+  revokeSession(id: string): Promise<void>;
   /**
    * Ends every live session of the player.
    *
@@ -181,12 +181,12 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
   const build = controlRequest(`${baseUrl}`, options.clientId);
 
   return {
-    async revokeSession(sessionId) {
-      await sendControl(sessionRequest(build, 'DELETE', sessionId));
+    async revokeSession(id) {
+      await sendControl(sessionRequest(build, 'DELETE', id));
     },
 
-    async getGameSession(sessionId) {
-      const answer = await sendControl(sessionRequest(build, 'GET', sessionId));
+    async getGameSession(id) {
+      const answer = await sendControl(sessionRequest(build, 'GET', id));
       return readGameSessionStateDocument(answer.body) ?? unexpected(answer, 'a GameSession document');
     },
 

@@ -59,7 +59,8 @@ export function controlRequest(baseUrl: string, clientId: string): RequestBuilde
 
 /** What each operation on one session takes, said when it is given something else. */
 const SESSION_ID_EXPECTED = {
-  revokeSession: 'revokeSession: give the data.id of a v2 session or the IRI (data.id) of a v3 GameSession',
+  revokeSession:
+    "revokeSession: give the session's id (the `id` createSession or openGame answered: a v2 data.id or a v3 GameSession IRI), not its `sessionId`",
   getGameSession: 'getGameSession: give the IRI (data.id) of a v3 GameSession, or its last segment',
 };
 
