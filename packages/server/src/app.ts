@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { insertAttemptsStatement } from './activity/activity.repository.js';
+import { recordAttemptsStatements } from './activity/activity.repository.js';
 import { recordLaunchAttempts } from './activity/activity-hook.js';
 import { ActivityRecorder } from './activity/activity-recorder.js';
 import type { AppContext } from './app-context.js';
@@ -210,7 +210,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 function activityRecorder(options: AppOptions, metrics: Metrics, app: FastifyInstance): ActivityRecorder {
   const recorder = new ActivityRecorder({
     write: async (attempts) => {
-      await options.sessions.execute(insertAttemptsStatement(options.db, attempts));
+      await options.sessions.executeAll(recordAttemptsStatements(options.db, attempts));
     },
     onDrop: (count) => metrics.activityRecordsDropped.inc(count),
     onWriteError: (error) => app.log.warn({ err: error }, 'could not write launch attempts; retrying'),

@@ -21,4 +21,5 @@ export const MIGRATIONS = [
   '021_one_outbox_insert_per_batch',
   '022_compact_outbox_entries',
   '023_replay_signed_not_before',
+  '024_launch_activity_minutes',
 ] as const;

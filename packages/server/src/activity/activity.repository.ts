@@ -1,4 +1,4 @@
-import type { CompiledQuery, Selectable } from 'kysely';
+import { type CompiledQuery, type Selectable, sql } from 'kysely';
 import { IsoTimes } from '../clock.js';
 import { dialectOf } from '../db/dialect-of.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
@@ -34,30 +34,56 @@ const INSERT_ATTEMPTS = {
     from jsonb_array_elements($1::jsonb) as r`,
 } as const;
 
+/** The batch's counts per client, minute and first error code, added to those stored (JSON as above). */
+const COUNT_ATTEMPTS = {
+  sqlite: `insert into launch_activity_minutes (client_id, minute, error_code, attempts)
+    select value ->> 0, value ->> 1, value ->> 2, value ->> 3 from json_each(?) where true
+    on conflict (client_id, minute, error_code)
+    do update set attempts = launch_activity_minutes.attempts + excluded.attempts`,
+  postgres: `insert into launch_activity_minutes (client_id, minute, error_code, attempts)
+    select r ->> 0, r ->> 1, r ->> 2, (r ->> 3)::integer from jsonb_array_elements($1::jsonb) as r
+    on conflict (client_id, minute, error_code)
+    do update set attempts = launch_activity_minutes.attempts + excluded.attempts`,
+} as const;
+
 const attemptTimes = new IsoTimes();
 
-/** One statement for a whole batch, whatever its size. */
-export function insertAttemptsStatement(
+/**
+ * The statements that record a batch, whatever its size, in one transaction: the attempts, and their
+ * counts per client and minute, which the console's overview reads (docs/design.md, "The console on a
+ * large store").
+ */
+export function recordAttemptsStatements(
   db: Db,
   attempts: readonly LaunchAttempt[],
-): { sql: string; parameters: readonly unknown[] } {
+): { sql: string; parameters: readonly unknown[] }[] {
+  const counts = new Map<string, number>();
   const rows = attempts.map((attempt) => {
-    const at = new Date(attempt.at);
+    const at = attemptTimes.format(attempt.at);
+    const errorCode = attempt.errors[0]?.code ?? null;
+    const key = `${attempt.clientId}\u0000${at.slice(0, 16)}\u0000${errorCode ?? ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
     // COLUMNS' order. Time first, as session ids: the newest are at the end of the index, and ids sort as times.
     return [
-      generateSessionId(at),
-      attemptTimes.format(attempt.at),
+      generateSessionId(new Date(attempt.at)),
+      at,
       attempt.clientId,
       attempt.apiVersion,
       attempt.status,
-      attempt.errors[0]?.code ?? null,
+      errorCode,
       attempt.errors.length === 0 ? null : JSON.stringify(attempt.errors),
       attempt.hints.length === 0 ? null : JSON.stringify(attempt.hints),
       attempt.playerId,
       attempt.requestId,
     ];
   });
-  return { sql: INSERT_ATTEMPTS[dialectOf(db)], parameters: [JSON.stringify(rows)] };
+  // In key order: two instances adding to the same rows lock them in the same order (no deadlock).
+  const countRows = [...counts.keys()].sort().map((key) => [...key.split('\u0000'), counts.get(key)]);
+  const dialect = dialectOf(db);
+  return [
+    { sql: INSERT_ATTEMPTS[dialect], parameters: [JSON.stringify(rows)] },
+    { sql: COUNT_ATTEMPTS[dialect], parameters: [JSON.stringify(countRows)] },
+  ];
 }
 
 /** An attempt as the console shows it. */
@@ -79,8 +105,18 @@ export async function listClientAttempts(
   clientId: string,
   page: { limit: number; offset: number; refusedOnly?: boolean },
 ): Promise<StoredAttempt[]> {
+  if (page.refusedOnly && dialectOf(db) === 'sqlite') {
+    // The index of refusals (migration 024), named: SQLite's planner, without statistics, took the
+    // primary key and read every launch of the client to find its few refusals.
+    const { rows } = await sql<Selectable<LaunchActivityTable>>`select * from launch_activity
+      indexed by launch_activity_refused_idx
+      where client_id = ${clientId} and status >= 400
+      order by id desc limit ${page.limit} offset ${page.offset}`.execute(db);
+    return rows.map(toStoredAttempt);
+  }
   let query = db.selectFrom('launch_activity').selectAll().where('client_id', '=', clientId);
-  if (page.refusedOnly) query = query.where('status', '>=', 400);
+  // Written out, not a parameter: only then may PostgreSQL's plans use the index of refusals.
+  if (page.refusedOnly) query = query.where('status', '>=', sql.lit(400));
   const rows = await query.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
   return rows.map(toStoredAttempt);
 }
@@ -92,21 +128,29 @@ export interface AttemptCount {
   count: number;
 }
 
-/** Attempts since `since`, per client and first error code (null for launches). */
+/** The minute `time` falls in, as launch_activity_minutes writes it: `2026-11-27T09:05`. */
+export function minuteOf(time: Date): string {
+  return time.toISOString().slice(0, 16);
+}
+
+/**
+ * Attempts per client and first error code (null for launches) in the minutes from `since`'s on: a read
+ * of the counts, at most one row per client, minute and code, however many attempts they count.
+ */
 export async function countAttemptsSince(db: Db, since: Date): Promise<AttemptCount[]> {
   const rows = await db
-    .selectFrom('launch_activity')
-    .select(['client_id', 'error_code', (eb) => eb.fn.countAll<number | string>().as('count')])
-    // Client by client along the key (client_id, id): only the last hour is read.
+    .selectFrom('launch_activity_minutes')
+    .select(['client_id', 'error_code', (eb) => eb.fn.sum<number | string>('attempts').as('count')])
+    // Client by client along the key (client_id, minute, error_code): only the last minutes are read.
     .where('client_id', 'in', (eb) => eb.selectFrom('clients').select('id'))
-    .where('id', '>=', sessionIdFloor(since))
+    .where('minute', '>=', minuteOf(since))
     .groupBy(['client_id', 'error_code'])
     .orderBy('client_id')
     .orderBy('error_code')
     .execute();
   return rows.map((row) => ({
     clientId: row.client_id,
-    errorCode: row.error_code,
+    errorCode: row.error_code === '' ? null : row.error_code,
     count: Number(row.count),
   }));
 }
@@ -123,6 +167,26 @@ export function purgeAttemptsStatement(db: Db, batch: { before: Date; limit: num
     .deleteFrom('launch_activity')
     .where((eb) =>
       eb(eb.refTuple('client_id', 'id'), 'in', forUpdateSkipLocked(db, old).$asTuple('client_id', 'id')),
+    )
+    .compile();
+}
+
+/** One batch of the purge: counts of minutes before `before` (ActivityRetention, as the attempts). */
+export function purgeAttemptCountsStatement(db: Db, batch: { before: Date; limit: number }): CompiledQuery {
+  const old = db
+    .selectFrom('launch_activity_minutes')
+    .select(['client_id', 'minute', 'error_code'])
+    .where('client_id', 'in', (eb) => eb.selectFrom('clients').select('id'))
+    .where('minute', '<', minuteOf(batch.before))
+    .limit(batch.limit);
+  return db
+    .deleteFrom('launch_activity_minutes')
+    .where((eb) =>
+      eb(
+        eb.refTuple('client_id', 'minute', 'error_code'),
+        'in',
+        forUpdateSkipLocked(db, old).$asTuple('client_id', 'minute', 'error_code'),
+      ),
     )
     .compile();
 }

@@ -18,6 +18,7 @@ import { endpointDeliveryLeases } from './migrations/020-endpoint-delivery-lease
 import { oneOutboxInsertPerBatch } from './migrations/021-one-outbox-insert-per-batch.js';
 import { compactOutboxEntries } from './migrations/022-compact-outbox-entries.js';
 import { replaySignedNotBefore } from './migrations/023-replay-signed-not-before.js';
+import { launchActivityMinutes } from './migrations/024-launch-activity-minutes.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -40,6 +41,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '021_one_outbox_insert_per_batch': oneOutboxInsertPerBatch(dialect),
     '022_compact_outbox_entries': compactOutboxEntries(dialect),
     '023_replay_signed_not_before': replaySignedNotBefore,
+    '024_launch_activity_minutes': launchActivityMinutes(dialect),
   };
 }
 

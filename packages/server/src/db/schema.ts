@@ -23,6 +23,7 @@ export interface DatabaseSchema {
   sign_in_failures: SignInFailureTable;
   audit_log: AuditLogTable;
   launch_activity: LaunchActivityTable;
+  launch_activity_minutes: LaunchActivityMinuteTable;
   instances: InstanceTable;
   used_signatures: UsedSignatureTable;
 }
@@ -279,6 +280,16 @@ export interface LaunchActivityTable {
   /** The integrator's player id as sent. */
   player_id: string | null;
   request_id: string | null;
+}
+
+/** Launch attempts of one client in one minute with one first error code, counted by the activity flush. */
+export interface LaunchActivityMinuteTable {
+  client_id: string;
+  /** ISO 8601 to the minute, UTC: `2026-11-27T09:05`. */
+  minute: string;
+  /** The first error's code; '' for a launch. */
+  error_code: string;
+  attempts: number;
 }
 
 /** A running instance's heartbeat. */

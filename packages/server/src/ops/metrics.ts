@@ -159,7 +159,7 @@ export function createMetrics(): Metrics {
     consoleRecordsPurged: new Counter({
       name: `${METRIC_PREFIX}console_records_purged_total`,
       help:
-        'Records deleted by the background purge past their retention, by kind: launch attempts, audit records, ' +
+        'Records deleted by the background purge past their retention, by kind: launch attempts, their counts, audit records, ' +
         'console sessions, failed sign-ins, used signatures, instances',
       labelNames: ['kind'],
       registers,

@@ -33,7 +33,7 @@ describe.each(DIALECTS)('the purge of console records on %s', (dialect) => {
     return removed;
   }
 
-  it('deletes launch attempts past ActivityRetention and audit records past AuditLogRetention, and keeps the rest', async () => {
+  it('deletes launch attempts and their counts past ActivityRetention and audit records past AuditLogRetention, and keeps the rest', async () => {
     // Attempts are purged client by client, along their key: they belong to a client.
     await insertClient(db(), testClient(NOW, { id: 'c' }));
     for (const [player, at] of [
@@ -56,11 +56,24 @@ describe.each(DIALECTS)('the purge of console records on %s', (dialect) => {
         })
         .execute();
     }
+    for (const at of [daysAgo(8), daysAgo(6)]) {
+      await db()
+        .insertInto('launch_activity_minutes')
+        .values({ client_id: 'c', minute: at.toISOString().slice(0, 16), error_code: '', attempts: 3 })
+        .execute();
+    }
     const actor = { via: 'cli', name: 'ops', address: null } as const;
     await insertAuditRecord(db(), { actor, action: 'old', target: null, details: {} }, daysAgo(366));
     await insertAuditRecord(db(), { actor, action: 'recent', target: null, details: {} }, daysAgo(364));
 
-    expect(await purgeAll()).toMatchObject({ 'launch attempt': 1, 'audit record': 1 });
+    expect(await purgeAll()).toMatchObject({
+      'launch attempt': 1,
+      'launch attempt count': 1,
+      'audit record': 1,
+    });
+    expect(await db().selectFrom('launch_activity_minutes').select('minute').execute()).toEqual([
+      { minute: daysAgo(6).toISOString().slice(0, 16) },
+    ]);
     expect(await db().selectFrom('launch_activity').select('player_id').execute()).toEqual([
       { player_id: 'recent' },
     ]);

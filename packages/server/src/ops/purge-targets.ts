@@ -1,5 +1,5 @@
 import type { CompiledQuery } from 'kysely';
-import { purgeAttemptsStatement } from '../activity/activity.repository.js';
+import { purgeAttemptCountsStatement, purgeAttemptsStatement } from '../activity/activity.repository.js';
 import { purgeAuditStatement } from '../audit/audit.repository.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
 import type { Db } from '../db/schema.js';
@@ -29,6 +29,11 @@ export const PURGE_TARGETS: readonly PurgeTarget[] = [
   {
     what: 'launch attempt',
     statement: purgeAttemptsStatement,
+    retentionSeconds: (s) => s.ActivityRetention,
+  },
+  {
+    what: 'launch attempt count',
+    statement: purgeAttemptCountsStatement,
     retentionSeconds: (s) => s.ActivityRetention,
   },
   { what: 'audit record', statement: purgeAuditStatement, retentionSeconds: (s) => s.AuditLogRetention },

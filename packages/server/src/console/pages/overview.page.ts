@@ -6,7 +6,8 @@ import { HEARTBEAT_INTERVAL_MS, listInstances } from '../../ops/instance-heartbe
 import type { ConsoleRoute } from '../console-route.js';
 import { sendPage } from '../render.js';
 
-const HOUR_MS = 3600 * 1000;
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
 
 /** One client's last hour: launches, and refusals by error code. */
 export interface ClientHour {
@@ -27,7 +28,8 @@ export function overviewRoutes(context: AppContext): ConsoleRoute[] {
       async handler(_request, reply, { operator, csrf }) {
         await context.activity?.flush();
         const now = context.clock();
-        const since = new Date(now.getTime() - HOUR_MS);
+        // Counted by the minute (launch_activity_minutes): the hour from the start of its first minute.
+        const since = new Date(Math.floor((now.getTime() - HOUR_MS) / MINUTE_MS) * MINUTE_MS);
         const [counts, instances, databaseOk] = await Promise.all([
           countAttemptsSince(context.db, since),
           listInstances(context.db),

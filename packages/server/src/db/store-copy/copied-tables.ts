@@ -27,6 +27,7 @@ export const TABLE_PLANS = {
   operators: { copy: 'rows', key: ['username'] },
   audit_log: { copy: 'rows', key: ['id'] },
   launch_activity: { copy: 'rows', key: ['client_id', 'id'] },
+  launch_activity_minutes: { copy: 'rows', key: ['client_id', 'minute', 'error_code'] },
   used_signatures: { copy: 'rows', key: ['client_id', 'sign'] },
   webhook_expiry_scan: { copy: 'single-row' },
   config_version: {
