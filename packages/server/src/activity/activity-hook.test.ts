@@ -44,6 +44,23 @@ describe.each(DIALECTS)('launch attempts recorded for the console on %s', (diale
       expect(stored).not.toContain(credential);
   });
 
+  it('lists the refusals alone when asked, newest first, a page at a time', async () => {
+    await h().addClient({ id: 'casino-1' });
+    for (const userId of ['u-1', 'u-2', 'u-3', 'u-4', 'u-5']) {
+      const refused = userId === 'u-2' || userId === 'u-4' || userId === 'u-5';
+      const answer = await h().createSession(userId, refused ? { authType: 'sideways' } : {});
+      expect(answer.statusCode).toBe(refused ? 422 : 200);
+      h().clock.advance(1);
+    }
+    await recorded(h().app);
+    const refusals = (offset: number) =>
+      listClientAttempts(h().db, 'casino-1', { limit: 2, offset, refusedOnly: true }).then((attempts) =>
+        attempts.map((attempt) => attempt.playerId),
+      );
+    // On SQLite through the index of refusals, named (INDEXED BY): a query it could not serve would fail.
+    expect([await refusals(0), await refusals(2)]).toEqual([['u-5', 'u-4'], ['u-2']]);
+  });
+
   it('keeps the staging signature hints, and records nothing for a client the service does not know', async () => {
     await h().addClient({ id: 'casino-1' });
     expect((await h().createSession('u-1', {}, { sign: null })).statusCode).toBe(400);
