@@ -22,4 +22,5 @@ export const MIGRATIONS = [
   '022_compact_outbox_entries',
   '023_replay_signed_not_before',
   '024_launch_activity_minutes',
+  '025_failed_deliveries_index',
 ] as const;

@@ -19,6 +19,7 @@ import { oneOutboxInsertPerBatch } from './migrations/021-one-outbox-insert-per-
 import { compactOutboxEntries } from './migrations/022-compact-outbox-entries.js';
 import { replaySignedNotBefore } from './migrations/023-replay-signed-not-before.js';
 import { launchActivityMinutes } from './migrations/024-launch-activity-minutes.js';
+import { failedDeliveriesIndex } from './migrations/025-failed-deliveries-index.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -42,6 +43,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '022_compact_outbox_entries': compactOutboxEntries(dialect),
     '023_replay_signed_not_before': replaySignedNotBefore,
     '024_launch_activity_minutes': launchActivityMinutes(dialect),
+    '025_failed_deliveries_index': failedDeliveriesIndex,
   };
 }
 

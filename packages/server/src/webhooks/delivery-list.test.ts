@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { addWebhookEndpoint } from '../admin/webhook-admin.js';
+import { DIALECTS } from '../test-support/dialects.js';
+import { useHarness } from '../test-support/harness.js';
+import { LOCAL_WEBHOOKS } from '../test-support/webhook-world.js';
+import { listDeliveries } from './delivery.repository.js';
+
+describe.each(DIALECTS)("an endpoint's deliveries listed on %s", (dialect) => {
+  const h = useHarness(dialect, LOCAL_WEBHOOKS);
+
+  it('newest first, and the failed ones alone when asked, a page at a time', async () => {
+    await h().addClient();
+    const added = await addWebhookEndpoint(
+      h().db,
+      h().config,
+      { clientId: 'demo', url: 'http://127.0.0.1:9/hooks', events: 'session.created' },
+      h().clock.now(),
+    );
+    if (!added.ok) throw new Error(added.reason);
+    const at = h().clock.now().toISOString();
+    const states = ['delivered', 'failed', 'pending', 'failed', 'delivered', 'failed', 'delivered'];
+    await h()
+      .db.insertInto('webhook_deliveries')
+      .values(
+        states.map((state, index) => ({
+          id: `msg_${String(index).padStart(4, '0')}`,
+          endpoint_id: added.value.endpoint.id,
+          client_id: 'demo',
+          event_type: 'session.created',
+          occurred_at: at,
+          state,
+          attempts: 1,
+          next_attempt_at: at,
+          created_at: at,
+        })),
+      )
+      .execute();
+    const ids = (options: Parameters<typeof listDeliveries>[2]) =>
+      listDeliveries(h().db, added.value.endpoint.id, options).then((rows) => rows.map((row) => row.id));
+    expect(await ids({ limit: 3 })).toEqual(['msg_0006', 'msg_0005', 'msg_0004']);
+    // On SQLite through the index of failed deliveries, named (INDEXED BY): a query it could not serve would fail.
+    expect(await ids({ failed: true })).toEqual(['msg_0005', 'msg_0003', 'msg_0001']);
+    expect(await ids({ failed: true, limit: 2, offset: 1 })).toEqual(['msg_0003', 'msg_0001']);
+  });
+});
