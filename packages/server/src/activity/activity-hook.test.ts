@@ -29,7 +29,7 @@ describe.each(DIALECTS)('launch attempts recorded for the console on %s', (diale
     ).toBe(201);
 
     await recorded(h().app);
-    const attempts = await listClientAttempts(h().db, 'casino-1', { limit: 10, offset: 0 });
+    const attempts = await listClientAttempts(h().db, 'casino-1', { limit: 10 });
     expect(
       attempts.map((a) => [a.apiVersion, a.status, a.playerId, a.errors.map((e) => [e.code, e.pointer])]),
     ).toEqual([
@@ -53,12 +53,16 @@ describe.each(DIALECTS)('launch attempts recorded for the console on %s', (diale
       h().clock.advance(1);
     }
     await recorded(h().app);
-    const refusals = (offset: number) =>
-      listClientAttempts(h().db, 'casino-1', { limit: 2, offset, refusedOnly: true }).then((attempts) =>
-        attempts.map((attempt) => attempt.playerId),
-      );
+    const refusals = (window: { before?: string; after?: string }) =>
+      listClientAttempts(h().db, 'casino-1', { limit: 2, refusedOnly: true, ...window });
+    const players = (attempts: { playerId: string | null }[]) => attempts.map((attempt) => attempt.playerId);
     // On SQLite through the index of refusals, named (INDEXED BY): a query it could not serve would fail.
-    expect([await refusals(0), await refusals(2)]).toEqual([['u-5', 'u-4'], ['u-2']]);
+    const newest = await refusals({});
+    expect(players(newest)).toEqual(['u-5', 'u-4']);
+    const older = await refusals({ before: newest[1]?.id ?? '' });
+    expect(players(older)).toEqual(['u-2']);
+    // Back up from the older page: the two just newer than its row, still newest first.
+    expect(players(await refusals({ after: older[0]?.id ?? '' }))).toEqual(['u-5', 'u-4']);
   });
 
   it('keeps the staging signature hints, and records nothing for a client the service does not know', async () => {
@@ -66,7 +70,7 @@ describe.each(DIALECTS)('launch attempts recorded for the console on %s', (diale
     expect((await h().createSession('u-1', {}, { sign: null })).statusCode).toBe(400);
     expect((await h().createSession('u-1', {}, { clientId: 'nobody', sign: null })).statusCode).toBe(400);
     await recorded(h().app);
-    const [attempt] = await listClientAttempts(h().db, 'casino-1', { limit: 10, offset: 0 });
+    const [attempt] = await listClientAttempts(h().db, 'casino-1', { limit: 10 });
     expect(attempt?.hints).toEqual([
       'No sign header was sent: a client with a secret key must send the signature in the sign HTTP header',
     ]);
@@ -83,7 +87,7 @@ describe.each(DIALECTS)('launch attempts in production on %s', (dialect) => {
     await h().addClient({ id: 'casino-1' });
     await h().createSession('u-1', {}, { sign: null });
     await recorded(h().app);
-    const [attempt] = await listClientAttempts(h().db, 'casino-1', { limit: 10, offset: 0 });
+    const [attempt] = await listClientAttempts(h().db, 'casino-1', { limit: 10 });
     expect(attempt).toMatchObject({ status: 400, hints: [], errors: [{ code: 'invalid_signature' }] });
   });
 });

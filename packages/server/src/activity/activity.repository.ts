@@ -1,6 +1,7 @@
 import { type CompiledQuery, type Selectable, sql } from 'kysely';
 import { IsoTimes } from '../clock.js';
 import { dialectOf } from '../db/dialect-of.js';
+import { type IdWindow, idBound, newestFirst } from '../db/id-window.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
 import type { Db, LaunchActivityTable } from '../db/schema.js';
 import { generateSessionId, sessionIdFloor } from '../sessions/token.js';
@@ -99,26 +100,32 @@ export interface StoredAttempt {
   requestId: string | null;
 }
 
-/** A client's attempts, newest first. */
+/** A client's attempts, newest first, in `window` (db/id-window.ts). */
 export async function listClientAttempts(
   db: Db,
   clientId: string,
-  page: { limit: number; offset: number; refusedOnly?: boolean },
+  window: IdWindow & { refusedOnly?: boolean },
 ): Promise<StoredAttempt[]> {
-  if (page.refusedOnly && dialectOf(db) === 'sqlite') {
+  const bound = idBound(window);
+  if (window.refusedOnly && dialectOf(db) === 'sqlite') {
     // The index of refusals (migration 024), named: SQLite's planner, without statistics, took the
     // primary key and read every launch of the client to find its few refusals.
+    const from = bound === undefined ? sql`` : sql`and id ${sql.raw(bound.op)} ${bound.id}`;
     const { rows } = await sql<Selectable<LaunchActivityTable>>`select * from launch_activity
       indexed by launch_activity_refused_idx
-      where client_id = ${clientId} and status >= 400
-      order by id desc limit ${page.limit} offset ${page.offset}`.execute(db);
-    return rows.map(toStoredAttempt);
+      where client_id = ${clientId} and status >= 400 ${from}
+      order by id ${sql.raw(bound?.order ?? 'desc')} limit ${window.limit}`.execute(db);
+    return newestFirst(window, rows).map(toStoredAttempt);
   }
   let query = db.selectFrom('launch_activity').selectAll().where('client_id', '=', clientId);
   // Written out, not a parameter: only then may PostgreSQL's plans use the index of refusals.
-  if (page.refusedOnly) query = query.where('status', '>=', sql.lit(400));
-  const rows = await query.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
-  return rows.map(toStoredAttempt);
+  if (window.refusedOnly) query = query.where('status', '>=', sql.lit(400));
+  if (bound !== undefined) query = query.where('id', bound.op, bound.id);
+  const rows = await query
+    .orderBy('id', bound?.order ?? 'desc')
+    .limit(window.limit)
+    .execute();
+  return newestFirst(window, rows).map(toStoredAttempt);
 }
 
 export interface AttemptCount {

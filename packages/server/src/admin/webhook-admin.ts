@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { findClient } from '../clients/client.repository.js';
 import type { Config } from '../config.js';
+import type { IdWindow } from '../db/id-window.js';
 import type { Db } from '../db/schema.js';
 import { findDelivery, listDeliveries, redeliver } from '../webhooks/delivery.repository.js';
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
@@ -175,11 +176,11 @@ export async function listWebhookDeliveries(
   db: Db,
   endpointId: string,
   failedOnly: boolean,
-  window: { limit: number; offset: number } = { limit: 50, offset: 0 },
+  window: IdWindow = { limit: 50 },
 ): Promise<AdminResult<WebhookDeliveryJson[]>> {
   if (!(await findWebhookEndpoint(db, endpointId)))
     return fail(`no webhook endpoint "${endpointId}"; see "webhook list"`);
-  const rows = await listDeliveries(db, endpointId, { failed: failedOnly, ...window });
+  const rows = await listDeliveries(db, endpointId, { ...window, failed: failedOnly });
   return succeed(
     rows.map((row) => ({
       id: row.id,

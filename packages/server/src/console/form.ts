@@ -1,3 +1,5 @@
+import type { IdWindow } from '../db/id-window.js';
+
 /**
  * Reading console forms and queries: every field a string of bounded length (a longer one is cut, and
  * its field rule then refuses it if it matters), nothing else trusted.
@@ -35,6 +37,58 @@ export function pageNumber(values: FormValues): number {
 /** The rows of one page, fetched one more than a page to know whether there is a next one. */
 export function pageWindow(page: number): { limit: number; offset: number } {
   return { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE };
+}
+
+/** What an id of a listed row may look like in a link: attempt ids (hex) and delivery ids (msg_…). */
+const LISTED_ID = /^[\w-]{1,64}$/;
+
+/** A page of a list kept newest first by id, and the query of the links to its neighbours. */
+export interface IdPage<T> {
+  rows: T[];
+  /** The page's number: only a label; the rows are found from the id in the link (db/id-window.ts). */
+  page: number;
+  hasNext: boolean;
+  /** The query values of page `n`, the next or the previous one (none for the first). */
+  linkTo(n: number): Record<string, string | number | undefined>;
+}
+
+/**
+ * The page `?page=N&before=<id>` (older than the row) or `?page=N&after=<id>` (newer) asks for, else the
+ * newest: found from the id, at the same cost however deep (docs/design.md, "The console on a large
+ * store"). Coming back to the newest rows, it shows the first page.
+ */
+export async function idPageOf<T extends { id: string }>(
+  values: FormValues,
+  list: (window: IdWindow) => Promise<T[]>,
+): Promise<IdPage<T>> {
+  const before = textField(values, 'before', 64);
+  const after = textField(values, 'after', 64);
+  const page = pageNumber(values);
+  let rows: T[];
+  let number = 1;
+  let hasNext: boolean;
+  const newer = LISTED_ID.test(after) ? await list({ limit: PAGE_SIZE + 1, after }) : [];
+  if (newer.length > PAGE_SIZE) {
+    // More than a page newer: the page is the one just above the row; the row and older ones follow.
+    rows = newer.slice(1);
+    number = Math.max(2, page);
+    hasNext = true;
+  } else {
+    const older = LISTED_ID.test(before) && after === '';
+    const listed = await list(older ? { limit: PAGE_SIZE + 1, before } : { limit: PAGE_SIZE + 1 });
+    if (older) number = Math.max(2, page);
+    rows = listed.slice(0, PAGE_SIZE);
+    hasNext = listed.length > PAGE_SIZE;
+  }
+  const first = rows[0]?.id;
+  const last = rows.at(-1)?.id;
+  return {
+    rows,
+    page: number,
+    hasNext,
+    linkTo: (n) =>
+      n > number ? { page: n, before: last } : n <= 1 || first === undefined ? {} : { page: n, after: first },
+  };
 }
 
 export function pageOf<T>(rows: readonly T[], page: number): { rows: T[]; page: number; hasNext: boolean } {

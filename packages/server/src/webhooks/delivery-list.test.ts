@@ -8,7 +8,7 @@ import { listDeliveries } from './delivery.repository.js';
 describe.each(DIALECTS)("an endpoint's deliveries listed on %s", (dialect) => {
   const h = useHarness(dialect, LOCAL_WEBHOOKS);
 
-  it('newest first, and the failed ones alone when asked, a page at a time', async () => {
+  it('newest first from the newest, before an id or after it, and the failed ones alone when asked', async () => {
     await h().addClient();
     const added = await addWebhookEndpoint(
       h().db,
@@ -38,8 +38,11 @@ describe.each(DIALECTS)("an endpoint's deliveries listed on %s", (dialect) => {
     const ids = (options: Parameters<typeof listDeliveries>[2]) =>
       listDeliveries(h().db, added.value.endpoint.id, options).then((rows) => rows.map((row) => row.id));
     expect(await ids({ limit: 3 })).toEqual(['msg_0006', 'msg_0005', 'msg_0004']);
+    expect(await ids({ limit: 3, before: 'msg_0004' })).toEqual(['msg_0003', 'msg_0002', 'msg_0001']);
+    expect(await ids({ limit: 2, after: 'msg_0003' })).toEqual(['msg_0005', 'msg_0004']);
     // On SQLite through the index of failed deliveries, named (INDEXED BY): a query it could not serve would fail.
-    expect(await ids({ failed: true })).toEqual(['msg_0005', 'msg_0003', 'msg_0001']);
-    expect(await ids({ failed: true, limit: 2, offset: 1 })).toEqual(['msg_0003', 'msg_0001']);
+    expect(await ids({ limit: 50, failed: true })).toEqual(['msg_0005', 'msg_0003', 'msg_0001']);
+    expect(await ids({ limit: 2, failed: true, before: 'msg_0005' })).toEqual(['msg_0003', 'msg_0001']);
+    expect(await ids({ limit: 1, failed: true, after: 'msg_0001' })).toEqual(['msg_0003']);
   });
 });

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { type CompiledQuery, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { dialectOf } from '../db/dialect-of.js';
 import { ENDPOINT_LEASED } from '../db/endpoint-leased.js';
+import { type IdWindow, idBound, newestFirst } from '../db/id-window.js';
 import { postgresPoolOf } from '../db/postgres/postgres-pool-of.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
 import type { DatabaseSchema, Db } from '../db/schema.js';
@@ -408,33 +409,32 @@ export async function oldestPendingAgeSeconds(db: Db, now: Date): Promise<number
   return typeof oldest === 'string' ? Math.max(0, (now.getTime() - Date.parse(oldest)) / 1000) : 0;
 }
 
-/** The endpoint's latest deliveries, newest first (`failed`: those that gave up only). */
+/** The endpoint's deliveries, newest first, in `window` (db/id-window.ts; `failed`: those that gave up only). */
 export async function listDeliveries(
   db: Db,
   endpointId: string,
-  options: { failed?: boolean; limit?: number; offset?: number } = {},
+  window: IdWindow & { failed?: boolean },
 ): Promise<DeliveryRow[]> {
-  const limit = options.limit ?? 50;
-  const offset = options.offset ?? 0;
-  if (options.failed && dialectOf(db) === 'sqlite') {
+  const bound = idBound(window);
+  if (window.failed && dialectOf(db) === 'sqlite') {
     // The index of failed deliveries (migration 025), named: SQLite's planner, without statistics, took
     // the endpoint's index of all its deliveries and read every delivered one to find the few failed.
+    const from = bound === undefined ? sql`` : sql`and id ${sql.raw(bound.op)} ${bound.id}`;
     const { rows } = await sql<DeliveryRow>`select * from webhook_deliveries
       indexed by webhook_deliveries_failed_idx
-      where endpoint_id = ${endpointId} and state = 'failed'
-      order by id desc limit ${limit} offset ${offset}`.execute(db);
-    return rows;
+      where endpoint_id = ${endpointId} and state = 'failed' ${from}
+      order by id ${sql.raw(bound?.order ?? 'desc')} limit ${window.limit}`.execute(db);
+    return newestFirst(window, rows);
   }
-  let query = db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('endpoint_id', '=', endpointId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset);
+  let query = db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId);
   // Written out, not a parameter: only then may PostgreSQL's plans use the index of failed deliveries.
-  if (options.failed) query = query.where('state', '=', sql.lit('failed'));
-  return query.execute();
+  if (window.failed) query = query.where('state', '=', sql.lit('failed'));
+  if (bound !== undefined) query = query.where('id', bound.op, bound.id);
+  const rows = await query
+    .orderBy('id', bound?.order ?? 'desc')
+    .limit(window.limit)
+    .execute();
+  return newestFirst(window, rows);
 }
 
 export async function findDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {

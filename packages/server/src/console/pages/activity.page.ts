@@ -2,7 +2,7 @@ import { listClientAttempts } from '../../activity/activity.repository.js';
 import type { AppContext } from '../../app-context.js';
 import { findClient } from '../../clients/client.repository.js';
 import type { ConsoleRoute } from '../console-route.js';
-import { formOf, pageNumber, pageOf, pageWindow, queryString, textField } from '../form.js';
+import { formOf, idPageOf, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
 
 /**
@@ -37,11 +37,9 @@ export function activityRoutes(context: AppContext): ConsoleRoute[] {
         // This instance's latest attempts are written first, so the page shows them.
         await context.activity?.flush();
         const query = formOf(request.query);
-        const page = pageNumber(query);
         const refusedOnly = textField(query, 'refused', 3) === 'yes';
-        const attempts = pageOf(
-          await listClientAttempts(context.db, id, { ...pageWindow(page), refusedOnly }),
-          page,
+        const attempts = await idPageOf(query, (window) =>
+          listClientAttempts(context.db, id, { ...window, refusedOnly }),
         );
         const base = `/console/clients/${encodeURIComponent(id)}/activity`;
         return sendPage(reply, 'activity', {
@@ -55,10 +53,10 @@ export function activityRoutes(context: AppContext): ConsoleRoute[] {
           retentionDays: Math.floor(context.live.settings.ActivityRetention / 86_400),
           staging: context.config.deployment === 'staging',
           pager: {
-            page,
+            page: attempts.page,
             hasNext: attempts.hasNext,
             href: (n: number) =>
-              `${base}${queryString({ refused: refusedOnly ? 'yes' : undefined, page: n })}`,
+              `${base}${queryString({ refused: refusedOnly ? 'yes' : undefined, ...attempts.linkTo(n) })}`,
           },
         });
       },

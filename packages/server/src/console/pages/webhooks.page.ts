@@ -17,7 +17,7 @@ import { findDelivery } from '../../webhooks/delivery.repository.js';
 import { findWebhookEndpoint, listWebhookEndpoints } from '../../webhooks/webhook-endpoint.repository.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-event.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { formOf, pageNumber, pageOf, pageWindow, queryString, textField } from '../form.js';
+import { formOf, idPageOf, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
 import { sentence } from './client-form.js';
 import { frame } from './clients.page.js';
@@ -86,10 +86,11 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
     const stored = await findWebhookEndpoint(context.db, endpointId);
     if (!stored) return notFound(reply, signedIn, `No webhook endpoint "${endpointId}".`, CLIENTS);
     const endpoint = toWebhookEndpointJson(stored, now());
-    const page = pageNumber(query);
     const failedOnly = textField(query, 'failed', 3) === 'yes';
-    const listed = await listWebhookDeliveries(context.db, endpoint.id, failedOnly, pageWindow(page));
-    const deliveries = pageOf(listed.ok ? listed.value : [], page);
+    const deliveries = await idPageOf(query, async (window) => {
+      const listed = await listWebhookDeliveries(context.db, endpoint.id, failedOnly, window);
+      return listed.ok ? listed.value : [];
+    });
     const base = `${WEBHOOKS}/${encodeURIComponent(endpoint.id)}`;
     return sendPage(
       reply,
@@ -107,9 +108,10 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         deliveries: deliveries.rows,
         failedOnly,
         pager: {
-          page,
+          page: deliveries.page,
           hasNext: deliveries.hasNext,
-          href: (n: number) => `${base}${queryString({ failed: failedOnly ? 'yes' : undefined, page: n })}`,
+          href: (n: number) =>
+            `${base}${queryString({ failed: failedOnly ? 'yes' : undefined, ...deliveries.linkTo(n) })}`,
         },
       },
       status,

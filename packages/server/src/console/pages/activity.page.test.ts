@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { addTestOperator, consoleClient } from '../../test-support/console-client.js';
+import { useHarness } from '../../test-support/harness.js';
+import { DIALECTS } from '../../test-support/test-database.js';
+
+/** The players named on a page of attempts, in order. */
+const playersOn = (body: string) => [...body.matchAll(/<td>(p-\d+)<\/td>/g)].map((match) => match[1]);
+/** The href of the pager's link `rel`, as the browser follows it. */
+const linkOf = (body: string, rel: 'next' | 'prev') =>
+  body.match(new RegExp(`<a href="([^"]+)" rel="${rel}">`))?.[1]?.replaceAll('&amp;', '&');
+
+describe.each(DIALECTS)('the console activity page on %s', (dialect) => {
+  const h = useHarness(dialect);
+
+  it('pages back and forth from the rows beside the links, 50 at a time, newest first', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    await h().addClient({ id: 'casino-1' });
+    for (let n = 1; n <= 120; n++) {
+      expect((await h().createSession(`p-${n}`)).statusCode).toBe(200);
+      h().clock.advance(1);
+    }
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    const expected = (from: number, to: number) =>
+      Array.from({ length: from - to + 1 }, (_, index) => `p-${from - index}`);
+
+    const first = await browser.get('/console/clients/casino-1/activity');
+    expect(playersOn(first.body)).toEqual(expected(120, 71));
+    expect(linkOf(first.body, 'prev')).toBeUndefined();
+    const second = await browser.get(linkOf(first.body, 'next') ?? '');
+    expect(second.body).toContain('Page 2');
+    expect(playersOn(second.body)).toEqual(expected(70, 21));
+    const third = await browser.get(linkOf(second.body, 'next') ?? '');
+    expect(playersOn(third.body)).toEqual(expected(20, 1));
+    expect(linkOf(third.body, 'next')).toBeUndefined();
+    const backToSecond = await browser.get(linkOf(third.body, 'prev') ?? '');
+    expect(backToSecond.body).toContain('Page 2');
+    expect(playersOn(backToSecond.body)).toEqual(expected(70, 21));
+    const backToFirst = await browser.get(linkOf(backToSecond.body, 'prev') ?? '');
+    expect(playersOn(backToFirst.body)).toEqual(expected(120, 71));
+    expect(backToFirst.body).not.toContain('rel="prev"');
+    // A link made by hand: the page number is a label, the rows come from the id.
+    const byHand = await browser.get('/console/clients/casino-1/activity?page=999999&before=not%20an%20id');
+    expect(playersOn(byHand.body)).toEqual(expected(120, 71));
+  }, 30_000);
+});
