@@ -256,6 +256,59 @@ describe.each(DIALECTS)('session control on %s', (dialect) => {
     expect(codes(response)).toMatchObject([{ code: 'invalid_signature' }]);
   });
 
+  it("signs the path's playerId, not a body member of that name: a sign for one player acts on no other", async () => {
+    const victim = await v2Launch('u-2');
+    await v2Launch('u-1');
+    // One sign over playerId u-1 (a GET of its block, a v2 launch of userId u-1 alone), captured, sent
+    // against u-2's path with u-1 as a body member: the body must not stand in for the signed path.
+    const captured = await sign({ playerId: 'u-1' }, 'test_secret');
+    const bent = [
+      {
+        method: 'DELETE',
+        url: '/apiweb/v3/players/u-2/sessions',
+        type: 'application/json',
+        payload: '{"playerId":"u-1"}',
+      },
+      {
+        method: 'DELETE',
+        url: '/apiweb/v3/players/u-2/sessions',
+        type: 'application/x-www-form-urlencoded',
+        payload: 'playerId=u-1',
+      },
+      {
+        method: 'DELETE',
+        url: '/apiweb/v3/players/u-2/block',
+        type: 'application/json',
+        payload: '{"playerId":"u-1"}',
+      },
+    ] as const;
+    for (const { method, url, type, payload } of bent) {
+      const response = await h().app.inject({
+        method,
+        url: `${url}?client=demo`,
+        headers: { accept: 'application/vnd.api+json', 'content-type': type, sign: captured },
+        payload,
+      });
+      expect(response.statusCode, `${method} ${url} ${type}: ${response.body}`).toBeGreaterThanOrEqual(400);
+    }
+    const document = blockDocument();
+    const blockSign = await sign({ playerId: 'u-1', data: document.data } as SignableParams, 'test_secret');
+    const put = await h().app.inject({
+      method: 'PUT',
+      url: '/apiweb/v3/players/u-2/block?client=demo',
+      headers: {
+        accept: 'application/vnd.api+json',
+        'content-type': 'application/vnd.api+json',
+        sign: blockSign,
+      },
+      payload: JSON.stringify({ playerId: 'u-1', ...document }),
+    });
+    expect(put.statusCode, put.body).toBe(400);
+    expect(codes(put)).toMatchObject([{ code: 'invalid_signature' }]);
+    expect(await tokenCode(victim.auth)).toBe('active');
+    expect((await blockRequest(h(), 'GET', 'u-2')).json().data.attributes.blocked).toBe(false);
+  });
+
   it('finds the player by our id in internal player-id mode', async () => {
     const client = await h().addClient({
       id: 'internal',

@@ -33,10 +33,14 @@ export const PLAYERS_PATH = '/apiweb/v3/players';
  */
 export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
   const write = storeStatements(context.sessions);
-  /** The caller of a route with a playerId path parameter, signed, and the body's document with it. */
+  /**
+   * The caller of a route with a playerId path parameter, signed, and the body's document with it. The
+   * path goes last, as v2's userId does (docs/design.md §11): a body member named `playerId` must not
+   * stand in for the signed path, or one captured sign would act on any player of its client.
+   */
   const authenticate = (request: RouteRequest<'/:playerId'>) => {
     const signed = PhpArray.from([['playerId', request.params.playerId]]);
-    const params = isPlainObject(request.body) ? arrayReplace(signed, phpReading(request.body)) : signed;
+    const params = isPlainObject(request.body) ? arrayReplace(phpReading(request.body), signed) : signed;
     return authenticateV3Caller(context, request, params);
   };
   const playerFor = async (caller: V3Caller, playerId: string) =>

@@ -28,7 +28,7 @@ export async function control(
   options: ControlOptions = {},
 ): Promise<LightMyRequestResponse> {
   const client = options.client ?? (await findClient(h.db, 'demo')) ?? (await h.addClient());
-  const params = { ...signed, ...(options.body as object | undefined) } as SignableParams;
+  const params = { ...(options.body as object | undefined), ...signed } as SignableParams;
   const signature =
     options.sign !== undefined
       ? options.sign
