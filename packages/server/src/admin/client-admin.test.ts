@@ -76,6 +76,34 @@ describe.each(DIALECTS)('client admin on %s', (dialect) => {
     });
   });
 
+  it('refuses a secret another client signs with, current or kept by a rotation: a sign does not name its client', async () => {
+    const refused = {
+      ok: false,
+      reason:
+        'another client signs with this secret: a sign does not name its client, so a request signed for ' +
+        'either would be accepted for both; give each client a secret of its own',
+    };
+    expect((await addClient(db(), 'casino-1', { secretKey: 'one-secret-0123456' }, NOW)).ok).toBe(true);
+    expect(await addClient(db(), 'casino-2', { secretKey: 'one-secret-0123456' }, NOW)).toEqual(refused);
+    expect(await findClient(db(), 'casino-2')).toBeUndefined();
+    expect((await addClient(db(), 'casino-2', { secretKey: 'two-secret-0123456' }, NOW)).ok).toBe(true);
+    expect(await changeClient(db(), 'casino-2', { secretKey: 'one-secret-0123456' }, NOW)).toEqual(refused);
+    // casino-1 rotates: its old secret still signs during the overlap, so nobody else may take it.
+    const rotated = await changeClient(
+      db(),
+      'casino-1',
+      { secretKey: 'one-secret-rotated', keepPreviousSecretUntil: '2026-11-22T12:00:00.000Z' },
+      NOW,
+    );
+    expect(rotated.ok).toBe(true);
+    expect(await changeClient(db(), 'casino-2', { secretKey: 'one-secret-0123456' }, NOW)).toEqual(refused);
+    expect((await findClient(db(), 'casino-2'))?.secretKey).toBe('two-secret-0123456');
+    // A client's own secrets are its own: set again, or its previous one taken back, is no conflict.
+    expect((await changeClient(db(), 'casino-1', { secretKey: 'one-secret-rotated' }, NOW)).ok).toBe(true);
+    expect((await changeClient(db(), 'casino-2', { secretKey: null }, NOW)).ok).toBe(true);
+    expect((await addClient(db(), 'casino-3', { secretKey: null }, NOW)).ok).toBe(true);
+  });
+
   it('changeClient and disableClient refuse an unknown client', async () => {
     expect(await changeClient(db(), 'nobody', { active: true }, NOW)).toEqual({
       ok: false,

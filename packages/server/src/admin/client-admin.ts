@@ -28,6 +28,7 @@ export async function addClient(
   }
   const exists = fail(`client "${id}" exists already; change it with "client update ${id}"`);
   if (await findClient(db, id)) return exists;
+  if (await secretOfAnother(db, id, checked.value.secretKey)) return fail(SHARED_SECRET);
   const blank: Client = {
     id,
     secretKey: null,
@@ -59,6 +60,7 @@ export async function changeClient(
   if (!checked.ok) return checked;
   const window = checked.value.replayWindowSeconds;
   return withinTransaction(db, async (trx) => {
+    if (await secretOfAnother(trx, id, checked.value.secretKey)) return fail(SHARED_SECRET);
     // Only the changed columns, and no row written back whole: a row read earlier and written back would
     // undo whatever changed since (a `client disable`). Read after: the client as stored.
     // Locked: the window it widens from is the one it replaces, whatever another change does meanwhile.
@@ -96,6 +98,26 @@ export async function disableClient(
     const revokedSessions = await revokeClientSessions(trx, id, now);
     return succeed({ client, revokedSessions });
   });
+}
+
+const SHARED_SECRET =
+  'another client signs with this secret: a sign does not name its client, so a request signed for ' +
+  'either would be accepted for both; give each client a secret of its own';
+
+/**
+ * Whether another client signs with `secret`, as its secret or the previous one a rotation keeps: the
+ * API's signature leaves `clientId` and `client` out, so two clients with one secret are one tenant to
+ * whoever holds a request of either (docs/security.md). Secrets set before this check stay as they are.
+ */
+async function secretOfAnother(db: Db, id: string, secret: string | null | undefined): Promise<boolean> {
+  if (typeof secret !== 'string') return false;
+  const row = await db
+    .selectFrom('clients')
+    .select('id')
+    .where('id', '!=', id)
+    .where((eb) => eb.or([eb('secret_key', '=', secret), eb('previous_secret_key', '=', secret)]))
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function findClientOrFail(db: Db, id: string): Promise<AdminResult<Client>> {
