@@ -111,6 +111,62 @@ describe.each(DIALECTS)('refusals that must not tell what exists, on %s', (diale
     await expectEqualCost(kinds, 'wrongSecret');
   });
 
+  it('a sign of either scheme costs the same for an unknown client as for one on the API signature or mid-rotation', async () => {
+    // A large document, so the signature's own work outweighs the rest of the request.
+    const extra = Object.fromEntries(
+      Array.from({ length: 1500 }, (_, i) => [`k${i}`, `v${i}-${'x'.repeat(20)}`]),
+    );
+    const payload = JSON.stringify({
+      data: { type: 'OpenGame', attributes: { session: { id: 's-1' }, player: { id: 'u-1' }, extra } },
+    });
+    await h().addClient({ id: 'demo' });
+    await h().addClient({
+      id: 'rotating',
+      previousSecret: {
+        key: 'the-previous-secret-0',
+        until: new Date(h().clock.now().getTime() + 3600_000).toISOString(),
+      },
+    });
+    const hmacShaped = () =>
+      `t=${Math.floor(h().clock.now().getTime() / 1000)},n=abcdefabcdefabcdef12,hmac=${'a'.repeat(64)}`;
+    const openGameAs = (clientId: string, signature: () => string) => () =>
+      h().app.inject({
+        method: 'POST',
+        url: `/apiweb/v3/open-game?client=${clientId}`,
+        headers: { 'content-type': 'application/vnd.api+json', sign: signature() },
+        payload,
+      });
+    const kinds = {
+      hmacUnknownClient: openGameAs('nobody', hmacShaped),
+      hmacLegacyClient: openGameAs('demo', hmacShaped),
+      hmacRotatingClient: openGameAs('rotating', hmacShaped),
+      hexUnknownClient: openGameAs('nobody', () => WRONG_SIGN),
+      hexLegacyClient: openGameAs('demo', () => WRONG_SIGN),
+      hexRotatingClient: openGameAs('rotating', () => WRONG_SIGN),
+    };
+    for (const request of Object.values(kinds)) {
+      const response = await request();
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().errors[0].code).toBe('invalid_signature');
+    }
+    await expectEqualCost(
+      {
+        hmacUnknownClient: kinds.hmacUnknownClient,
+        hmacLegacyClient: kinds.hmacLegacyClient,
+        hmacRotatingClient: kinds.hmacRotatingClient,
+      },
+      'hmacUnknownClient',
+    );
+    await expectEqualCost(
+      {
+        hexUnknownClient: kinds.hexUnknownClient,
+        hexLegacyClient: kinds.hexLegacyClient,
+        hexRotatingClient: kinds.hexRotatingClient,
+      },
+      'hexUnknownClient',
+    );
+  });
+
   it('an unknown, a revoked and a valid key bound to another client cost the same time', async () => {
     await h().addClient({ id: 'demo' });
     await h().addClient({ id: 'other' });
