@@ -100,6 +100,7 @@ describe.each(DIALECTS)('client admin on %s', (dialect) => {
     expect((await findClient(db(), 'casino-2'))?.secretKey).toBe('two-secret-0123456');
     // A client's own secrets are its own: set again, or its previous one taken back, is no conflict.
     expect((await changeClient(db(), 'casino-1', { secretKey: 'one-secret-rotated' }, NOW)).ok).toBe(true);
+    expect((await changeClient(db(), 'casino-1', { secretKey: 'one-secret-0123456' }, NOW)).ok).toBe(true);
     expect((await changeClient(db(), 'casino-2', { secretKey: null }, NOW)).ok).toBe(true);
     expect((await addClient(db(), 'casino-3', { secretKey: null }, NOW)).ok).toBe(true);
   });
