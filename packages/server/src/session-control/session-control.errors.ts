@@ -50,9 +50,20 @@ export const END_SESSION_ERRORS: readonly ErrorExample[] = [
   ...AROUND,
 ];
 
+/** The 400 of a player route sent a parameter of its own choosing (session-control.routes.ts). */
+export const OWN_PARAMETERS_ONLY =
+  'A player route takes no parameters but client, ts and nonce in the query (ts and nonce also as ' +
+  'body members; a block its document): the path names the player';
+
 const PLAYER_ERRORS: readonly ErrorExample[] = [
   invalidSignature('u-42'),
   ...ACCESS,
+  errorExample(
+    'otherParameters',
+    'A parameter other than client, ts and nonce (a v2 launch parameter, say)',
+    'bad_request',
+    OWN_PARAMETERS_ONLY,
+  ),
   errorExample(
     'playerNotFound',
     'No player of this client has this id',

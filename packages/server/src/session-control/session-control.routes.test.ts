@@ -309,6 +309,75 @@ describe.each(DIALECTS)('session control on %s', (dialect) => {
     expect((await blockRequest(h(), 'GET', 'u-2')).json().data.attributes.blocked).toBe(false);
   });
 
+  it("takes no parameters but client, ts and nonce beside the path: a captured v2 launch's sign lifts no block", async () => {
+    await v2Launch('u-1');
+    const block = await blockRequest(h(), 'PUT', 'u-1', {
+      body: blockDocument({ reason: 'self-exclusion' }),
+    });
+    expect(block.statusCode, block.body).toBe(200);
+    // The sign of an ordinary v2 launch of u-1: its values, sorted by name, join as those of these routes'
+    // playerId u-1 with the launch's other parameters added, so only refusing those stops the crossing.
+    const launchParams = { authType: 'external', lang: 'en', nick: 'Ace1' };
+    const captured = await sign({ ...launchParams, userId: 'u-1' }, 'test_secret');
+    const query = new URLSearchParams({ client: 'demo', ...launchParams }).toString();
+    const crossed = [
+      { method: 'DELETE', url: `/apiweb/v3/players/u-1/block?${query}` },
+      { method: 'DELETE', url: `/apiweb/v3/players/u-1/sessions?${query}` },
+      { method: 'GET', url: `/apiweb/v3/players/u-1/block?${query}` },
+      {
+        method: 'DELETE',
+        url: '/apiweb/v3/players/u-1/block?client=demo',
+        type: 'application/json',
+        payload: JSON.stringify(launchParams),
+      },
+      {
+        method: 'DELETE',
+        url: '/apiweb/v3/players/u-1/sessions?client=demo',
+        type: 'application/x-www-form-urlencoded',
+        payload: new URLSearchParams(launchParams).toString(),
+      },
+    ] as const;
+    for (const request of crossed) {
+      const response = await h().app.inject({
+        method: request.method,
+        url: request.url,
+        headers: {
+          accept: 'application/vnd.api+json',
+          sign: captured,
+          ...('type' in request ? { 'content-type': request.type } : {}),
+        },
+        ...('payload' in request ? { payload: request.payload } : {}),
+      });
+      expect(response.statusCode, `${request.method} ${request.url}: ${response.body}`).toBe(400);
+      expect(codes(response)[0]?.code).toBe('bad_request');
+    }
+    const after = await blockRequest(h(), 'GET', 'u-1');
+    expect(after.json().data.attributes).toMatchObject({ blocked: true, reason: 'self-exclusion' });
+    // The replay fields are taken where the integration guide says: the query, or top-level body members.
+    const ts = String(Math.floor(h().clock.now().getTime() / 1000));
+    const nonce = 'n0nce-of-sixteen-chars';
+    const inQuery = await h().app.inject({
+      method: 'GET',
+      url: `/apiweb/v3/players/u-1/block?client=demo&ts=${ts}&nonce=${nonce}`,
+      headers: {
+        accept: 'application/vnd.api+json',
+        sign: await sign({ playerId: 'u-1', ts, nonce }, 'test_secret'),
+      },
+    });
+    expect(inQuery.statusCode, inQuery.body).toBe(200);
+    const inBody = await h().app.inject({
+      method: 'DELETE',
+      url: '/apiweb/v3/players/u-1/block?client=demo',
+      headers: {
+        accept: 'application/vnd.api+json',
+        'content-type': 'application/json',
+        sign: await sign({ playerId: 'u-1', ts, nonce: `${nonce}-2` }, 'test_secret'),
+      },
+      payload: JSON.stringify({ ts, nonce: `${nonce}-2` }),
+    });
+    expect(inBody.statusCode, inBody.body).toBe(204);
+  });
+
   it('finds the player by our id in internal player-id mode', async () => {
     const client = await h().addClient({
       id: 'internal',

@@ -15,6 +15,7 @@ import { isSessionId } from '../sessions/token.js';
 import { isPlainObject } from '../validation/parse-fields.js';
 import { blockPlayer, type ControlledPlayer, findControlledPlayer, unblockPlayer } from './player-block.js';
 import { readBlockDocument, toPlayerBlockDocument } from './player-block-document.js';
+import { OWN_PARAMETERS_ONLY } from './session-control.errors.js';
 import {
   blockSchema,
   endPlayerSessionsSchema,
@@ -39,6 +40,7 @@ export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
    * stand in for the signed path, or one captured sign would act on any player of its client.
    */
   const authenticate = (request: RouteRequest<'/:playerId'>) => {
+    assertOwnParameters(request);
     const signed = PhpArray.from([['playerId', request.params.playerId]]);
     const params = isPlainObject(request.body) ? arrayReplace(phpReading(request.body), signed) : signed;
     return authenticateV3Caller(context, request, params);
@@ -115,6 +117,28 @@ export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
       },
     }),
   ];
+}
+
+/** Beside `client`, the only parameters a player route takes: the replay fields (docs/integration.md). */
+const OWN_QUERY = new Set(['client', 'ts', 'nonce']);
+const OWN_BODY_MEMBERS = new Set(['ts', 'nonce']);
+
+/**
+ * A player route takes `client` and the replay fields in its query, and in its body a block's document
+ * (PUT) or the replay fields alone; anything else is refused before the signature is checked. The API's
+ * signature signs values, not names or routes, so with other parameters taken and signed, an ordinary v2
+ * launch of a player (`authType`, `lang`, `nick`, `userId`), sent again with its values in the query,
+ * carried the sign of lifting that player's block or ending its sessions (docs/design.md §11).
+ */
+function assertOwnParameters(request: RouteRequest<'/:playerId'>): void {
+  const query = Object.keys(request.query).some((name) => !OWN_QUERY.has(name));
+  const body =
+    request.method !== 'PUT' &&
+    isPlainObject(request.body) &&
+    Object.keys(request.body).some((name) => !OWN_BODY_MEMBERS.has(name));
+  if (query || body) {
+    throw ApiError.of('bad_request', OWN_PARAMETERS_ONLY);
+  }
 }
 
 /** The client's player named by the path, checked like a launch's userId; else 422 or 404. */

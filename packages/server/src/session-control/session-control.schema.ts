@@ -19,6 +19,24 @@ const CLIENT_QUERY = {
   required: ['client'],
   properties: { client: { type: 'string', pattern: CLIENT_ID_PATTERN.source, description: 'The client id' } },
 };
+/** A player route's query: client and the replay fields, nothing else (session-control.routes.ts). */
+const PLAYER_QUERY = {
+  ...CLIENT_QUERY,
+  properties: {
+    ...CLIENT_QUERY.properties,
+    ts: {
+      type: 'string',
+      pattern: '^[1-9][0-9]{0,10}$',
+      description: 'Replay fields: the signed time (Unix seconds)',
+    },
+    nonce: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]{16,64}$',
+      description: 'Replay fields: a value used once',
+    },
+  },
+  additionalProperties: false,
+};
 const PLAYER_PARAMS = {
   type: 'object',
   required: ['playerId'],
@@ -95,7 +113,7 @@ export function endPlayerSessionsSchema(): FastifySchema {
     operationId: 'revokePlayerSessions',
     security: SIGNED_OR_API_KEY,
     params: PLAYER_PARAMS,
-    querystring: CLIENT_QUERY,
+    querystring: PLAYER_QUERY,
     produces: [JSON_API_MEDIA_TYPE],
     response: {
       200: {
@@ -125,7 +143,7 @@ export function blockSchema(): FastifySchema {
     operationId: 'blockPlayer',
     security: SIGNED_OR_API_KEY,
     params: PLAYER_PARAMS,
-    querystring: CLIENT_QUERY,
+    querystring: PLAYER_QUERY,
     body: {
       type: 'object',
       required: ['data'],
@@ -157,7 +175,7 @@ export function playerBlockSchema(): FastifySchema {
     operationId: 'getPlayerBlock',
     security: SIGNED_OR_API_KEY,
     params: PLAYER_PARAMS,
-    querystring: CLIENT_QUERY,
+    querystring: PLAYER_QUERY,
     produces: [JSON_API_MEDIA_TYPE],
     response: {
       200: { description: 'The block (blocked false when there is none)', ...PLAYER_BLOCK_DOCUMENT },
@@ -174,7 +192,7 @@ export function unblockSchema(): FastifySchema {
     operationId: 'unblockPlayer',
     security: SIGNED_OR_API_KEY,
     params: PLAYER_PARAMS,
-    querystring: CLIENT_QUERY,
+    querystring: PLAYER_QUERY,
     produces: [JSON_API_MEDIA_TYPE],
     response: {
       204: { description: 'Lifted (or there was none)', type: 'null' },
