@@ -71,7 +71,7 @@ export const JSON_API_PARAMETERS_REFUSED =
   `${JSON_API_MEDIA_TYPE} takes no media type parameters but ext and profile (JSON:API): send it ` +
   'without them, or send application/json';
 
-/** The 415 of a route without a body, to a body of a media type it cannot read (text/plain, a form). */
+/** The 415 of a route without a body, to a body of a media type it cannot read (text/plain; JSON and forms are parsed for every route). */
 export const NO_REQUEST_BODY = 'This endpoint takes no request body';
 
 /** The 415, naming the media types the route takes (a route without a body takes none). */

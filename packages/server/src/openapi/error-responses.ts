@@ -67,7 +67,7 @@ export const COMMON_ERRORS = {
   ),
   noRequestBody: errorExample(
     'noRequestBody',
-    'An operation without a body, sent one of a media type other than JSON (text/plain, a form)',
+    'An operation without a body, sent one of a media type the service reads for no route (text/plain, for instance)',
     'unsupported_media_type',
     NO_REQUEST_BODY,
   ),
