@@ -117,6 +117,32 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses a TRUST_PROXY range wider than a /8, IPv4 or mapped into IPv6, which believes nearly any caller', () => {
+    for (const wide of [
+      '0.0.0.0/1,128.0.0.0/1',
+      '10.0.0.0/7',
+      '::/0',
+      '2000::/3',
+      '::/64',
+      '::ffff:0:0/96',
+      '::ffff:10.0.0.0/103',
+    ]) {
+      const first = wide.split(',')[0];
+      expect(() => loadConfig({ TRUST_PROXY: wide }), wide).toThrow(
+        `TRUST_PROXY ranges hold no more than a /8: "${first}"`,
+      );
+    }
+    // As wide as proxies need: a private /8, a cloud balancer's public range, an IPv6 /32, mapped /104.
+    for (const fine of [
+      '10.0.0.0/8',
+      '35.191.0.0/16',
+      '2606:4700::/32',
+      '::ffff:10.0.0.0/104',
+      'uniquelocal',
+    ])
+      expect(loadConfig({ TRUST_PROXY: fine }).trustProxy, fine).toEqual([fine]);
+  });
+
   it('refuses TRUST_PROXY=true, which lets any caller choose its address, naming the list form', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
       'TRUST_PROXY=true is refused: it would let anyone who connects choose the address it is counted by. ' +

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
 /** Runtime configuration, parsed once from the environment. Nothing else reads `process.env`. */
 export interface Config {
@@ -159,11 +159,39 @@ function parseTrustProxy(text: string): false | readonly string[] {
   }
   const entries = text.split(',').map((part) => part.trim());
   const wrong = entries.filter((entry) => !NAMED_RANGES.includes(entry) && !isAddressOrCidr(entry));
-  if (wrong.length === 0) return Object.freeze(entries);
+  if (wrong.length > 0) {
+    throw new ConfigError(
+      `TRUST_PROXY must be false or a comma list of proxy addresses/CIDRs (or loopback, linklocal, ` +
+        `uniquelocal); not an address or CIDR: ${wrong.map((entry) => `"${entry}"`).join(', ')}`,
+    );
+  }
+  const wide = entries.filter((entry) => !NAMED_RANGES.includes(entry) && isTooWide(entry));
+  if (wide.length === 0) return Object.freeze(entries);
   throw new ConfigError(
-    `TRUST_PROXY must be false or a comma list of proxy addresses/CIDRs (or loopback, linklocal, ` +
-      `uniquelocal); not an address or CIDR: ${wrong.map((entry) => `"${entry}"`).join(', ')}`,
+    `TRUST_PROXY ranges hold no more than a /8: ${wide.map((entry) => `"${entry}"`).join(', ')} would ` +
+      'believe the X-Forwarded-For of nearly any caller, who could then choose the address it is counted by. ' +
+      'Give the addresses/CIDRs of your proxies, e.g. TRUST_PROXY=10.0.0.0/8',
   );
+}
+
+/**
+ * A range wider than any proxies need: one that holds addresses of two IPv4 /8s (as IPv4 or mapped into
+ * IPv6: ::/64 holds every ::ffff:a.b.c.d), or an IPv6 range wider than a /8. `0.0.0.0/1,128.0.0.0/1` or
+ * `::/0` believed every caller (docs/operations.md, "Which address").
+ */
+function isTooWide(entry: string): boolean {
+  const [address = '', prefix] = entry.split('/');
+  if (prefix === undefined) return false;
+  const type = isIP(address) === 4 ? 'ipv4' : 'ipv6';
+  if (type === 'ipv6' && Number(prefix) < 8) return true;
+  const range = new BlockList();
+  range.addSubnet(address, Number(prefix), type);
+  let octets = 0;
+  for (let first = 0; first < 256 && octets < 2; first++) {
+    const probe = `${first}.0.0.1`;
+    if (type === 'ipv4' ? range.check(probe, 'ipv4') : range.check(`::ffff:${probe}`, 'ipv6')) octets++;
+  }
+  return octets > 1;
 }
 
 function isAddressOrCidr(text: string): boolean {
