@@ -49,6 +49,16 @@ describe.each(DIALECTS)('the caller address on %s', (dialect) => {
       expect(integrator.statusCode, integrator.body).toBe(200);
     });
 
+    it('counts one IPv4 caller as one however its proxy writes it, and two as two', async () => {
+      // 203.0.113.5 plain, mapped into IPv6, and mapped in hex: one caller, one quota.
+      const forms = ['203.0.113.5', '::ffff:203.0.113.5', '::ffff:cb00:7105'];
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await forgeVia(h, '10.0.0.5', forms[i % 3])).statusCode);
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+      // Another IPv4 caller written in hex is not the same one (an IPv6 /64 would have held them both).
+      expect((await forgeVia(h, '10.0.0.5', '::ffff:cb00:7106')).statusCode).toBe(400);
+    });
+
     it('never counts a trusted proxy that reported no caller', async () => {
       for (let i = 0; i < 10; i++) expect((await forgeVia(h, '10.0.0.5')).statusCode).toBe(400);
     });

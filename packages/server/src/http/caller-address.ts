@@ -26,6 +26,7 @@ for (const [network, prefix] of [
 }
 
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+const DOTTED_MAPPED = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
 
 /**
  * THE caller's address (docs/design.md §11), for logs, the per-address quotas and anything else that
@@ -56,15 +57,14 @@ export function callerAddress(request: FastifyRequest, config: Config): string |
 /**
  * An IPv6 caller counts as its /64 (`2001:db8:1:2::/64`): one network holds 2^64 addresses, which one
  * host can hop across at will, so counting each would give a guesser as many quotas (docs/design.md §11).
- * IPv4 addresses, IPv4-mapped ones included, count as themselves.
+ * IPv4 addresses count as themselves, however written: one mapped into IPv6 as the IPv4 address (as a /64
+ * of IPv6, every IPv4 caller would have been one).
  */
 function countedAs(address: string): string {
-  if (!address.includes(':') || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address)) return address;
-  try {
-    return `${ipaddr.IPv6.networkAddressFromCIDR(`${address}/64`).toString()}/64`;
-  } catch {
-    return address;
-  }
+  const plain = plainAddress(address);
+  if (plain === undefined) return address;
+  if (isIPv4(plain)) return plain;
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${plain}/64`).toString()}/64`;
 }
 
 /**
@@ -101,12 +101,24 @@ function trustedProxies(list: readonly string[]): (address: string, hop: number)
 }
 
 function isShared(address: string): boolean {
-  // IPv4 clients of a dual-stack socket appear as ::ffff:a.b.c.d.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  const plain = mapped ?? address;
+  const plain = plainAddress(address);
+  if (plain === undefined) return true; // not an address at all: nothing to count by
+  return SHARED_RANGES.check(plain, isIPv4(plain) ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * The address as one text per address: an IPv4 address mapped into IPv6 (a dual-stack socket's
+ * `::ffff:a.b.c.d`, or `::ffff:cb00:7105` as a proxy may write it) as the IPv4 address, every form in its
+ * shortest spelling; undefined for what is no address.
+ */
+function plainAddress(address: string): string | undefined {
+  // Nearly every request: an IPv4 peer, plain or as a dual-stack socket gives it, read without parsing.
+  if (isIPv4(address)) return address;
+  const mapped = DOTTED_MAPPED.exec(address)?.[1];
+  if (mapped !== undefined && isIPv4(mapped)) return mapped;
   try {
-    return SHARED_RANGES.check(plain, isIPv4(plain) ? 'ipv4' : 'ipv6');
+    return ipaddr.process(address).toString();
   } catch {
-    return true; // not an address at all: nothing to count by
+    return undefined;
   }
 }
