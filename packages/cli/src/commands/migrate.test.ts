@@ -29,6 +29,24 @@ describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {
 
     expect((await cli('migrate')).stdout).toBe('the database schema is up to date; nothing to apply\n');
   });
+
+  it('migrates once when two processes migrate the same store at the same moment, and neither fails', async () => {
+    // Two instances starting together, or migrate run while one starts (docs/operations.md, "Upgrades
+    // and migrations"). Opened in one process, their steps interleave at every await: without a lock,
+    // both find every migration pending and the second creates a table the first just made.
+    const first = await database().open();
+    const second = await database().open();
+    try {
+      const [a, b] = await Promise.all([first.migrate(), second.migrate()]);
+      expect([...a, ...b].sort()).toEqual([...MIGRATIONS].sort());
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+    const status = JSON.parse((await cli('migrate', '--status', '--json')).stdout);
+    expect(status.map((migration: { state: string }) => migration.state)).toEqual(
+      MIGRATIONS.map(() => 'applied'),
+    );
+  });
 });
 
 describe('poker-launch serve, other commands and migrations', () => {
