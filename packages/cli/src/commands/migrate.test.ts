@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../test-support/migration-names.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
@@ -46,6 +47,39 @@ describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {
     expect(status.map((migration: { state: string }) => migration.state)).toEqual(
       MIGRATIONS.map(() => 'applied'),
     );
+  });
+
+  it('says a store a later version migrated is newer than this version, lists its unknown migrations and refuses to migrate it', async () => {
+    // Going back to an earlier version (docs/operations.md, "Upgrades and migrations"): Kysely called
+    // it "corrupted migrations", and --status, which it pointed to, showed no sign of the migration.
+    expect((await cli('migrate')).code).toBe(0);
+    const store = await database().open();
+    try {
+      await sql`insert into kysely_migration (name, timestamp) values ('999_later_version', '2030-01-01T00:00:00.000Z')`.execute(
+        store.db,
+      );
+    } finally {
+      await store.close();
+    }
+
+    const refused = await cli('migrate');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'migration failed: the database schema is newer than this version: a later version applied 999_later_version, which this version does not know',
+    );
+    expect(refused.stderr).not.toContain('corrupted');
+
+    const status = JSON.parse((await cli('migrate', '--status', '--json')).stdout);
+    expect(status.at(-1)).toEqual({
+      name: '999_later_version',
+      state: 'newer',
+      appliedAt: '2030-01-01T00:00:00.000Z',
+    });
+    expect(status.slice(0, -1).map((migration: { state: string }) => migration.state)).toEqual(
+      MIGRATIONS.map(() => 'applied'),
+    );
+    const table = (await cli('migrate', '--status')).stdout.trim().split('\n');
+    expect(table.at(-1)).toMatch(/^999_later_version\s+newer\s+2030-01-01T00:00:00.000Z$/);
   });
 });
 

@@ -19,9 +19,10 @@ export const migrateCommand: Command = {
   async run({ values }, context) {
     return withOpenDatabase(context, async (database) => {
       if (values.status) {
-        const migrations = (await database.migrationStatus()).map(({ name, appliedAt }) => ({
+        const migrations = (await database.migrationStatus()).map(({ name, appliedAt, newer }) => ({
           name,
-          state: appliedAt ? 'applied' : 'pending',
+          // newer: applied by a later version, which this one does not know.
+          state: newer ? 'newer' : appliedAt ? 'applied' : 'pending',
           appliedAt: appliedAt?.toISOString() ?? null,
         }));
         if (values.json) printJson(context, migrations);

@@ -16,7 +16,7 @@ export interface Database {
   close(): Promise<void>;
   /** Applies pending migrations, without the statement timeout queries run under; returns their names. */
   migrate(): Promise<string[]>;
-  /** Every migration this version knows, applied or pending. */
+  /** Every migration this version knows, applied or pending, then those a later version applied. */
   migrationStatus(): Promise<MigrationState[]>;
   /**
    * From now on, a statement on `db` waits at most `ms` for another connection's write lock before it

@@ -52,6 +52,8 @@ export interface MigrationState {
   readonly name: string;
   /** When it was applied; undefined: pending. */
   readonly appliedAt: Date | undefined;
+  /** Applied by a later version: this one does not know it (docs/operations.md, "Upgrades and migrations"). */
+  readonly newer?: true;
 }
 
 /**
@@ -68,18 +70,56 @@ export async function migrateToLatest<T>(
   schema?: string,
 ): Promise<string[]> {
   const { error, results = [] } = await migrator(db, dialect, schema).migrateToLatest();
-  if (error) throw error;
+  if (error) {
+    // Kysely calls a migration it does not know "corrupted migrations"; a later version's is the usual one.
+    const newer = await newerMigrations(db, dialect, schema).catch(() => []);
+    if (newer.length > 0) throw new Error(schemaAheadMessage(newer));
+    throw error;
+  }
   return results.map((result) => result.migrationName);
 }
 
-/** Every migration this version knows, in order, applied or pending. */
+/** What `migrate` and `serve` say of a database a later version migrated, with what to do. */
+export function schemaAheadMessage(newer: readonly MigrationState[]): string {
+  const names = newer.map((migration) => migration.name).join(', ');
+  return (
+    `the database schema is newer than this version: a later version applied ${names}, which this version ` +
+    'does not know, so it migrates nothing; run the later version, or start this one with ' +
+    'MIGRATE_ON_START=false (docs/operations.md, "Upgrades and migrations")'
+  );
+}
+
+/** Every migration this version knows, in order, applied or pending, then those a later version applied. */
 export async function migrationStatus<T>(
   db: Kysely<T>,
   dialect: Dialect,
   schema?: string,
 ): Promise<MigrationState[]> {
-  const known = await migrator(db, dialect, schema).getMigrations();
-  return known.map(({ name, executedAt }) => ({ name, appliedAt: executedAt }));
+  const known = (await migrator(db, dialect, schema).getMigrations()).map(({ name, executedAt }) => ({
+    name,
+    appliedAt: executedAt,
+  }));
+  // No migration applied: there may be no migration table to read yet.
+  if (known.every((migration) => migration.appliedAt === undefined)) return known;
+  return [...known, ...(await newerMigrations(db, dialect, schema))];
+}
+
+/** The migrations this database has that this version does not know: a later version applied them. */
+async function newerMigrations<T>(
+  db: Kysely<T>,
+  dialect: Dialect,
+  schema: string | undefined,
+): Promise<MigrationState[]> {
+  const known = new Set(Object.keys(migrations(dialect)));
+  const tables = db as unknown as Kysely<{ kysely_migration: { name: string; timestamp: string } }>;
+  const rows = await (schema === undefined ? tables : tables.withSchema(schema))
+    .selectFrom('kysely_migration')
+    .select(['name', 'timestamp'])
+    .orderBy('name')
+    .execute();
+  return rows
+    .filter(({ name }) => !known.has(name))
+    .map(({ name, timestamp }) => ({ name, appliedAt: new Date(timestamp), newer: true }));
 }
 
 function migrator<T>(db: Kysely<T>, dialect: Dialect, schema: string | undefined): Migrator {
