@@ -65,7 +65,7 @@ describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {
     const refused = await cli('migrate');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      'migration failed: the database schema is newer than this version: a later version applied 999_later_version, which this version does not know',
+      'migration failed: the database schema is newer than this version: it has migrations this version does not know (999_later_version)',
     );
     expect(refused.stderr).not.toContain('corrupted');
 

@@ -83,9 +83,9 @@ export async function migrateToLatest<T>(
 export function schemaAheadMessage(newer: readonly MigrationState[]): string {
   const names = newer.map((migration) => migration.name).join(', ');
   return (
-    `the database schema is newer than this version: a later version applied ${names}, which this version ` +
-    'does not know, so it migrates nothing; run the later version, or start this one with ' +
-    'MIGRATE_ON_START=false (docs/operations.md, "Upgrades and migrations")'
+    `the database schema is newer than this version: it has migrations this version does not know (${names}), ` +
+    "a later version's (or another application's in the same schema), so this one migrates nothing; run " +
+    'the later version, or start this one with MIGRATE_ON_START=false (docs/operations.md, "Upgrades and migrations")'
   );
 }
 
