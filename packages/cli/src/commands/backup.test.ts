@@ -1,4 +1,5 @@
-import { readdir, stat } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openDatabase } from '@poker-launch/server/admin';
 import { sql } from 'kysely';
@@ -61,6 +62,30 @@ describe('poker-launch backup', () => {
       expect(response.status).toBe(200);
       expect(((await response.json()) as { data: { id: string } }).data.id).toBe(id);
     }
+  });
+
+  it('removes the partial copy a backup killed midway left under the same name, and says so', async () => {
+    // kill -9, the OOM killer or a cron job's timeout stop a backup before it can clean up: each such run
+    // left a copy as big as the database beside the backups, which nothing removed (docs/operations.md,
+    // "Backups and restore": the copy is the only file it leaves).
+    const folder = folderOf(database().url);
+    const file = join(folder, 'nightly.db');
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const left = [`nightly.db.partial-${gone}-0a1b2c3d`, `nightly.db.partial-${gone}-0a1b2c3d-journal`];
+    // A backup still running (this process stands for it) keeps its own; another file's are not touched.
+    const running = [`nightly.db.partial-${process.pid}-4e5f6a7b`, `weekly.db.partial-${gone}-0a1b2c3d`];
+    for (const name of [...left, ...running]) await writeFile(join(folder, name), 'partial');
+
+    const backup = await runPokerLaunch(['backup', file], { DATABASE_URL: database().url });
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stdout).toMatch(/^wrote .*nightly\.db: \d+ pages, integrity_check ok\n$/);
+    expect(backup.stderr).toContain(
+      `removed ${join(folder, left[0] ?? '')}, the partial copy of a backup that was interrupted\n`,
+    );
+    const files = await readdir(folder);
+    expect(files.filter((name) => !name.startsWith('poker-launch.db')).sort()).toEqual(
+      ['nightly.db', ...running].sort(),
+    );
   });
 
   it('refuses to overwrite a file or to write into a missing folder, and refuses PostgreSQL pointing to pg_dump', async () => {

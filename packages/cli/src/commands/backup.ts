@@ -27,6 +27,8 @@ export const backupCommand: Command = {
     const report = await backupSqlite(database.path, file).catch((error: unknown) => {
       throw new CommandError(`backup failed: ${messageOf(error)}`);
     });
+    for (const file of report.removed)
+      context.err(`removed ${file}, the partial copy of a backup that was interrupted`);
     if (report.integrity !== 'ok')
       throw new CommandError(`the copy failed integrity_check: ${report.integrity}`);
     context.out(`wrote ${file}: ${report.pages} pages, integrity_check ok`);

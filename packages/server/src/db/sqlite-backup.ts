@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { chmod, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
 
 export interface BackupReport {
@@ -9,6 +9,8 @@ export interface BackupReport {
   pages: number;
   /** What `PRAGMA integrity_check` said of the copy: `ok`, or the first problem it found. */
   integrity: string;
+  /** Partial copies of `destination` that interrupted backups left, removed before this one. */
+  removed: string[];
 }
 
 /**
@@ -23,8 +25,10 @@ export async function backupSqlite(sourcePath: string, destination: string): Pro
   const folder = dirname(destination);
   if (!existsSync(folder)) throw new Error(`there is no directory ${folder}; create it first`);
   const source = new SQLite(sourcePath, { fileMustExist: true });
-  const partial = `${destination}.partial-${randomBytes(4).toString('hex')}`;
+  // The process id tells a later backup whether the one that wrote it still runs.
+  const partial = `${destination}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
+    const removed = await removeInterrupted(destination);
     source.pragma('busy_timeout = 5000');
     await writeFile(partial, '', { mode: 0o600, flag: 'wx' });
     // After the first (sizing) step, copy every remaining page at once: a backup copied in several
@@ -33,13 +37,48 @@ export async function backupSqlite(sourcePath: string, destination: string): Pro
     const integrity = settleAndCheck(partial);
     await chmod(partial, 0o600);
     await rename(partial, destination);
-    return { pages: totalPages, integrity };
+    return { pages: totalPages, integrity, removed };
   } catch (error) {
-    await Promise.all(['', ...WAL_FILES].map((suffix) => rm(`${partial}${suffix}`, { force: true })));
+    await Promise.all(
+      ['', '-journal', ...WAL_FILES].map((suffix) => rm(`${partial}${suffix}`, { force: true })),
+    );
     throw error;
   } finally {
     source.close();
   }
+}
+
+/**
+ * A backup killed midway (kill -9, the OOM killer, a timeout) cannot remove its partial copy, as big as the
+ * database: the next backup to the same name removes those whose process is gone, with their journal.
+ */
+async function removeInterrupted(destination: string): Promise<string[]> {
+  const folder = dirname(destination);
+  const partial = new RegExp(
+    `^${escapeRegExp(basename(destination))}\\.partial-(\\d+)-[0-9a-f]{8}(-journal|-wal|-shm)?$`,
+  );
+  const removed: string[] = [];
+  for (const name of await readdir(folder)) {
+    const match = partial.exec(name);
+    if (!match || isRunning(Number(match[1]))) continue;
+    await rm(join(folder, name), { force: true });
+    if (match[2] === undefined) removed.push(join(folder, name));
+  }
+  return removed.sort();
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The files SQLite keeps beside a database in WAL mode. */
