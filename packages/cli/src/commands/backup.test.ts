@@ -105,6 +105,15 @@ describe('poker-launch backup', () => {
       stderr: `poker-launch backup: backup failed: there is no directory ${nowhere}; create it first\n`,
     });
 
+    // An empty name (an unset variable in a script) copied the whole database under ".partial-…" in the
+    // working directory, then failed to rename it to "".
+    const unnamed = await runPokerLaunch(['backup', ''], { DATABASE_URL: database().url });
+    expect(unnamed).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'poker-launch backup: the file name is empty; give the file to write the copy to\n',
+    });
+
     const postgres = await runPokerLaunch(['backup', '/tmp/never-written.db'], {
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
     });

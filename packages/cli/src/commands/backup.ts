@@ -1,5 +1,5 @@
 import { backupSqlite, loadConfig } from '@poker-launch/server/admin';
-import { type Command, CommandError } from '../command.js';
+import { type Command, CommandError, UsageError } from '../command.js';
 import { messageOf } from '../database.js';
 import { missingDatabase } from '../database-notice.js';
 
@@ -16,6 +16,8 @@ export const backupCommand: Command = {
   ],
   positionals: [1, 1],
   async run({ positionals: [file = ''] }, context) {
+    // An unset variable in a script: else the whole copy is written under ".partial-…" here, then fails.
+    if (file === '') throw new UsageError('the file name is empty; give the file to write the copy to');
     const { database } = loadConfig(context.env);
     if (database.dialect !== 'sqlite') {
       throw new CommandError(
