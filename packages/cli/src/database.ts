@@ -22,18 +22,27 @@ import { databaseNotes, missingDatabase } from './database-notice.js';
 export async function withDatabase<T>(
   context: CommandContext,
   work: (db: Db) => Promise<T>,
-  options: OpenDatabaseOptions = {},
+  options: OpenDatabaseOptions & {
+    /** What to say of a schema a later version migrated, refused; by default it is used as it is. */
+    refuseNewer?: (names: string) => string;
+  } = {},
 ): Promise<T> {
+  const { refuseNewer, ...openOptions } = options;
   const missing = missingDatabase(loadConfig(context.env).database);
   if (missing !== undefined) throw new CommandError(missing);
   return withOpenDatabase(
     context,
     async (database) => {
-      const pending = (await database.migrationStatus()).filter((migration) => !migration.appliedAt);
+      const status = await database.migrationStatus();
+      const pending = status.filter((migration) => !migration.appliedAt);
       if (pending.length > 0) throw new CommandError(schemaBehindMessage(pending));
+      const newer = status.filter((migration) => migration.newer);
+      if (refuseNewer !== undefined && newer.length > 0) {
+        throw new CommandError(refuseNewer(newer.map((migration) => migration.name).join(', ')));
+      }
       return work(database.db);
     },
-    options,
+    openOptions,
   );
 }
 

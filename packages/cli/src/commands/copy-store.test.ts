@@ -242,6 +242,32 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
   );
 
   it(
+    'refuses a source a later version migrated: what only that version knows would be left out',
+    async () => {
+      // Its tables and columns are not in this version's plan: the counts would still match, and the
+      // target would lack them (docs/operations.md, "Upgrades and migrations").
+      expect((await sourceCli(['client', 'add', 'casino-1', '--no-secret'])).code).toBe(0);
+      const store = await source().open();
+      try {
+        await sql`insert into kysely_migration (name, timestamp) values ('999_later_version', '2030-01-01T00:00:00.000Z')`.execute(
+          store.db,
+        );
+      } finally {
+        await store.close();
+      }
+
+      const refused = await sourceCli(['copy-store', target().url]);
+      expect(refused).toMatchObject({ code: 1, stdout: '' });
+      expect(refused.stderr).toBe(
+        'poker-launch copy-store: the source database is newer than this version: it has migrations this version does not know (999_later_version), so a copy would leave out what they store; copy it with the version that migrated it\n',
+      );
+      const status = JSON.parse((await targetCli('migrate', '--status', '--json')).stdout);
+      expect(status.every((migration: { state: string }) => migration.state === 'pending')).toBe(true);
+    },
+    COPY_TEST_TIMEOUT_MS,
+  );
+
+  it(
     'reads and writes in batches: a table of more rows than a batch is copied whole, in key order',
     async () => {
       expect((await sourceCli(['client', 'add', 'casino-1', '--no-secret'])).code).toBe(0);

@@ -39,7 +39,12 @@ export const copyStoreCommand: Command = {
     const report = await withDatabase(
       context,
       (db) => withTarget(target, (database) => copyInto(db, database, describeDatabase(source), context.env)),
-      { withoutTimeouts: true },
+      {
+        withoutTimeouts: true,
+        // Tables and columns only a later version knows are in no plan here: they would be left out.
+        refuseNewer: (names) =>
+          `the source database is newer than this version: it has migrations this version does not know (${names}), so a copy would leave out what they store; copy it with the version that migrated it`,
+      },
     );
     const width = Math.max(...report.map(({ table }) => table.length));
     for (const { table, rows } of report) context.out(`${table.padEnd(width)}  ${rows}`);
