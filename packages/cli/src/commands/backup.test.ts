@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openDatabase } from '@poker-launch/server/admin';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, launchingDuring, printedCredentials } from '../test-support/create-session.js';
@@ -86,6 +87,27 @@ describe('poker-launch backup', () => {
     expect(files.filter((name) => !name.startsWith('poker-launch.db')).sort()).toEqual(
       ['nightly.db', ...running].sort(),
     );
+  });
+
+  it('keeps no copy that fails integrity_check: a file under the chosen name is always a sound backup', async () => {
+    // A damaged database (here a row breaking its table's NOT NULL, as a bad sector or a bad copy would):
+    // the copy failed the check, the command said so with exit 1, and left the copy under the chosen name,
+    // where a restore script picking the newest backup would take it (docs/operations.md, "Backups").
+    const folder = folderOf(database().url);
+    const damaged = join(folder, 'damaged.db');
+    const store = new SQLite(damaged);
+    store.unsafeMode(true);
+    store.exec(`create table t (a); insert into t values (null); pragma writable_schema = on;
+      update sqlite_schema set sql = 'create table t (a not null)' where name = 't'`);
+    store.close();
+
+    const file = join(folder, 'copy-of-damaged.db');
+    const backup = await runPokerLaunch(['backup', file], { DATABASE_URL: `sqlite:${damaged}` });
+    expect(backup).toMatchObject({ code: 1, stdout: '' });
+    expect(backup.stderr).toBe(
+      'poker-launch backup: backup failed: the copy failed integrity_check (NULL value in t.a) and was not kept; check the database itself: sqlite3 <file> "pragma integrity_check"\n',
+    );
+    expect((await readdir(folder)).filter((name) => name.startsWith('copy-of-damaged'))).toEqual([]);
   });
 
   it('refuses to overwrite a file or to write into a missing folder, and refuses PostgreSQL pointing to pg_dump', async () => {

@@ -7,7 +7,7 @@ import SQLite from 'better-sqlite3';
 export interface BackupReport {
   /** Database pages copied. */
   pages: number;
-  /** What `PRAGMA integrity_check` said of the copy: `ok`, or the first problem it found. */
+  /** What `PRAGMA integrity_check` said of the copy: `ok` (a copy that fails it is not kept). */
   integrity: string;
   /** Partial copies of `destination` that interrupted backups left, removed before this one. */
   removed: string[];
@@ -17,7 +17,8 @@ export interface BackupReport {
  * A consistent copy of a SQLite database that a service is writing to, by SQLite's online backup API.
  * The copy is made in one step, so it is one snapshot (in WAL mode the service keeps writing meanwhile),
  * under a temporary name, readable by the owner only (it holds client secrets), then checked and
- * renamed into place: a file at `destination` is always a complete copy, and the only file it leaves.
+ * renamed into place: a file at `destination` is always a complete copy that passed integrity_check, and
+ * the only file it leaves.
  */
 export async function backupSqlite(sourcePath: string, destination: string): Promise<BackupReport> {
   if (existsSync(destination)) throw new Error(`${destination} exists; choose a new file name`);
@@ -35,6 +36,12 @@ export async function backupSqlite(sourcePath: string, destination: string): Pro
     // steps restarts whenever another connection writes between them, forever under steady load.
     const { totalPages } = await source.backup(partial, { progress: () => 0x7fffffff });
     const integrity = settleAndCheck(partial);
+    // Under the chosen name, a restore (or a script taking the newest backup) would trust it.
+    if (integrity !== 'ok') {
+      throw new Error(
+        `the copy failed integrity_check (${integrity}) and was not kept; check the database itself: sqlite3 <file> "pragma integrity_check"`,
+      );
+    }
     await chmod(partial, 0o600);
     await rename(partial, destination);
     return { pages: totalPages, integrity, removed };
