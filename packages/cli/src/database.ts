@@ -95,6 +95,13 @@ export async function withOpenDatabase<T>(
           : `cannot reach the database: ${messageOf(error)}`,
       );
     }
+    // PostgreSQL's insufficient_privilege: the schema made by another role, e.g. migrated as a superuser.
+    if (!(error instanceof CommandError) && (error as { code?: unknown } | null)?.code === '42501') {
+      const role = config.database.dialect === 'postgres' ? new URL(config.database.url).username : '';
+      throw new CommandError(
+        `the database refuses ${role === '' ? 'this role' : `role ${decodeURIComponent(role)}`}: ${messageOf(error)}; the role in DATABASE_URL must own the service's tables (docs/operations.md, "PostgreSQL")`,
+      );
+    }
     throw error;
   } finally {
     await database.close();

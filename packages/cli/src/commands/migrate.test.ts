@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { TEST_POSTGRES_URL } from '../../../server/src/test-support/dialects.js';
 import { MIGRATIONS } from '../test-support/migration-names.js';
+import { adminQuery } from '../test-support/postgres-admin.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe } from '../test-support/run-serve.js';
 import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
@@ -80,6 +83,32 @@ describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {
     );
     const table = (await cli('migrate', '--status')).stdout.trim().split('\n');
     expect(table.at(-1)).toMatch(/^999_later_version\s+newer\s+2030-01-01T00:00:00.000Z$/);
+  });
+});
+
+describe.runIf(TEST_POSTGRES_URL)('poker-launch on a PostgreSQL store its role may not use', () => {
+  const database = useTempDatabase('postgres');
+
+  it('says so in one line, as serve does, instead of a stack trace', async () => {
+    // The schema migrated as another role (the superuser) than the one in DATABASE_URL: docs/operations.md,
+    // "PostgreSQL", wants the service's role to own the database.
+    const server = TEST_POSTGRES_URL ?? '';
+    const role = `poker_launch_cli_${randomBytes(4).toString('hex')}`;
+    await adminQuery(server, `CREATE ROLE ${role} LOGIN`);
+    try {
+      const url = new URL(database().url);
+      url.username = role;
+      const listed = await runPokerLaunch(['client', 'list'], { DATABASE_URL: url.href });
+      expect(listed).toMatchObject({ code: 1, stdout: '' });
+      expect(listed.stderr.trim().split('\n').at(-1)).toBe(
+        `poker-launch client list: the database refuses role ${role}: permission denied for table kysely_migration; the role in DATABASE_URL must own the service's tables (docs/operations.md, "PostgreSQL")`,
+      );
+      const migrated = await runPokerLaunch(['migrate'], { DATABASE_URL: url.href });
+      expect(migrated.code).toBe(1);
+      expect(migrated.stderr).not.toContain('    at ');
+    } finally {
+      await adminQuery(server, `DROP ROLE ${role}`);
+    }
   });
 });
 
