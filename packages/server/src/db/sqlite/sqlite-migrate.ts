@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
-import { migrateToLatest } from '../migrations.js';
+import { migrateToLatest, migrationStatus } from '../migrations.js';
 import type { Db } from '../schema.js';
 
 /** How long a migration waits between attempts at the write lock another process holds. */
@@ -15,6 +15,11 @@ const LOCK_RETRY_MS = 25;
  * a second process waits for the first, then finds nothing pending; a failure rolls the whole run back.
  */
 export async function migrateSqlite(db: Db, connection: SQLite.Database): Promise<string[]> {
+  // Nothing to apply (an instance restarting): no need to wait for the lock a busy writer keeps taking.
+  const status = await migrationStatus(db, 'sqlite');
+  if (status.every((migration) => migration.appliedAt !== undefined && migration.newer === undefined)) {
+    return [];
+  }
   await beginImmediate(connection);
   try {
     const applied = await migrateToLatest(db, 'sqlite');
