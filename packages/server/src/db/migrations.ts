@@ -59,7 +59,8 @@ export interface MigrationState {
 /**
  * Applies the pending migrations and returns their names (empty when the schema was up to date). On
  * PostgreSQL, Kysely's migrator holds an advisory lock meanwhile, so instances starting together on an
- * empty database migrate it once: the others wait, then find nothing pending.
+ * empty database migrate it once: the others wait, then find nothing pending. On SQLite the caller holds
+ * the write lock instead (sqlite/sqlite-migrate.ts).
  *
  * @param schema PostgreSQL: the schema the tables live in. Named, because without it Kysely takes a
  * migration table in ANY schema of the database (another app's, a parallel test's) for ours.
