@@ -146,6 +146,31 @@ describe('poker-launch serve, other commands and migrations', () => {
     expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
   });
 
+  it('with MIGRATE_ON_START=false starts on a schema a later version migrated, and logs a warning that names it', async () => {
+    // Going back a version, or an instance not yet upgraded restarting (docs/operations.md, "Upgrades and
+    // migrations"): it runs, and the log says why the schema has what this version does not know.
+    expect((await runPokerLaunch(['migrate'], { DATABASE_URL: database().url })).code).toBe(0);
+    const store = await database().open();
+    try {
+      await sql`insert into kysely_migration (name, timestamp) values ('999_later_version', '2030-01-01T00:00:00.000Z')`.execute(
+        store.db,
+      );
+    } finally {
+      await store.close();
+    }
+    const serve = await runServe(database().url, { MIGRATE_ON_START: 'false' });
+    expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    const line = serve
+      .stdout()
+      .split('\n')
+      .find((text) => text.includes('newer than this version'));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({
+      level: 40,
+      migrations: ['999_later_version'],
+      msg: "the database schema is newer than this version: it has migrations this version does not know, a later version's; this version leaves them as they are",
+    });
+  });
+
   it('migrates an empty database at start by default, and logs what it applied', async () => {
     const serve = await runServe(database().url);
     expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });

@@ -79,6 +79,16 @@ export const serveCommand: Command = {
     if (server.appliedMigrations.length > 0) {
       server.app.log.info({ migrations: server.appliedMigrations }, 'applied migrations');
     }
+    // Only with MIGRATE_ON_START=false: else the start refused it (docs/operations.md, "Upgrades and migrations").
+    // A warning: a database gone away meanwhile is readiness's to report, not a reason to stop.
+    const status = await server.database.migrationStatus().catch(() => []);
+    const newer = status.filter((migration) => migration.newer);
+    if (newer.length > 0) {
+      server.app.log.warn(
+        { migrations: newer.map((migration) => migration.name) },
+        "the database schema is newer than this version: it has migrations this version does not know, a later version's; this version leaves them as they are",
+      );
+    }
     const { db } = server.database;
     try {
       if (config.deployment === 'production') {
