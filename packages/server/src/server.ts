@@ -11,9 +11,9 @@ import { createMetrics } from './ops/metrics.js';
 import { warnOfUnboundKeys } from './users/unbound-keys.js';
 
 /**
- * How long the console's and the operator API's statements (SQLite: on the event loop) wait for another
- * process's write lock once the instance serves: the session writer's own commits hold it for
- * milliseconds, and a longer wait would hold every request of the instance (docs/operations.md,
+ * How long the console's statements (its changes and sign-ins; on SQLite they run on the event loop) wait
+ * for another process's write lock once the instance serves: the session writer's own commits hold it
+ * for milliseconds, and a longer wait would hold every request of the instance (docs/operations.md,
  * "Database outages").
  */
 const EVENT_LOOP_LOCK_WAIT_MS = 250;
