@@ -286,6 +286,12 @@ export const ERROR_DOCUMENT: JsonSchema = {
               type: 'string',
               description: 'v3: the string with the client parameter kept, which is accepted too',
             },
+            hmacSigningText: {
+              type: 'string',
+              description:
+                'An hmac sign header that could be read: the text the service keyed, its six lines joined ' +
+                'by \\n (hmac-sha256, method, path and query, t, n, SHA-256 of the body), to compare with yours',
+            },
             hints: {
               type: 'array',
               description:
@@ -297,9 +303,17 @@ export const ERROR_DOCUMENT: JsonSchema = {
                 properties: {
                   code: {
                     type: 'string',
-                    enum: ['sign_header_missing', 'client_missing', 'body_misread', 'no_parameters'],
+                    enum: [
+                      'sign_header_missing',
+                      'hmac_header_malformed',
+                      'client_missing',
+                      'body_misread',
+                      'no_parameters',
+                    ],
                     description:
                       'sign_header_missing: no sign header (the detail says where a sign came instead); ' +
+                      'hmac_header_malformed: a sign that starts like an hmac header but is not one (the ' +
+                      'detail gives its form); ' +
                       'client_missing: no clientId (v2) or client (v3) query parameter; body_misread: the ' +
                       'body is not of its Content-Type; no_parameters: nothing was signed',
                   },

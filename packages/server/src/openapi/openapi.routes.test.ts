@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse as Answer } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_REQUEST_PROTECTION } from '../clients/request-protection.js';
 import { V2_CREATE_SESSION_URL } from '../launch/v2/v2.routes.js';
 import { GAME_SESSIONS_PATH } from '../launch/v3/game-session.serializer.js';
 import { V3_OPEN_GAME_URL } from '../launch/v3/v3.routes.js';
@@ -268,6 +269,41 @@ describe.each(DIALECTS)('the API reference on %s', (dialect) => {
       canonical: 'u-1OpenGame',
       acceptedAlternative: 'demou-1OpenGame',
     });
+  });
+
+  it('promises what an hmac signature error adds: the text the service signed, and the malformed-header hint', async () => {
+    const client = await h().addClient({
+      protection: { ...DEFAULT_REQUEST_PROTECTION, signature: 'both' },
+    });
+    const now = Math.floor(h().clock.now().getTime() / 1000);
+    const answers = [
+      // well formed, made with another secret: the service answers the text its HMAC covered
+      await h().createSession(
+        'u-1',
+        {},
+        { client, sign: `t=${now},n=${'a'.repeat(32)},hmac=${'0'.repeat(64)}` },
+      ),
+      // starts like an hmac header but is not one: the hint says so
+      await h().createSession('u-1', {}, { client, sign: `t=${now},hmac=00` }),
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([400, 400]);
+    expect(answers[0]?.json().meta.signature.hmacSigningText).toContain('hmac-sha256\nPOST\n');
+    expect(answers[1]?.json().meta.signature.hints.map((hint: JsonObject) => hint.code)).toEqual([
+      'hmac_header_malformed',
+    ]);
+    const document = await reference();
+    expect(
+      answers.flatMap((answer) => brokenPromises(document, V2_CREATE_SESSION_URL, 'post', answer)),
+    ).toEqual([]);
+    // Every member the service puts in meta.signature is one the reference describes.
+    const errorDocument = ((document.components as JsonObject).schemas as Record<string, JsonObject>)
+      .ErrorDocument as JsonObject;
+    const meta = (errorDocument.properties as Record<string, JsonObject>).meta as JsonObject;
+    const signature = (meta.properties as Record<string, JsonObject>).signature as JsonObject;
+    const described = Object.keys(signature.properties as JsonObject);
+    for (const answer of answers) {
+      expect(described).toEqual(expect.arrayContaining(Object.keys(answer.json().meta.signature)));
+    }
   });
 
   it('promises exactly what the token API answers', async () => {
