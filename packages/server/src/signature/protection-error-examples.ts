@@ -29,7 +29,7 @@ export const PROTECTION_ERRORS: readonly ErrorExample[] = [
     'replayFieldsRequired',
     'The client requires ts and nonce, and they are missing or malformed',
     'replay_fields_required',
-    'This client requires ts (the Unix time of signing, in seconds) and nonce (16 to 64 characters of A-Z a-z 0-9 _ -, new for each request) among the signed parameters, in the query string (v2: or the body)',
+    'This client requires ts (the Unix time of signing, in seconds) and nonce (16 to 64 characters of A-Z a-z 0-9 _ -, new for each request) among the signed parameters: in the query string, or in the body (a JSON body: as top-level members beside data, never inside it)',
   ),
   errorExample(
     'addressNotAllowed',

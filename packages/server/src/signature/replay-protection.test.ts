@@ -265,7 +265,8 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     const bare = await open('client=demo', await sign(document, SECRET));
     expect(outcome(bare)).toEqual([400, 'replay_fields_required']);
     const fields = replayFields();
-    // Signed, but inside the document: the detail says where they go.
+    // Signed, but inside the document: the detail says where they go, the body's top level included,
+    // which v3 reads too (docs/integration.md, Replay fields).
     const inside = openGameDocument({ id: 'u-1', nick: 'One' });
     Object.assign((inside as { data: { attributes: object } }).data.attributes, fields);
     const misplaced = await h().app.inject({
@@ -277,7 +278,8 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     expect(outcome(misplaced)).toEqual([400, 'replay_fields_required']);
     expect(misplaced.json().errors[0].detail).toBe(
       'This client requires ts (the Unix time of signing, in seconds) and nonce (16 to 64 characters of ' +
-        'A-Z a-z 0-9 _ -, new for each request) among the signed parameters, in the query string (v2: or the body)',
+        'A-Z a-z 0-9 _ -, new for each request) among the signed parameters: in the query string, or in the ' +
+        'body (a JSON body: as top-level members beside data, never inside it)',
     );
     const signed = await sign({ ...fields, ...document } as SignableParams, SECRET);
     const query = `client=demo&ts=${fields.ts}&nonce=${fields.nonce}`;

@@ -47,10 +47,12 @@ export function checkProtection(
   const nonce = signed.get('nonce');
   if (ts === undefined && nonce === undefined) {
     if (protection.replayProtection === 'accept') return { client };
+    // Where they may go, v3's top-level body members too (docs/integration.md, Replay fields).
     throw ApiError.of(
       'replay_fields_required',
       'This client requires ts (the Unix time of signing, in seconds) and nonce (16 to 64 characters of ' +
-        'A-Z a-z 0-9 _ -, new for each request) among the signed parameters, in the query string (v2: or the body)',
+        'A-Z a-z 0-9 _ -, new for each request) among the signed parameters: in the query string, or in the ' +
+        'body (a JSON body: as top-level members beside data, never inside it)',
     );
   }
   // Both fields judged, so an integrator whose ts and nonce are both wrong learns it from one answer.
