@@ -212,7 +212,11 @@ export function countryCode(): FieldRule<string> {
       const code = typeof raw === 'string' && /^[A-Za-z]{2}$/.test(raw) ? raw.toUpperCase() : undefined;
       return code !== undefined && !NOT_ISO_3166_1.has(code) && regionNames.of(code) !== undefined
         ? accept(code)
-        : refuse('invalid_field', `${name} must be an ISO 3166-1 alpha-2 country code`);
+        : refuse(
+            'invalid_field',
+            // UK is reserved, not the United Kingdom's code, and the usual mistake (docs/integration.md).
+            `${name} must be an ISO 3166-1 alpha-2 country code${code === 'UK' ? ' (the United Kingdom is GB)' : ''}`,
+          );
     },
   };
 }

@@ -343,7 +343,9 @@ describe.each(DIALECTS)('v3 field errors on %s', (dialect) => {
     ['preferredCurrency', 'EU', 'player.preferredCurrency must be a three-letter ISO 4217 currency code'],
     ['country', 'GBR', 'player.country must be an ISO 3166-1 alpha-2 country code'],
     ['country', 'XX', 'player.country must be an ISO 3166-1 alpha-2 country code'],
-    ['country', 'UK', 'player.country must be an ISO 3166-1 alpha-2 country code'],
+    // The likeliest mistake, which the code list reserves: the detail names the code to send instead.
+    ['country', 'UK', 'player.country must be an ISO 3166-1 alpha-2 country code (the United Kingdom is GB)'],
+    ['country', 'uk', 'player.country must be an ISO 3166-1 alpha-2 country code (the United Kingdom is GB)'],
     ['country', 'EU', 'player.country must be an ISO 3166-1 alpha-2 country code'],
     ['country', 'ZZ', 'player.country must be an ISO 3166-1 alpha-2 country code'],
   ];
