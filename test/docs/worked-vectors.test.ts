@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -201,6 +202,35 @@ describeWithPhp('the PHP hmac sample of the integration guide', () => {
         't=1795262400,n=6f1d2c3b5a4e4f8d9c7b1a2b3c4d5e6f,hmac=2961a35a641ff8c6c19102976744cdcd5e7ab287719ba6e771d23ae8e16bc773',
       );
       expect(hmacPart).toContain(vector);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describeWithPhp('the PHP reference and its sign-what-you-send sample, in the integration guide', () => {
+  it('signs a form with false in it as the service reads it, with real php-cli', async () => {
+    const blocks = [...(await signatureSection()).matchAll(/```php\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+    const [reference, sample] = blocks;
+    expect(reference).toContain('function generateSignature');
+    expect(sample).toContain('http_build_query');
+    const folder = await mkdtemp(join(tmpdir(), 'poker-launch-php-form-'));
+    try {
+      const file = join(folder, 'sample.php');
+      // The reference's functions (its last two lines read a live request: left out), then the sample.
+      const functions = (reference ?? '').replace(/\n\/\/ v2: query[\s\S]*$/, '\n');
+      await writeFile(
+        file,
+        `${functions}\n$secret = 'test_secret';\n${(sample ?? '').replace('<?php', '')}\necho "$body\\n$sign\\n";\n`,
+      );
+      const run = spawnSync(PHP_PATH, ['-n', file], { encoding: 'utf8' });
+      expect(run.status, run.stderr + run.stdout).toBe(0);
+      // What the service hashes for that form and path: lang, longLifeLoginToken ("0"), nick, userId.
+      const expected = createHash('sha256').update('en0Player112345test_secret').digest('hex');
+      expect(run.stdout.trimEnd().split('\n')).toEqual([
+        'nick=Player1&lang=en&longLifeLoginToken=0',
+        expected,
+      ]);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
