@@ -31,22 +31,27 @@ describe.each(DIALECTS)('poker-launch player add on %s', (dialect) => {
     }
   });
 
-  it('refuses a nick another player holds in another case, and a nick over NickMaxLength', async () => {
+  // The API's words ("username") name no flag of this command: the operator gave --nick (docs/cli.md, "Players").
+  it('refuses a nick another player holds in another case, and a nick over NickMaxLength, naming --nick', async () => {
     await cli('client', 'add', 'casino-1', '--no-secret');
     await cli('setting', 'set', 'NickMaxLength', '6');
     expect((await cli('player', 'add', 'u1', '--client', 'casino-1', '--nick', 'Zoë')).code).toBe(0);
     const taken = await cli('player', 'add', 'u2', '--client', 'casino-1', '--nick', 'ZOË');
     expect(taken).toMatchObject({
       code: 1,
-      stderr: 'poker-launch player add: A Player with this username already exists in the system.\n',
+      stderr:
+        'poker-launch player add: --nick "ZOË" is taken: another player has it (nicks are unique, case-insensitively); choose another\n',
     });
     const long = await cli('player', 'add', 'u3', '--client', 'casino-1', '--nick', 'Seven77');
     expect(long).toMatchObject({
       code: 1,
-      stderr: 'poker-launch player add: The maximum username length is 6\n',
+      stderr:
+        'poker-launch player add: --nick is at most 6 characters (the setting NickMaxLength); choose a shorter one\n',
     });
     const longest = await cli('player', 'add', 'u4', '--client', 'casino-1', '--nick', 'x'.repeat(256));
-    expect(longest.stderr).toBe('poker-launch player add: The maximum username length is 6\n');
+    expect(longest.stderr).toBe(
+      'poker-launch player add: --nick is at most 6 characters (the setting NickMaxLength); choose a shorter one\n',
+    );
   });
 
   it('refuses an unknown client and a userId the client has already', async () => {

@@ -31,8 +31,13 @@ export async function registerPlayer(
   if (problems.length > 0) return fail(problems.join('; '));
   if (!(await findClient(db, clientId))) return fail(`no client "${clientId}"; see "client list"`);
   const settings = await loadSettings(db);
-  const nickProblem = nick === undefined ? undefined : nickLengthProblem(nick, settings.NickMaxLength);
-  if (nickProblem !== undefined) return fail(nickProblem);
+  // Not the API's words ("The maximum username length is N"): the operator gave --nick, and can change the
+  // setting (docs/cli.md, "Players").
+  if (nick !== undefined && nickLengthProblem(nick, settings.NickMaxLength) !== undefined) {
+    return fail(
+      `--nick is at most ${settings.NickMaxLength} characters (the setting NickMaxLength); choose a shorter one`,
+    );
+  }
   const existing = await findPlayerByExternalId(db, clientId, userId);
   if (existing) return fail(`client "${clientId}" has a player "${userId}" already, with id ${existing.id}`);
   const player = await registerPlayerIfAbsent(
@@ -46,6 +51,10 @@ export async function registerPlayer(
     },
     now,
   );
-  if (player === 'username_exists') return fail('A Player with this username already exists in the system.');
+  if (player === 'username_exists') {
+    return fail(
+      `--nick "${nick}" is taken: another player has it (nicks are unique, case-insensitively); choose another`,
+    );
+  }
   return succeed(player);
 }
