@@ -223,9 +223,10 @@ describe.each(DIALECTS)('poker-launch user commands on %s', (dialect) => {
           1,
           'poker-launch user add: a user name is 1-64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit\n',
         ],
-        [1, 'poker-launch user revoke: no API user named "nobody"\n'],
-        [1, 'poker-launch user add: no client with id "ghost"\n'],
-        [1, 'poker-launch user update: no client with id "ghost"\n'],
+        // Worded as every other command's unknown id, with where to look (docs/cli.md, "Exit codes").
+        [1, 'poker-launch user revoke: no API user named "nobody"; see "user list"\n'],
+        [1, 'poker-launch user add: no client "ghost"; see "client list"\n'],
+        [1, 'poker-launch user update: no client "ghost"; see "client list"\n'],
       ]);
     },
     CLI_TEST_TIMEOUT_MS,

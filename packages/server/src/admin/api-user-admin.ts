@@ -22,7 +22,7 @@ export async function revokeApiUserChange(
   now: Date,
 ): Promise<AdminResult<{ user: ApiUser; revokedBefore: string | null }>> {
   const user = await findApiUserByName(db, input.name);
-  if (!user) return fail(`no API user named "${input.name}"`);
+  if (!user) return fail(`no API user named "${input.name}"; see "user list"`);
   if (user.revokedAt === null) await revokeApiUser(db, input.name, now);
   return succeed({
     user: { ...user, revokedAt: user.revokedAt ?? now.toISOString() },
@@ -40,7 +40,7 @@ export async function bindApiUserClientsChange(
   _now: Date,
 ): Promise<AdminResult<{ user: ApiUser; clientsBefore: string[] }>> {
   const user = await findApiUserByName(db, input.name);
-  if (!user) return fail(`no API user named "${input.name}"`);
+  if (!user) return fail(`no API user named "${input.name}"; see "user list"`);
   const bindings = await checkedBindings(db, user, input.clients);
   if (!bindings.ok) return bindings;
   await replaceApiUserClients(db, user.name, bindings.clients);

@@ -37,7 +37,8 @@ export async function checkedBindings(
   }
   for (const id of unique) {
     // Checked here for a plain message; the foreign key holds it for anyone writing SQL by hand.
-    if (!(await findClient(db, id))) return { ok: false, reason: `no client with id "${id.slice(0, 64)}"` };
+    if (!(await findClient(db, id)))
+      return { ok: false, reason: `no client "${id.slice(0, 64)}"; see "client list"` };
   }
   return { ok: true, clients: unique };
 }

@@ -132,11 +132,11 @@ describe.each(DIALECTS)('API keys bound to their clients on %s', (dialect) => {
     expect(await bindApiUserClients(operator, { name: bot, clients: [] })).toMatchObject({ ok: false });
     expect(await bindApiUserClients(operator, { name: bot, clients: ['casino-2', 'ghost'] })).toEqual({
       ok: false,
-      reason: 'no client with id "ghost"',
+      reason: 'no client "ghost"; see "client list"',
     });
     expect(await bindApiUserClients(operator, { name: 'nobody', clients: ['casino-1'] })).toEqual({
       ok: false,
-      reason: 'no API user named "nobody"',
+      reason: 'no API user named "nobody"; see "user list"',
     });
     await h().refresh();
     expect((await openGame(h(), document, { clientId: 'casino-1', apiKey: key })).statusCode).toBe(201);

@@ -84,7 +84,7 @@ describe.each(DIALECTS)('API users on %s', (dialect) => {
     });
     expect(await createApiUser(h().db, bot(['casino-1', 'nowhere']), now())).toEqual({
       ok: false,
-      reason: 'no client with id "nowhere"',
+      reason: 'no client "nowhere"; see "client list"',
     });
     const created = await createApiUser(h().db, bot(['casino-2', 'casino-1', 'casino-2']), now());
     expect(created.ok && created.user.clients).toEqual(['casino-1', 'casino-2']);
