@@ -49,16 +49,18 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
   }
   const words = entry.name.split(' ').length;
   try {
-    const { values, positionals } = parseArgs({
+    const { values, positionals, tokens } = parseArgs({
       args: argv.slice(words) as string[],
       options: command.options ?? {},
       allowPositionals: true,
       allowNegative: true,
       strict: true,
+      tokens: true,
     });
+    refuseRepeatedFlags(tokens, command);
     const [min, max] = command.positionals ?? [0, 0];
     if (positionals.length < min || positionals.length > max) {
-      throw new UsageError(`usage: ${PROGRAM} ${entry.name} ${command.usage}`);
+      throw new UsageError(`usage: ${PROGRAM} ${entry.name} ${command.usage}`.trimEnd());
     }
     return (await command.run({ values, positionals }, context)) ?? 0;
   } catch (error) {
@@ -98,6 +100,28 @@ function overview(): string {
     '',
     `${PROGRAM} --version prints the version of the service.`,
   ].join('\n');
+}
+
+type Token = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
+
+/**
+ * parseArgs keeps the last of a flag given twice, so `--secret A --secret B` (a script that sets it twice)
+ * would silently use B. A repeatable flag is kept whole; the same flag with the same value twice is
+ * harmless. The values are never echoed: one may be a secret.
+ */
+function refuseRepeatedFlags(tokens: readonly Token[], command: Command): void {
+  const seen = new Map<string, Extract<Token, { kind: 'option' }>>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || command.options?.[token.name]?.multiple) continue;
+    const first = seen.get(token.name);
+    if (first === undefined) {
+      seen.set(token.name, token);
+    } else if (first.rawName !== token.rawName) {
+      throw new UsageError(`${first.rawName} and ${token.rawName} both given; give one`);
+    } else if (first.value !== token.value) {
+      throw new UsageError(`${token.rawName} given twice, with different values; give it once`);
+    }
+  }
 }
 
 function isParseArgsError(error: unknown): error is Error {

@@ -60,4 +60,36 @@ describe('a mistyped command line', () => {
       stderr: 'poker-launch sign: unknown flag --bogus; "poker-launch sign --help" lists its flags\n',
     });
   });
+
+  it('prints the usage of a command without arguments as one line with nothing after it', async () => {
+    expect(await runPokerLaunch(['session', 'purge', 'extra'])).toMatchObject({
+      code: 2,
+      stderr: 'poker-launch session purge: usage: poker-launch session purge\n',
+    });
+  });
+
+  // parseArgs keeps the last of a flag given twice: a script's "--secret A --secret B" would use B
+  // silently. Exit 2, one line, no value (a secret) echoed (docs/cli.md, "Exit codes").
+  it('refuses a flag given twice with different values, or with its negation, and names no value', async () => {
+    const twice = await runPokerLaunch([
+      'sign',
+      '--secret',
+      'first-secret',
+      '--secret',
+      'other-secret',
+      'a=1',
+    ]);
+    expect(twice).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'poker-launch sign: --secret given twice, with different values; give it once\n',
+    });
+    const negated = await runPokerLaunch(['client', 'list', '--json', '--no-json']);
+    expect(negated).toMatchObject({
+      code: 2,
+      stderr: 'poker-launch client list: --json and --no-json both given; give one\n',
+    });
+    const same = await runPokerLaunch(['sign', '--secret', 's', '--secret', 's', 'a=1']);
+    expect(same.code).toBe(0);
+  });
 });
