@@ -72,6 +72,14 @@ async function readJsonFile(path: string, context: CommandContext): Promise<Uint
   try {
     return await readFile(path);
   } catch (error) {
-    throw new CommandError(`--json ${path}: ${(error as NodeJS.ErrnoException).code ?? 'cannot read it'}`);
+    throw new CommandError(`--json ${path}: ${readProblem(error as NodeJS.ErrnoException)}`);
   }
+}
+
+/** Why a file could not be read, in words and with what to do (not the errno alone). */
+function readProblem(error: NodeJS.ErrnoException): string {
+  if (error.code === 'ENOENT') return 'no such file; give a JSON file, or - for standard input';
+  if (error.code === 'EISDIR') return 'a directory, not a file; give a JSON file, or - for standard input';
+  if (error.code === 'EACCES') return 'not readable by this user (permission denied)';
+  return `cannot read it (${error.code ?? error.message})`;
 }

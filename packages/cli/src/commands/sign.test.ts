@@ -118,7 +118,9 @@ describe('poker-launch sign', () => {
     const missing = await runPokerLaunch(['sign', '--secret', 's', '--json', '/no/such/file.json']);
     expect(missing).toMatchObject({
       code: 1,
-      stderr: 'poker-launch sign: --json /no/such/file.json: ENOENT\n',
+      // What to do, not the errno (docs/cli.md, "Exit codes": one line on stderr).
+      stderr:
+        'poker-launch sign: --json /no/such/file.json: no such file; give a JSON file, or - for standard input\n',
     });
   });
 
