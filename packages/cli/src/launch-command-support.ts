@@ -32,8 +32,12 @@ export interface Connection {
 export function readConnection(values: ParsedArgs['values'], context: CommandContext): Connection {
   const baseUrl = stringOption(values, 'url');
   const clientId = stringOption(values, 'client');
-  if (baseUrl === undefined || !/^https?:\/\/[^/]/.test(baseUrl)) {
+  if (baseUrl === undefined)
     throw new UsageError('--url <base> is required: the http(s) address of the service');
+  if (!/^https?:\/\/[^/]/.test(baseUrl)) {
+    throw new UsageError(
+      `--url must be the http(s) address of the service, e.g. http://127.0.0.1:8080, got "${baseUrl}"`,
+    );
   }
   if (clientId === undefined) throw new UsageError('--client <id> is required');
   const flag = stringOption(values, 'secret');

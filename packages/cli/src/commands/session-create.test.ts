@@ -142,6 +142,21 @@ describe('poker-launch session create, wrong calls', () => {
     expect(missingUrl.stderr).toBe(
       'poker-launch session create: --url <base> is required: the http(s) address of the service\n',
     );
+    // Given, but not an address: "is required" would send the operator looking for a flag they gave.
+    const badUrl = await runPokerLaunch([
+      'session',
+      'create',
+      '--url',
+      '127.0.0.1:8080',
+      '--client',
+      'demo',
+      'u-1',
+    ]);
+    expect(badUrl).toMatchObject({
+      code: 2,
+      stderr:
+        'poker-launch session create: --url must be the http(s) address of the service, e.g. http://127.0.0.1:8080, got "127.0.0.1:8080"\n',
+    });
     const base = ['session', 'create', '--url', 'http://127.0.0.1:1', '--client', 'demo'];
     expect((await runPokerLaunch([...base])).code).toBe(2);
     const pair = await runPokerLaunch([...base, 'u-1', 'nick']);
