@@ -36,13 +36,14 @@ export const clientUpdateCommand: Command = {
   positionals: [1, 1],
   async run({ values, positionals: [id = ''] }, context) {
     const changes = readClientChanges(values);
+    const overlap = values['keep-previous-for'];
+    // Before "nothing to change": given alone, it is the flag that is wrong, not the lack of one.
+    if (typeof overlap === 'string' && typeof changes.secretKey !== 'string')
+      throw new UsageError('--keep-previous-for needs --secret <new>');
     if (Object.keys(changes).length === 0)
       throw new UsageError('nothing to change; see --help for the flags');
     const now = new Date();
-    const overlap = values['keep-previous-for'];
     if (typeof overlap === 'string') {
-      if (typeof changes.secretKey !== 'string')
-        throw new UsageError('--keep-previous-for needs --secret <new>');
       changes.keepPreviousSecretUntil = new Date(now.getTime() + parseOverlap(overlap)).toISOString();
     }
     // A new secret is recorded as a rotation, and a change of how requests are checked as one of

@@ -122,6 +122,15 @@ describe('poker-launch client', () => {
   const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
   const showJson = async (id: string) => JSON.parse((await cli('client', 'show', id, '--json')).stdout);
 
+  // Alone, it used to answer "nothing to change", as if the flag were not there (docs/cli.md, "Clients").
+  it('says --keep-previous-for needs --secret, also when it is the only flag', async () => {
+    await cli('client', 'add', 'casino-1');
+    expect(await cli('client', 'update', 'casino-1', '--keep-previous-for', '3h')).toMatchObject({
+      code: 2,
+      stderr: 'poker-launch client update: --keep-previous-for needs --secret <new>\n',
+    });
+  });
+
   it('refuses a bad id, a short secret, a non-http URL and an origin with a path, all in one line', async () => {
     const result = await cli(
       'client',
