@@ -110,6 +110,15 @@ describe('poker-launch backup', () => {
     expect((await readdir(folder)).filter((name) => name.startsWith('copy-of-damaged'))).toEqual([]);
   });
 
+  // docs/cli.md, "Running the CLI": every command that opens the database says which one; a copy of the
+  // wrong database (run from another directory, another DATABASE_URL) is the backup that fails a restore.
+  it('says on stderr which database it copies', async () => {
+    const file = join(folderOf(database().url), 'named.db');
+    const result = await runPokerLaunch(['backup', file], { DATABASE_URL: database().url });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.databaseNotes).toEqual([`poker-launch: database ${database().url} (from DATABASE_URL)`]);
+  });
+
   it('refuses to overwrite a file or to write into a missing folder, and refuses PostgreSQL pointing to pg_dump', async () => {
     const file = join(folderOf(database().url), 'poker-launch.db');
     const existing = await runPokerLaunch(['backup', file], { DATABASE_URL: database().url });

@@ -1,7 +1,7 @@
 import { backupSqlite, loadConfig } from '@poker-launch/server/admin';
 import { type Command, CommandError, UsageError } from '../command.js';
 import { messageOf } from '../database.js';
-import { missingDatabase } from '../database-notice.js';
+import { databaseNotes, missingDatabase } from '../database-notice.js';
 
 export const backupCommand: Command = {
   usage: '<file>',
@@ -26,6 +26,8 @@ export const backupCommand: Command = {
     }
     const missing = missingDatabase(database);
     if (missing !== undefined) throw new CommandError(missing);
+    // Which database it copies, as every command that opens one says (docs/cli.md, "Running the CLI").
+    for (const note of databaseNotes(database, { serving: false })) context.err(note);
     const report = await backupSqlite(database.path, file).catch((error: unknown) => {
       throw new CommandError(`backup failed: ${messageOf(error)}`);
     });
