@@ -29,6 +29,24 @@ describe('poker-launch --help', () => {
   });
 });
 
+describe('the examples of --help', () => {
+  // An example must work as written for years: "player block … --until 2026-12-31T00:00:00Z" started to
+  // fail ("until must be in the future") the day after.
+  it('hold no date that will soon be in the past', async () => {
+    const helps = await Promise.all(
+      COMMANDS.filter((command) => command.name.startsWith('player ')).map((command) =>
+        runPokerLaunch([...command.name.split(' '), '--help']),
+      ),
+    );
+    const dates = helps.flatMap((help) =>
+      [...help.stdout.matchAll(/\b\d{4}-\d{2}-\d{2}T[\d:.]+Z\b/g)].map(String),
+    );
+    expect(dates.length).toBeGreaterThan(0);
+    const inFiveYears = Date.now() + 5 * 365 * 24 * 3600 * 1000;
+    for (const date of dates) expect(Date.parse(date), date).toBeGreaterThan(inFiveYears);
+  });
+});
+
 describe('poker-launch serve --help', () => {
   it('names every environment variable of the configuration table of the operations guide, and TRUST_PROXY', async () => {
     const guide = await readFile(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');

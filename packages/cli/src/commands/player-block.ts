@@ -8,10 +8,10 @@ export const playerBlockCommand: Command = {
   usage: '<userId> --client <id> [--until <ISO>] [--reason <text>]',
   help: [
     '',
-    '--until is an ISO 8601 time with a time zone (2026-12-31T00:00:00Z); without it the block lasts',
+    '--until is an ISO 8601 time with a time zone (2099-01-01T00:00:00Z); without it the block lasts',
     'until "player unblock". A block set before is replaced. --reason: at most 200 characters.',
     '',
-    'example: poker-launch player block user-42 --client casino-1 --until 2026-12-31T00:00:00Z --reason self-exclusion',
+    'example: poker-launch player block user-42 --client casino-1 --until 2099-01-01T00:00:00Z --reason self-exclusion',
   ],
   options: { client: { type: 'string' }, until: { type: 'string' }, reason: { type: 'string' } },
   positionals: [1, 1],
