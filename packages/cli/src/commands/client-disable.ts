@@ -13,10 +13,11 @@ export const clientDisableCommand: Command = {
   ],
   positionals: [1, 1],
   async run({ positionals: [id = ''] }, context) {
-    const { revokedSessions } = await withAdmin(context, async (admin) =>
+    const { revokedSessions, wasDisabled } = await withAdmin(context, async (admin) =>
       valueOrFail(await disableClient(admin, { id })),
     );
-    context.out(`client ${id} disabled; ${revokedSessions} live session(s) revoked`);
+    const state = wasDisabled ? 'was disabled already' : 'disabled';
+    context.out(`client ${id} ${state}; ${revokedSessions} live session(s) revoked`);
     return 0;
   },
 };

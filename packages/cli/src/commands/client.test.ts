@@ -111,6 +111,11 @@ describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
         ['live', 'revoked'],
       ]);
       expect(JSON.parse((await cli('client', 'show', 'casino-1', '--json')).stdout).active).toBe(false);
+      // Again: says so, as "user revoke" and "player unblock" do, not as if it had just been disabled.
+      expect(await cli('client', 'disable', 'casino-1')).toMatchObject({
+        code: 0,
+        stdout: 'client casino-1 was disabled already; 0 live session(s) revoked\n',
+      });
     } finally {
       await stored.close();
     }

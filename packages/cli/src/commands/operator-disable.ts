@@ -8,10 +8,11 @@ export const operatorDisableCommand: Command = {
   help: ['', 'example: poker-launch operator disable alice'],
   positionals: [1, 1],
   async run({ positionals: [username = ''] }, context) {
-    const { endedSessions } = await withAdmin(context, async (admin) =>
+    const { endedSessions, wasDisabled } = await withAdmin(context, async (admin) =>
       valueOrFail(await disableOperator(admin, { username })),
     );
-    context.out(`operator ${username} disabled; ${endedSessions} console session(s) ended`);
+    const state = wasDisabled ? 'was disabled already' : 'disabled';
+    context.out(`operator ${username} ${state}; ${endedSessions} console session(s) ended`);
     return 0;
   },
 };

@@ -91,6 +91,10 @@ describe.each(DIALECTS)('poker-launch operator commands on %s', (kind) => {
     expect(records[0]?.actor).toMatchObject({ via: 'cli', name: userInfo().username });
     expect(records[0]?.actor.address).toBeTruthy();
     expect(records[1]?.details).toEqual({ username: 'carol', passwordHash: '(set)' });
+    // Again: says so, as "user revoke" and "player unblock" do, not as if it had just been disabled.
+    expect((await cli(['operator', 'disable', 'carol'])).stdout).toBe(
+      'operator carol was disabled already; 0 console session(s) ended\n',
+    );
   });
 
   it('records every change of the other commands too, with the OS user, and never a secret', async () => {

@@ -89,14 +89,14 @@ export async function disableClient(
   db: Db,
   id: string,
   now: Date,
-): Promise<AdminResult<{ client: Client; revokedSessions: number }>> {
+): Promise<AdminResult<{ client: Client; revokedSessions: number; wasDisabled: boolean }>> {
   return withinTransaction(db, async (trx) => {
     const found = await findClientOrFail(trx, id);
     if (!found.ok) return found;
     const client = { ...found.value, active: false };
     await updateClient(trx, id, { active: false }, now);
     const revokedSessions = await revokeClientSessions(trx, id, now);
-    return succeed({ client, revokedSessions });
+    return succeed({ client, revokedSessions, wasDisabled: !found.value.active });
   });
 }
 

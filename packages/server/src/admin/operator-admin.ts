@@ -48,12 +48,12 @@ export async function disableOperatorChange(
   db: Db,
   input: { username: string },
   now: Date,
-): Promise<AdminResult<{ operator: Operator; endedSessions: number }>> {
+): Promise<AdminResult<{ operator: Operator; endedSessions: number; wasDisabled: boolean }>> {
   const operator = await findOperator(db, input.username);
   if (!operator) return unknownOperator(input.username);
   await updateOperator(db, input.username, { active: false }, now);
   const endedSessions = await deleteOperatorSessions(db, input.username);
-  return succeed({ operator: { ...operator, active: false }, endedSessions });
+  return succeed({ operator: { ...operator, active: false }, endedSessions, wasDisabled: !operator.active });
 }
 
 /** A new password ends the account's console sessions: whoever knew the old one is signed out. */
