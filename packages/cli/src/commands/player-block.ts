@@ -1,5 +1,5 @@
-import { blockPlayerAsOperator } from '@poker-launch/server/admin';
-import type { Command } from '../command.js';
+import { blockPlayerAsOperator, checkOperatorBlock } from '@poker-launch/server/admin';
+import { type Command, CommandError } from '../command.js';
 import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
@@ -18,6 +18,15 @@ export const playerBlockCommand: Command = {
   async run({ values, positionals: [userId = ''] }, context) {
     const clientId = requiredClient(values);
     const block = { until: values.until as string | undefined, reason: values.reason as string | undefined };
+    // Checked here to name the flags (--until, --reason) the operator gave; the console names its fields.
+    const checked = checkOperatorBlock(block, new Date());
+    if (!checked.ok) {
+      throw new CommandError(
+        checked.problems
+          .map(({ field, problem }) => problem.replace(new RegExp(`^${field}\\b`), `--${field}`))
+          .join('; '),
+      );
+    }
     const { revokedSessions, until } = await withAdmin(context, async (admin) =>
       valueOrFail(await blockPlayerAsOperator(admin, { clientId, userId, block })),
     );

@@ -88,7 +88,8 @@ describe.each(DIALECTS)('poker-launch session and player control on %s', (kind) 
     expect(bad).toMatchObject({
       code: 1,
       stderr:
-        'poker-launch player block: reason must be at most 200 characters long; until must be in the future\n',
+        // The flags the operator gave, as every other refusal of a flag's value names them.
+        'poker-launch player block: --reason must be at most 200 characters long; --until must be in the future\n',
     });
     expect((await cli('player', 'unblock', 'u-1', '--client', 'casino-1')).stdout).toBe(
       'player u-1 unblocked\n',

@@ -93,7 +93,7 @@ export {
   showPlayer,
 } from './player-record.js';
 export { type PurgeReport, purgeEndedSessions } from './session-admin.js';
-export type { OperatorBlock } from './session-control-admin.js';
+export { checkOperatorBlock, type OperatorBlock } from './session-control-admin.js';
 export { getSetting, listSettings, type SettingListing } from './setting-admin.js';
 export {
   listWebhookDeliveries,
