@@ -85,7 +85,8 @@ describe('a PostgreSQL database nothing answers at', () => {
       expect(result, command).toMatchObject({
         code: 1,
         stdout: '',
-        stderr: `poker-launch ${command}: cannot reach the database: ${refused}`,
+        // What to do, too (docs/cli.md, "Exit codes"): the driver's words alone do not say it.
+        stderr: `poker-launch ${command}: cannot reach the database: ${refused.trimEnd()}; check that PostgreSQL runs at the host and port DATABASE_URL names\n`,
         databaseNotes: [`poker-launch: database ${shown} (from DATABASE_URL)`],
       });
     }
@@ -113,7 +114,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a PostgreSQL database a command o
   it('that does not exist is refused in one line, by the commands and by migrate', async () => {
     const url = new URL(database().url);
     url.pathname = `/${url.pathname.slice(1)}_missing`;
-    const missing = `cannot reach the database: database "${url.pathname.slice(1)}" does not exist\n`;
+    const name = url.pathname.slice(1);
+    const missing = `cannot reach the database: database "${name}" does not exist; create it (createdb ${name}) and run "poker-launch migrate", or set DATABASE_URL to the service's database\n`;
     for (const [command, args] of [
       ['player show', ['player', 'show', 'u-1', '--client', 'demo']],
       ['migrate', ['migrate']],

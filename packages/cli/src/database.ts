@@ -14,6 +14,8 @@ import {
 import { type CommandContext, CommandError } from './command.js';
 import { databaseNotes, missingDatabase } from './database-notice.js';
 
+type DatabaseConfig = ReturnType<typeof loadConfig>['database'];
+
 /**
  * Opens the database the server uses (DATABASE_URL), runs `work` and closes it, whatever happens. It
  * never creates nor migrates one: a missing SQLite file or a schema behind this version is refused with
@@ -92,7 +94,7 @@ export async function withOpenDatabase<T>(
       throw new CommandError(
         isReadOnlyFile(error)
           ? `cannot write the database: ${databaseProblem(error)}`
-          : `cannot reach the database: ${messageOf(error)}`,
+          : `cannot reach the database: ${messageOf(error)}${unreachableAdvice(error, config.database)}`,
       );
     }
     // PostgreSQL's insufficient_privilege: the schema made by another role, e.g. migrated as a superuser.
@@ -106,6 +108,20 @@ export async function withOpenDatabase<T>(
   } finally {
     await database.close();
   }
+}
+
+/**
+ * What to do about a PostgreSQL that refuses the connection or has no such database (the driver says
+ * only what went wrong); nothing for other failures.
+ */
+function unreachableAdvice(error: unknown, database: DatabaseConfig): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ECONNREFUSED') return '; check that PostgreSQL runs at the host and port DATABASE_URL names';
+  if (code === '3D000' && database.dialect === 'postgres') {
+    const name = decodeURIComponent(new URL(database.url).pathname.slice(1));
+    return `; create it (createdb ${name}) and run "poker-launch migrate", or set DATABASE_URL to the service's database`;
+  }
+  return '';
 }
 
 /** SQLite's answer when the file (or its -wal, -shm or folder) cannot be written by this process. */
