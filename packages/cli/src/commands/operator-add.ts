@@ -21,8 +21,9 @@ export const operatorAddCommand: Command = {
   positionals: [1, 1],
   async run({ values, positionals: [username = ''] }, context) {
     const role = values.role;
-    if (typeof role !== 'string' || !isOperatorRole(role)) {
-      throw new UsageError(`--role must be ${OPERATOR_ROLES.join(' or ')}`);
+    if (typeof role !== 'string') throw new UsageError(`--role ${OPERATOR_ROLES.join('|')} is required`);
+    if (!isOperatorRole(role)) {
+      throw new UsageError(`--role must be ${OPERATOR_ROLES.join(' or ')}, got "${role}"`);
     }
     const passwordHash = await readNewPasswordHash(context);
     const operator = await withAdmin(context, async (admin) =>

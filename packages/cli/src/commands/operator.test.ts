@@ -52,7 +52,13 @@ describe.each(DIALECTS)('poker-launch operator commands on %s', (kind) => {
     expect(none.stderr).toContain('no password');
     const role = await cli(['operator', 'add', 'bob', '--role', 'owner'], `${PASSWORD}\n`);
     expect(role.code).toBe(2);
-    expect(role.stderr).toContain('--role must be admin or support');
+    // Worded as the other flags with choices: the value given, and a missing flag called missing.
+    expect(role.stderr).toBe('poker-launch operator add: --role must be admin or support, got "owner"\n');
+    const noRole = await cli(['operator', 'add', 'bob'], `${PASSWORD}\n`);
+    expect(noRole).toMatchObject({
+      code: 2,
+      stderr: 'poker-launch operator add: --role admin|support is required\n',
+    });
     expect(await stored((db) => findOperator(db, 'bob'))).toBeUndefined();
     await cli(['operator', 'add', 'bob', '--role', 'support'], `${PASSWORD}\n`);
     const taken = await cli(['operator', 'add', 'bob', '--role', 'admin'], `${PASSWORD}\n`);
