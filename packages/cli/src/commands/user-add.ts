@@ -58,13 +58,15 @@ export const userAddCommand: Command = {
 function parseRole(value: unknown): ApiRole | null {
   if (value === undefined) return null;
   if (typeof value === 'string' && isApiRole(value)) return value;
-  throw new UsageError(`--role must be one of ${API_ROLES.join(', ')}`);
+  throw new UsageError(`--role must be one of ${API_ROLES.join(', ')}, got "${String(value)}"`);
 }
 
 function parsePermissions(value: unknown): ApiPermission[] {
   const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
   return list.map((permission) => {
     if (typeof permission === 'string' && isApiPermission(permission)) return permission;
-    throw new UsageError(`--permission must be one of ${API_PERMISSIONS.join(', ')}`);
+    throw new UsageError(
+      `--permission must be one of ${API_PERMISSIONS.join(', ')}, got "${String(permission)}"`,
+    );
   });
 }

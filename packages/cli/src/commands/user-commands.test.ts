@@ -197,6 +197,13 @@ describe.each(DIALECTS)('poker-launch user commands on %s', (dialect) => {
       expect(usage[0]?.stderr).toBe(
         'poker-launch user add: give --role ROLE_ADMIN or --permission CREATE:OpenGame\n',
       );
+      // The value refused, quoted, as other flags with choices do (--player-ids, --scheme).
+      expect(usage[1]?.stderr).toBe(
+        'poker-launch user add: --role must be one of ROLE_ADMIN, got "ROLE_GOD"\n',
+      );
+      expect(usage[2]?.stderr).toBe(
+        'poker-launch user add: --permission must be one of CREATE:OpenGame, got "DELETE:Everything"\n',
+      );
       // --client is missing from the command line, as for the player commands: no user was made.
       expect(usage.at(-1)?.stderr).toBe(
         'poker-launch user add: a key with CREATE:OpenGame acts for the clients it names: give --client <id> (repeatable)\n',
