@@ -10,7 +10,7 @@ import { isBlocked } from './player-block.js';
 export const PLAYER_BLOCK_TYPE = 'PlayerBlock';
 export const blockPointer = (field: string): string => `/data/attributes/${field}`;
 
-/** ISO 8601 with a time zone, e.g. 2026-12-01T00:00:00Z or 2026-12-01T01:00:00+01:00; stored in UTC. */
+/** ISO 8601 with a time zone, e.g. 2099-12-31T00:00:00Z or 2099-12-31T01:00:00+01:00; stored in UTC. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** `until`: null, like an absent one, is a block until it is lifted (the integration guide says so). */
@@ -23,7 +23,7 @@ function until(): FieldRule<string> {
       description: 'ISO 8601 with a time zone, in the future; absent or null: until the block is lifted',
     },
     parse(raw, name) {
-      const detail = `${name} must be an ISO 8601 date and time with a time zone, e.g. 2026-12-01T00:00:00Z`;
+      const detail = `${name} must be an ISO 8601 date and time with a time zone, e.g. 2099-12-31T00:00:00Z`;
       if (typeof raw !== 'string' || raw.length > 40 || !DATE_TIME.test(raw))
         return refuse('invalid_field', detail);
       const time = Date.parse(raw);
