@@ -4,6 +4,7 @@ import { type Database, openDatabase, parseDatabaseUrl, TABLE_PLANS } from '@pok
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, launchingDuring, printedCredentials } from '../test-support/create-session.js';
+import { recordLaterVersionMigration } from '../test-support/migration-names.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
 import {
@@ -247,14 +248,7 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
       // Its tables and columns are not in this version's plan: the counts would still match, and the
       // target would lack them (docs/operations.md, "Upgrades and migrations").
       expect((await sourceCli(['client', 'add', 'casino-1', '--no-secret'])).code).toBe(0);
-      const store = await source().open();
-      try {
-        await sql`insert into kysely_migration (name, timestamp) values ('999_later_version', '2030-01-01T00:00:00.000Z')`.execute(
-          store.db,
-        );
-      } finally {
-        await store.close();
-      }
+      await recordLaterVersionMigration(source());
 
       const refused = await sourceCli(['copy-store', target().url]);
       expect(refused).toMatchObject({ code: 1, stdout: '' });

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { TEST_POSTGRES_URL } from '../../../server/src/test-support/dialects.js';
-import { MIGRATIONS } from '../test-support/migration-names.js';
+import { MIGRATIONS, recordLaterVersionMigration } from '../test-support/migration-names.js';
 import { adminQuery } from '../test-support/postgres-admin.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe } from '../test-support/run-serve.js';
@@ -56,14 +55,7 @@ describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {
     // Going back to an earlier version (docs/operations.md, "Upgrades and migrations"): Kysely called
     // it "corrupted migrations", and --status, which it pointed to, showed no sign of the migration.
     expect((await cli('migrate')).code).toBe(0);
-    const store = await database().open();
-    try {
-      await sql`insert into kysely_migration (name, timestamp) values ('999_later_version', '2030-01-01T00:00:00.000Z')`.execute(
-        store.db,
-      );
-    } finally {
-      await store.close();
-    }
+    await recordLaterVersionMigration(database());
 
     const refused = await cli('migrate');
     expect(refused.code).toBe(1);
@@ -150,14 +142,7 @@ describe('poker-launch serve, other commands and migrations', () => {
     // Going back a version, or an instance not yet upgraded restarting (docs/operations.md, "Upgrades and
     // migrations"): it runs, and the log says why the schema has what this version does not know.
     expect((await runPokerLaunch(['migrate'], { DATABASE_URL: database().url })).code).toBe(0);
-    const store = await database().open();
-    try {
-      await sql`insert into kysely_migration (name, timestamp) values ('999_later_version', '2030-01-01T00:00:00.000Z')`.execute(
-        store.db,
-      );
-    } finally {
-      await store.close();
-    }
+    await recordLaterVersionMigration(database());
     const serve = await runServe(database().url, { MIGRATE_ON_START: 'false' });
     expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     const line = serve

@@ -1,3 +1,6 @@
+import { sql } from 'kysely';
+import type { TempDatabase } from './temp-database.js';
+
 /**
  * Every migration this version applies, in order, as the service records them: written out here, not
  * read from the server's list, so that the tests that expect them check that list.
@@ -24,3 +27,15 @@ export const MIGRATIONS = [
   '024_launch_activity_minutes',
   '025_failed_deliveries_index',
 ] as const;
+
+/** Records a migration this version does not know, as a later version that migrated the store would. */
+export async function recordLaterVersionMigration(database: TempDatabase): Promise<void> {
+  const store = await database.open();
+  try {
+    await sql`insert into kysely_migration (name, timestamp) values ('999_later_version', '2030-01-01T00:00:00.000Z')`.execute(
+      store.db,
+    );
+  } finally {
+    await store.close();
+  }
+}
