@@ -29,6 +29,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./backup.js')).backupCommand,
   },
   {
+    name: 'restore',
+    summary: 'Put a SQLite backup in place of the database, the service stopped; the old one is kept.',
+    load: async () => (await import('./restore.js')).restoreCommand,
+  },
+  {
     name: 'copy-store',
     summary:
       'Copy every data table of the database into an empty one (SQLite to PostgreSQL, or back), checked.',

@@ -47,6 +47,11 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   };
 }
 
+/** The names of every migration this version knows, in the order they apply. */
+export function migrationNames(dialect: Dialect): string[] {
+  return Object.keys(migrations(dialect));
+}
+
 /** One migration and whether this database has it. */
 export interface MigrationState {
   readonly name: string;
@@ -111,7 +116,7 @@ async function newerMigrations<T>(
   dialect: Dialect,
   schema: string | undefined,
 ): Promise<MigrationState[]> {
-  const known = new Set(Object.keys(migrations(dialect)));
+  const known = new Set(migrationNames(dialect));
   const tables = db as unknown as Kysely<{ kysely_migration: { name: string; timestamp: string } }>;
   const rows = await (schema === undefined ? tables : tables.withSchema(schema))
     .selectFrom('kysely_migration')
