@@ -26,9 +26,21 @@ describe('poker-launch sign', () => {
     expect(plain).toMatchObject({
       code: 0,
       stdout: '5659e1d6d9f9f54a432e978eacf6ec98cac7bcb8914dda49ddce81076ef1f84a\n',
+      stderr: '',
     });
     const explained = await runPokerLaunch([...args, '--explain']);
     expect(explained.stdout).toContain('canonical: externalenPlayer112345');
+  });
+
+  it('warns when no parameter is signed: none given, or only clientId', async () => {
+    for (const params of [[], ['clientId=demo']]) {
+      const result = await runPokerLaunch(['sign', '--secret', 'test_secret', ...params]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+      expect(result.stderr).toBe(
+        'warning: no parameter is signed (none given, or only ones the signature leaves out, like clientId); give every parameter of the request, path userId included\n',
+      );
+    }
   });
 
   it('refuses parameters nested deeper than 32 levels with one line on stderr and exit code 1', async () => {

@@ -103,6 +103,12 @@ async function signLegacy(
     if (error instanceof RangeError) throw new CommandError(error.message);
     throw error;
   }
+  if (canonical === '') {
+    // `sign --secret "$SECRET"` with the parameters forgotten (or only clientId): a sign no request carries.
+    context.err(
+      'warning: no parameter is signed (none given, or only ones the signature leaves out, like clientId); give every parameter of the request, path userId included',
+    );
+  }
   const signature = await sign(params, secret);
   if (values.explain) {
     if (fields !== undefined) context.out(`fields:    ${fields}`);
