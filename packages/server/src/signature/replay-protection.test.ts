@@ -123,6 +123,30 @@ describe.each(DIALECTS)('replay protection and the hmac signature on %s', (diale
     expect(await h().db.selectFrom('sessions').select('id').execute()).toHaveLength(1);
   });
 
+  // docs/security.md, "Refusals": the address first, then the replay fields.
+  it('checks the address before the replay fields: a caller outside the allow-list gets 403 whatever its ts, and uses up no sign', async () => {
+    await protect({ replayProtection: 'require', allowedAddresses: ['203.0.113.0/24'] });
+    const outside = '198.51.100.1';
+    const bare = { ...ORIGINAL, remoteAddress: outside };
+    const stale = { ...bare, query: { ts: String(now() - 3600), nonce: NONCE } };
+    for (const request of [bare, stale]) {
+      expect(outcome(await sendV2(h(), request, await legacySign(request)))).toEqual([
+        403,
+        'address_not_allowed',
+      ]);
+    }
+    const fresh = { ...ORIGINAL, query: replayFields() };
+    const signed = await legacySign(fresh);
+    expect(outcome(await sendV2(h(), { ...fresh, remoteAddress: outside }, signed))).toEqual([
+      403,
+      'address_not_allowed',
+    ]);
+    expect(outcome(await sendV2(h(), { ...fresh, remoteAddress: '203.0.113.5' }, signed))).toEqual([
+      200,
+      undefined,
+    ]);
+  });
+
   it('refuses malformed replay fields under require, with the same code and what is wrong', async () => {
     await protect({ replayProtection: 'require' });
     const cases: [Record<string, string>, RegExp[]][] = [
