@@ -65,6 +65,17 @@ describe('poker-launch restore', () => {
     expect(left.sort()).toEqual(['backup.db', 'poker-launch.db', previous.slice(folder().length + 1)].sort());
 
     expect(sessionIds(pathOf(database().url)).sort()).toEqual(before.map((session) => session.id).sort());
+    // Recorded in the restored database's audit log, as every change an operator makes is.
+    const audit = new SQLite(pathOf(database().url), { readonly: true });
+    const record = audit.prepare("select * from audit_log where action = 'store.restore'").all();
+    audit.close();
+    expect(record).toEqual([
+      expect.objectContaining({
+        actor_via: 'cli',
+        target: null,
+        details: JSON.stringify({ backup, previous }),
+      }),
+    ]);
     // The way back holds everything, the launches its log had included.
     expect(sessionIds(previous)).toEqual(
       expect.arrayContaining([...before, ...after].map((session) => session.id)),
