@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
 import type { LiveConfig } from '../live-config/live-config.js';
-import type { Metrics } from '../ops/metrics.js';
+import type { DeliveryOutcome, Metrics } from '../ops/metrics.js';
 import {
   type Attempted,
   claimedDeliveries,
@@ -36,8 +36,6 @@ export const CLAIM_BATCH = 64;
 const RECORD_MARGIN_MS = 1000;
 /** Deliveries of one endpoint sent at once by one instance. */
 export const ENDPOINT_CONCURRENCY = 16;
-
-export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'gone' | 'refused';
 
 export interface DelivererOptions {
   db: Db;
