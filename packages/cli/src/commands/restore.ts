@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadConfig, restoreSqlite } from '@poker-launch/server/admin';
+import { loadConfig, restoreSqliteStore } from '@poker-launch/server/admin';
 import { type Command, CommandError, UsageError } from '../command.js';
 import { cliActor, messageOf } from '../database.js';
 
@@ -27,7 +27,7 @@ export const restoreCommand: Command = {
     }
     if (database.path === ':memory:') throw new CommandError('DATABASE_URL names an in-memory database');
     const restoring = { actor: cliActor(context.env), now: new Date() };
-    const report = await restoreSqlite(backup, database.path, restoring).catch((error: unknown) => {
+    const report = await restoreSqliteStore(backup, database.path, restoring).catch((error: unknown) => {
       throw new CommandError(`restore failed: ${messageOf(error)}; nothing was changed`);
     });
     // The database by its full path, whether DATABASE_URL named it or it is the default here.

@@ -27,7 +27,7 @@ export { type MigrationState, schemaBehindMessage } from '../db/migrations.js';
 export { type OpenDatabaseOptions, openDatabase } from '../db/open-database.js';
 export type { Db } from '../db/schema.js';
 export { type BackupReport, backupSqlite } from '../db/sqlite-backup.js';
-export { RESTORE_ACTION, type RestoreReport, restoreSqlite } from '../db/sqlite-restore.js';
+export type { RestoreReport } from '../db/sqlite-restore.js';
 export { TABLE_PLANS, type TablePlan } from '../db/store-copy/copied-tables.js';
 export {
   COPY_STORE_ACTION,
@@ -96,6 +96,7 @@ export {
 export { type PurgeReport, purgeEndedSessions } from './session-admin.js';
 export { checkOperatorBlock, type OperatorBlock } from './session-control-admin.js';
 export { getSetting, listSettings, type SettingListing } from './setting-admin.js';
+export { restoreSqliteStore } from './store-restore.js';
 export {
   listWebhookDeliveries,
   listWebhooks,

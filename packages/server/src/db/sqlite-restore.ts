@@ -1,18 +1,11 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import type { Actor } from '../audit/actor.js';
-import { insertAuditRecord } from '../audit/audit.repository.js';
 import { migrationNames } from './migrations.js';
+import type { Db } from './schema.js';
 import { openSqlite } from './sqlite/open-sqlite.js';
 import { backupSqlite } from './sqlite-backup.js';
-
-/** The audit log's action for a restore, recorded in the restored database. */
-export const RESTORE_ACTION = 'store.restore';
-
-/** The migration that made the audit log: a backup older than it has none to record the restore in. */
-const AUDIT_LOG_MIGRATION = '010_console';
 
 export interface RestoreReport {
   /** Database pages put in place. */
@@ -29,12 +22,19 @@ export interface RestoreReport {
  * (integrity, a poker-launch schema this version can run) before anything is moved; then the database
  * and the `-wal` and `-shm` files beside it move aside together, so no write-ahead log of the old
  * database is ever read as the restored one's, and they stay the way back; then the copy takes the
- * database's name. The copy's audit log records the restore. The backup itself is only read.
+ * database's name. The backup itself is only read.
  */
 export async function restoreSqlite(
   backupPath: string,
   databasePath: string,
-  { actor, now }: { actor: Actor; now: Date },
+  {
+    now,
+    beforePlacing,
+  }: {
+    now: Date;
+    /** Writes to the checked copy before it takes the database's name (the restore's audit record). */
+    beforePlacing: (copy: Db, restore: Omit<RestoreReport, 'pages'>) => Promise<void>;
+  },
 ): Promise<RestoreReport> {
   if (!existsSync(backupPath)) throw new Error(`there is no file ${backupPath}`);
   const present = existsSync(databasePath);
@@ -56,8 +56,11 @@ export async function restoreSqlite(
       throw new Error(`${backupPath} cannot be restored: ${messageOf(error)}`);
     }));
     pending = pendingMigrations(staged, backupPath);
-    if (!pending.includes(AUDIT_LOG_MIGRATION)) {
-      await recordRestore(staged, actor, now, { backup: backupPath, previous });
+    const copy = openSqlite(staged);
+    try {
+      await beforePlacing(copy.db, { previous, pending });
+    } finally {
+      await copy.close();
     }
     await syncFile(staged);
   } catch (error) {
@@ -75,28 +78,6 @@ export async function restoreSqlite(
   }
   await syncFile(dirname(databasePath));
   return { pages, previous, pending };
-}
-
-/** The restore in the restored database's own audit log, as every change an operator makes is. */
-async function recordRestore(
-  copyPath: string,
-  actor: Actor,
-  now: Date,
-  details: { backup: string; previous: string | undefined },
-): Promise<void> {
-  const copy = openSqlite(copyPath);
-  try {
-    // Full paths: the record outlives the directory the command ran in.
-    const backup = resolve(details.backup);
-    const previous = details.previous === undefined ? null : resolve(details.previous);
-    await insertAuditRecord(
-      copy.db,
-      { actor, action: RESTORE_ACTION, target: null, details: { backup, previous } },
-      now,
-    );
-  } finally {
-    await copy.close();
-  }
 }
 
 /** A database file and the `-wal` and `-shm` files beside it, moved together. */
