@@ -46,16 +46,11 @@ export function checkLaunchRules(
   }
   const restoreUrl = input.launchOptions?.restoreSessionUrl;
   if (typeof restoreUrl === 'string' && client.frameOrigins.length > 0) {
-    if (!client.frameOrigins.includes(new URL(restoreUrl).origin)) {
-      errors.push(
-        errorObject(
-          'invalid_field',
-          'launchOptions.restoreSessionUrl must be on an origin the client allows',
-          {
-            pointer: pointers.launchOptions,
-          },
-        ),
-      );
+    const { origin } = new URL(restoreUrl);
+    if (!client.frameOrigins.includes(origin)) {
+      // Named as compared: lower case, without a default port, which may not be how the caller wrote it.
+      const detail = `launchOptions.restoreSessionUrl must be on an origin the client allows (one of its frame origins); ${origin} is not one`;
+      errors.push(errorObject('invalid_field', detail, { pointer: pointers.launchOptions }));
     }
   }
   const currency = checkCurrency(client, currencyStatus, input, pointers.currency);

@@ -372,13 +372,23 @@ describe.each(DIALECTS)('v2 malformed fields on %s', (dialect) => {
 
   it('refuses a restoreSessionUrl outside the origins the client allows', async () => {
     await h().addClient({ frameOrigins: ['https://casino.example'] });
-    expect(await fieldErrors({ launchOptions: { restoreSessionUrl: 'https://evil.example/r' } })).toEqual([
-      ['launchOptions', 'launchOptions.restoreSessionUrl must be on an origin the client allows'],
-    ]);
-    const allowed = await h().createSession('u-1', {
-      launchOptions: { restoreSessionUrl: 'https://casino.example/r' },
-    });
-    expect(allowed.statusCode).toBe(200);
+    for (const [restoreSessionUrl, origin] of [
+      ['https://evil.example/r', 'https://evil.example'],
+      ['http://casino.example/r', 'http://casino.example'],
+      ['https://casino.example:8443/r', 'https://casino.example:8443'],
+    ]) {
+      expect(await fieldErrors({ launchOptions: { restoreSessionUrl } })).toEqual([
+        [
+          'launchOptions',
+          `launchOptions.restoreSessionUrl must be on an origin the client allows (one of its frame origins); ${origin} is not one`,
+        ],
+      ]);
+    }
+    // Compared as origins: the host's case and the default port make no difference.
+    for (const restoreSessionUrl of ['https://casino.example/r', 'https://Casino.example:443/r']) {
+      const allowed = await h().createSession('u-1', { launchOptions: { restoreSessionUrl } });
+      expect(allowed.statusCode, restoreSessionUrl).toBe(200);
+    }
   });
 
   it('needs gameId and currency for a casino game, and takes tableId only for poker', async () => {
