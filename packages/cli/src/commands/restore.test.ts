@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -174,6 +174,40 @@ describe('poker-launch restore', () => {
     const migrated = await runPokerLaunch(['migrate'], { DATABASE_URL: url });
     expect(migrated.stdout).toBe('applied 025_failed_deliveries_index\n');
   });
+
+  // Giving a file to another user takes root: run as root (as CI does), the test plays both parts.
+  it.skipIf(process.getuid?.() !== 0)(
+    "gives the restored file the database's owner and mode, and says so when it cannot",
+    async () => {
+      const databaseFile = pathOf(database().url);
+      const backup = join(folder(), 'backup.db');
+      expect((await runPokerLaunch(['backup', backup], { DATABASE_URL: database().url })).code).toBe(0);
+      const nobody = { uid: 65534, gid: 65534 };
+      // The service's account owns its database; root restores a backup that is root's.
+      await chown(databaseFile, nobody.uid, nobody.gid);
+      await chmod(databaseFile, 0o640);
+      const asRoot = await runPokerLaunch(['restore', backup], { DATABASE_URL: database().url });
+      expect(asRoot.code, asRoot.stderr).toBe(0);
+      expect(asRoot.stderr).toBe('');
+      expect(await stat(databaseFile)).toMatchObject({ ...nobody, mode: 0o100640 });
+
+      // An operator's own account cannot give the file to root, who owned the database: it says so.
+      await chown(folder(), nobody.uid, nobody.gid);
+      await chown(backup, nobody.uid, nobody.gid);
+      await chown(databaseFile, 0, 0);
+      await chmod(databaseFile, 0o666);
+      const asNobody = await runPokerLaunch(
+        ['restore', backup],
+        { DATABASE_URL: database().url },
+        { as: nobody },
+      );
+      expect(asNobody.code, asNobody.stderr).toBe(0);
+      expect(asNobody.stderr).toBe(
+        `warning: the restored file is yours, not the database's owner's (uid 0, gid 0), which only root can give it; a service running as that owner may not open it: chown 0:0 ${databaseFile}\n`,
+      );
+      expect(await stat(databaseFile)).toMatchObject({ ...nobody, mode: 0o100666 });
+    },
+  );
 
   it('points a PostgreSQL database to pg_restore', async () => {
     const restored = await runPokerLaunch(['restore', 'poker-launch.dump'], {

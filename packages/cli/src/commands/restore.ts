@@ -37,6 +37,12 @@ export const restoreCommand: Command = {
     if (report.previous !== undefined) {
       context.out(`the database that was there is kept as ${report.previous}`);
     }
+    if (report.ownerNotKept !== undefined) {
+      const { uid, gid } = report.ownerNotKept;
+      context.err(
+        `warning: the restored file is yours, not the database's owner's (uid ${uid}, gid ${gid}), which only root can give it; a service running as that owner may not open it: chown ${uid}:${gid} ${resolve(database.path)}`,
+      );
+    }
     if (report.pending.length > 0) {
       context.out(
         `the backup is ${report.pending.length} migration(s) behind this version: serve applies them at start (or run poker-launch migrate)`,

@@ -17,13 +17,15 @@ export interface CliResult {
 export function runPokerLaunch(
   args: readonly string[],
   env: Record<string, string> = {},
-  options: { cwd?: string; stdin?: string | Uint8Array } = {},
+  options: { cwd?: string; stdin?: string | Uint8Array; as?: { uid: number; gid: number } } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, LOG_LEVEL: 'silent', ...env },
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       ...(options.cwd ? { cwd: options.cwd } : {}),
+      // Another operating-system user (a test running as root), as an operator's own account would be.
+      ...(options.as ?? {}),
     });
     if (options.stdin !== undefined) child.stdin?.end(options.stdin);
     let stdout = '';

@@ -1,5 +1,5 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { existsSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { chmod, chown, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { migrationNames } from './migrations.js';
@@ -14,6 +14,11 @@ export interface RestoreReport {
   previous: string | undefined;
   /** Migrations this version has that the backup lacks: `serve` (or `migrate`) applies them. */
   pending: string[];
+  /**
+   * The owner the database had, when the restored file could not be given it (only root can give a
+   * file away): the service, running as that owner, may not open it until the operator does.
+   */
+  ownerNotKept: { uid: number; gid: number } | undefined;
 }
 
 /**
@@ -33,7 +38,7 @@ export async function restoreSqlite(
   }: {
     now: Date;
     /** Writes to the checked copy before it takes the database's name (the restore's audit record). */
-    beforePlacing: (copy: Db, restore: Omit<RestoreReport, 'pages'>) => Promise<void>;
+    beforePlacing: (copy: Db, restore: Pick<RestoreReport, 'previous' | 'pending'>) => Promise<void>;
   },
 ): Promise<RestoreReport> {
   if (!existsSync(backupPath)) throw new Error(`there is no file ${backupPath}`);
@@ -41,6 +46,8 @@ export async function restoreSqlite(
   if (present && realpathSync(backupPath) === realpathSync(databasePath)) {
     throw new Error(`${backupPath} is the database itself; name a backup`);
   }
+  // The service runs as the database's owner: the restored file takes its owner and mode.
+  const original = present ? statSync(databasePath) : undefined;
   if (present) settleUnused(databasePath);
   else if (!existsSync(dirname(databasePath))) {
     throw new Error(`there is no directory ${dirname(databasePath)}; create it first`);
@@ -51,6 +58,7 @@ export async function restoreSqlite(
   const previous = present ? `${databasePath}.before-restore-${stamp}` : undefined;
   let pages: number;
   let pending: string[];
+  let ownerNotKept: RestoreReport['ownerNotKept'];
   try {
     ({ pages } = await backupSqlite(backupPath, staged).catch((error: unknown) => {
       throw new Error(`${backupPath} cannot be restored: ${messageOf(error)}`);
@@ -62,6 +70,7 @@ export async function restoreSqlite(
     } finally {
       await copy.close();
     }
+    if (original !== undefined) ownerNotKept = await takeOwnerAndMode(staged, original);
     await syncFile(staged);
   } catch (error) {
     await rm(staged, { force: true });
@@ -77,7 +86,25 @@ export async function restoreSqlite(
     throw error;
   }
   await syncFile(dirname(databasePath));
-  return { pages, previous, pending };
+  return { pages, previous, pending, ownerNotKept };
+}
+
+/** Gives `path` the owner and mode of `original`; the owner it could not give, if any. */
+async function takeOwnerAndMode(path: string, original: Stats): Promise<RestoreReport['ownerNotKept']> {
+  const owner = { uid: original.uid, gid: original.gid };
+  const current = statSync(path);
+  let kept = true;
+  if (current.uid !== owner.uid || current.gid !== owner.gid) {
+    kept = await chown(path, owner.uid, owner.gid).then(
+      () => true,
+      (error: unknown) => {
+        if ((error as { code?: unknown }).code === 'EPERM') return false;
+        throw error;
+      },
+    );
+  }
+  await chmod(path, original.mode & 0o777);
+  return kept ? undefined : owner;
 }
 
 /** A database file and the `-wal` and `-shm` files beside it, moved together. */
