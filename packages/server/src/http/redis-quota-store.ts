@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { RateLimiterCompatibleAbstract, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { RedisConfig } from '../config.js';
 import { type MemoryQuotaStore, QUOTA_WINDOW_MS, type QuotaStore, type WindowCount } from './quota-store.js';
 
@@ -15,24 +15,29 @@ const COUNT_ONLY = Number.MAX_SAFE_INTEGER;
 /**
  * Quotas shared by all instances through Redis (REDIS_URL), counted by rate-limiter-flexible's
  * RateLimiterRedis (one atomic script per check). When Redis fails, each instance fails open to counting
- * on its own (`fallback`, the library's insurance limiter), and a Redis that stops answering costs a
- * request at most `timeoutMs` (docs/design.md §10):
+ * on its own in `fallback`, and a Redis that stops answering costs a request at most `timeoutMs`
+ * (docs/design.md §10):
  * - every command gives up after `timeoutMs` (ioredis `commandTimeout`), and nothing waits for a
  *   connection (no offline queue; the limiter skips Redis while the connection is not ready);
- * - from the first check Redis fails, the instance stops asking it: checks go straight to the fallback
- *   while one PING every PROBE_INTERVAL_MS asks whether it answers again, so a silent Redis costs its
- *   deadline to the requests already waiting, not to every request for as long as it lasts;
+ * - a check Redis fails, whether by silence or by an error reply (OOM, READONLY, BUSY, ...), is counted
+ *   in the fallback; from then on the instance stops asking Redis: checks go straight to the fallback
+ *   while every PROBE_INTERVAL_MS one probe asks whether Redis counts again. The probe is a real count
+ *   (the same script, on a key of its own), not a PING: a Redis out of memory, a replica or one busy with
+ *   a script answers PING while it refuses every count;
  * - a connection that receives nothing for a while a command waits (ioredis `socketTimeout`) is
  *   destroyed and ioredis connects again by itself: a black-holed connection is replaced, not kept.
- * The outage is logged once when it starts and once when it ends, and counted in `failures` and the
- * metric poker_launch_quota_store_failures_total.
+ * The outage is logged once when it starts (with Redis's own error, and what to do where that is known)
+ * and once when it ends, and counted in `failures` and the metric poker_launch_quota_store_failures_total.
  */
 export class RedisQuotaStore implements QuotaStore {
   private readonly redis: Redis;
   private readonly limiter: RateLimiterRedis;
-  /** Set from a check Redis failed until Redis answers a probe: checks skip Redis meanwhile. */
+  /** The database REDIS_URL names: a Redis without it leaves the connection on database 0 (see probe). */
+  private readonly db: number;
+  /** Set from a check Redis failed until Redis counts a probe: checks skip Redis meanwhile. */
   private bypass: NodeJS.Timeout | undefined;
   private probing = false;
+  private closed = false;
   /** Quota checks that Redis did not answer and this instance counted alone. */
   failures = 0;
 
@@ -74,31 +79,43 @@ export class RedisQuotaStore implements QuotaStore {
       connectTimeout: 2_000,
       retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
     });
+    this.db = Number(this.redis.options.db ?? 0);
     // Connection errors are reported here and handled per command; without a listener ioredis prints them.
     this.redis.on('error', (error: Error) => this.startBypass(error));
+    // No insurance limiter: the library would hand it only the key, and the log should say what Redis
+    // answered (an OOM is not a timeout). A failed check is counted in the fallback below instead.
     this.limiter = new RateLimiterRedis({
       storeClient: this.redis,
       keyPrefix: '',
       points: COUNT_ONLY,
       duration: QUOTA_WINDOW_MS / 1000,
       rejectIfRedisNotReady: true,
-      insuranceLimiter: new FallbackLimiter(fallback, (error) => this.countFailure(error)),
     });
   }
 
   hit(key: string): Promise<WindowCount> | WindowCount {
-    if (this.bypass !== undefined) return this.counted(this.fallback.hit(this.config.keyPrefix + key));
-    return this.limiter.consume(this.config.keyPrefix + key).then(toWindowCount);
+    const prefixed = this.config.keyPrefix + key;
+    if (this.bypass !== undefined) return this.counted(this.fallback.hit(prefixed));
+    return this.limiter.consume(prefixed).then(toWindowCount, (error: unknown) => {
+      this.countFailure(error);
+      return this.fallback.hit(prefixed);
+    });
   }
 
   peek(key: string): Promise<WindowCount> | WindowCount {
-    if (this.bypass !== undefined) return this.counted(this.fallback.peek(this.config.keyPrefix + key));
-    return this.limiter
-      .get(this.config.keyPrefix + key)
-      .then((result) => (result === null ? { count: 0, resetInMs: 0 } : toWindowCount(result)));
+    const prefixed = this.config.keyPrefix + key;
+    if (this.bypass !== undefined) return this.counted(this.fallback.peek(prefixed));
+    return this.limiter.get(prefixed).then(
+      (result) => (result === null ? { count: 0, resetInMs: 0 } : toWindowCount(result)),
+      (error: unknown) => {
+        this.countFailure(error);
+        return this.fallback.peek(prefixed);
+      },
+    );
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.bypass);
     this.bypass = undefined;
     this.redis.disconnect();
@@ -112,75 +129,69 @@ export class RedisQuotaStore implements QuotaStore {
     return count;
   }
 
-  /** Redis failed a check (the limiter then asked the fallback): count it, and bypass Redis. */
-  private countFailure(error: Error): void {
+  /** Redis failed a check (counted in the fallback instead): count it, and bypass Redis. */
+  private countFailure(error: unknown): void {
     this.failures++;
     this.onFailure();
-    this.startBypass(error);
+    this.startBypass(error instanceof Error ? error : new Error(String(error)));
   }
 
   private startBypass(error: Error): void {
-    if (this.bypass !== undefined) return;
+    if (this.bypass !== undefined || this.closed) return;
     this.bypass = setInterval(() => this.probe(), PROBE_INTERVAL_MS).unref();
+    const hint = whatToDo(error, this.config);
     this.log.warn(
-      { err: { message: error.message } },
-      'quotas: Redis is unreachable; counting per instance until it is back',
+      { err: { message: error.message }, ...(hint === undefined ? {} : { hint }) },
+      'quotas: Redis is unavailable; counting per instance until it is back',
     );
   }
 
+  /** Counts once on a key of its own, as a check would (and selects REDIS_URL's database first). */
   private probe(): void {
     if (this.probing || this.redis.status !== 'ready') return;
     this.probing = true;
-    this.redis.ping().then(
-      () => {
-        this.probing = false;
-        if (this.bypass === undefined) return;
-        clearInterval(this.bypass);
-        this.bypass = undefined;
-        this.log.info('quotas: Redis is back; quotas are shared again');
-      },
-      () => {
-        this.probing = false;
-      },
-    );
+    const selected = this.db === 0 ? Promise.resolve('OK') : this.redis.select(this.db);
+    selected
+      .then(() => this.limiter.consume(`${this.config.keyPrefix}probe`))
+      .then(
+        () => {
+          this.probing = false;
+          if (this.bypass === undefined) return;
+          clearInterval(this.bypass);
+          this.bypass = undefined;
+          this.log.info('quotas: Redis is back; quotas are shared again');
+        },
+        () => {
+          this.probing = false;
+        },
+      );
   }
+}
+
+/** What an operator should do about Redis's error, where that is known (never repeating REDIS_URL). */
+function whatToDo(error: Error, config: RedisConfig): string | undefined {
+  const message = error.message;
+  if (message.startsWith('OOM')) {
+    return 'Redis is out of memory (maxmemory reached with a noeviction policy): give it memory, or use an evicting policy such as volatile-ttl';
+  }
+  if (message.startsWith('READONLY')) return 'REDIS_URL names a read-only replica: name the primary';
+  if (message.startsWith('BUSY')) return 'a script holds Redis busy: SCRIPT KILL it, or wait for it to end';
+  if (message.startsWith('WRONGPASS') || message.startsWith('NOAUTH')) {
+    return "REDIS_URL's user or password is not accepted by this Redis";
+  }
+  if (message.includes('DB index is out of range')) {
+    return 'REDIS_URL names a database this Redis does not have (see its databases setting)';
+  }
+  if (
+    config.url.startsWith('rediss:') &&
+    (message.includes('TLS') || message.includes('ETIMEDOUT') || message.includes('SSL'))
+  ) {
+    return 'REDIS_URL says rediss:// (TLS): is this Redis port TLS? A plain one needs redis://';
+  }
+  return undefined;
 }
 
 function toWindowCount(result: RateLimiterRes): WindowCount {
   const ttl = result.msBeforeNext;
   return { count: result.consumedPoints, resetInMs: ttl > 0 ? ttl : QUOTA_WINDOW_MS };
-}
-
-/**
- * The library's insurance limiter: what RateLimiterRedis asks when Redis fails a check. It counts in this
- * instance's own bounded store (MemoryQuotaStore, not the library's RateLimiterMemory: docs/design.md §10)
- * and reports the failure. The library passes it only the key, not the error: `reported` says what
- * happened as much as is known.
- */
-class FallbackLimiter extends RateLimiterCompatibleAbstract {
-  override readonly keyPrefix = '';
-  override blockDuration = 0;
-  override execEvenly = false;
-
-  constructor(
-    private readonly store: MemoryQuotaStore,
-    private readonly reported: (error: Error) => void,
-  ) {
-    super();
-  }
-
-  override consume(key: string | number): Promise<RateLimiterRes> {
-    this.reported(new Error('Redis did not answer a quota check in time, or is not connected'));
-    return Promise.resolve(toLimiterResult(this.store.hit(String(key))));
-  }
-
-  override get(key: string | number): Promise<RateLimiterRes | null> {
-    this.reported(new Error('Redis did not answer a quota check in time, or is not connected'));
-    const count = this.store.peek(String(key));
-    return Promise.resolve(count.count === 0 ? null : toLimiterResult(count));
-  }
-}
-
-function toLimiterResult({ count, resetInMs }: WindowCount): RateLimiterRes {
-  return new RateLimiterRes(COUNT_ONLY - count, resetInMs, count, count === 1);
 }

@@ -100,7 +100,7 @@ describeWithRedis('quotas shared through Redis', () => {
     expect(app.quotas.storeFailures).toBeGreaterThanOrEqual(4);
     const scraped = await app.inject({ method: 'GET', url: '/metrics' });
     expect(scraped.body).toContain(`poker_launch_quota_store_failures_total ${app.quotas.storeFailures}`);
-    const warnings = logs.filter((line) => line.includes('quotas: Redis is unreachable'));
+    const warnings = logs.filter((line) => line.includes('quotas: Redis is unavailable'));
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0] ?? '{}').level).toBe(40);
   });
@@ -147,7 +147,7 @@ describeWithRedis('quotas shared through Redis', () => {
       return (await sharedCount()) > countedByRedis;
     });
     expect(logs.some((line) => line.includes('quotas: Redis is back'))).toBe(true);
-    expect(logs.filter((line) => line.includes('quotas: Redis is unreachable'))).toHaveLength(1);
+    expect(logs.filter((line) => line.includes('quotas: Redis is unavailable'))).toHaveLength(1);
   });
 
   it('answers without waiting on a Redis that stops answering, and shares the quota again once it is back', async () => {
