@@ -162,6 +162,22 @@ describe('loadConfig', () => {
     ).toBe('staging:pl:');
   });
 
+  it('quotes a refused REDIS_URL without its password', () => {
+    for (const url of [
+      'redis://:s3cret@cache/quotas',
+      'redis://app:s3cret@ca che',
+      'http://app:s3/cr@et@cache',
+    ]) {
+      expect(() => loadConfig({ REDIS_URL: url })).toThrow(ConfigError);
+      expect(() => loadConfig({ REDIS_URL: url })).toThrow(/:\*\*\*@/);
+      expect(() => loadConfig({ REDIS_URL: url })).not.toThrow(/s3/);
+    }
+    expect(loadConfig({ REDIS_URL: 'redis://:s3cret@cache:6380/3' }).redis?.url).toBe(
+      'redis://:s3cret@cache:6380/3',
+    );
+    expect(loadConfig({ REDIS_URL: 'redis://cache/' }).redis?.url).toBe('redis://cache/');
+  });
+
   it('is frozen', () => {
     expect(Object.isFrozen(loadConfig({}))).toBe(true);
   });
@@ -181,6 +197,14 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: '300.1.1.1' }, /not an address or CIDR: "300.1.1.1"/],
     [{ REDIS_URL: 'http://cache:6379' }, /REDIS_URL must start with redis:\/\/ or rediss:\/\//],
     [{ REDIS_URL: 'not a url' }, /REDIS_URL must be redis:\/\//],
+    [{ REDIS_URL: 'cache:6379' }, /REDIS_URL must start with redis:\/\/ or rediss:\/\/, got "cache:6379"/],
+    [{ REDIS_URL: 'redis://' }, /REDIS_URL names no host/],
+    [{ REDIS_URL: 'redis://cache:0' }, /REDIS_URL's port must be 1 to 65535/],
+    [
+      { REDIS_URL: 'redis://cache/quotas' },
+      /REDIS_URL's database must be a number \(\/0, \/1, ...\), got "redis:\/\/cache\/quotas"/,
+    ],
+    [{ REDIS_URL: 'redis://cache/1/2' }, /REDIS_URL's database must be a number/],
     [{ REDIS_URL: 'redis://x', REDIS_KEY_PREFIX: 'a b' }, /REDIS_KEY_PREFIX must be 1 to 64/],
     [{ REDIS_URL: 'redis://x', REDIS_TIMEOUT_MS: '0' }, /REDIS_TIMEOUT_MS must be a whole number of milli/],
     [{ REDIS_URL: 'redis://x', REDIS_TIMEOUT_MS: '2.5' }, /REDIS_TIMEOUT_MS must be a whole number of milli/],

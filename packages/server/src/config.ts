@@ -207,14 +207,23 @@ export const DEFAULT_REDIS_TIMEOUT_MS = 20;
 
 function parseRedis(url: string | undefined, keyPrefix: string, timeout: string): RedisConfig | undefined {
   if (url === undefined) return undefined;
+  // Quoted without its password: a config error is printed, and may be collected with the logs.
+  const shown = withoutPassword(url);
+  const form = 'redis://[user:password@]host[:port][/db]';
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new ConfigError(`REDIS_URL must be redis://[user:password@]host[:port][/db], got "${url}"`);
+    throw new ConfigError(`REDIS_URL must be ${form}, got "${shown}"`);
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${parsed.protocol}"`);
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${shown}"`);
+  }
+  // What ioredis would otherwise take quietly: no host (localhost), port 0, or a database that is no number.
+  if (parsed.hostname === '') throw new ConfigError(`REDIS_URL names no host: ${form}, got "${shown}"`);
+  if (parsed.port === '0') throw new ConfigError(`REDIS_URL's port must be 1 to 65535, got "${shown}"`);
+  if (!/^(\/(\d{1,9})?)?$/.test(parsed.pathname)) {
+    throw new ConfigError(`REDIS_URL's database must be a number (/0, /1, ...), got "${shown}"`);
   }
   if (!/^[A-Za-z0-9:._-]{1,64}$/.test(keyPrefix)) {
     throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 64 letters, digits or : . _ -, got "${keyPrefix}"`);
@@ -226,6 +235,11 @@ function parseRedis(url: string | undefined, keyPrefix: string, timeout: string)
     );
   }
   return Object.freeze({ url, keyPrefix, timeoutMs });
+}
+
+/** `url` with the password of its `user:password@` replaced by `***`, even where it does not parse. */
+function withoutPassword(url: string): string {
+  return url.replace(/^([^:/]*:\/\/[^/@:]*:)[^@]*@/, '$1***@');
 }
 
 /** Whole seconds from `min` to `max`, as milliseconds. */
