@@ -9,6 +9,7 @@ import { loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { LiveConfig } from '../live-config/live-config.js';
 import { canStartRedis, type OwnRedis, startOwnRedis } from '../test-support/own-redis.js';
+import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy.js';
 import { testClient } from '../test-support/test-client.js';
 import { createTestDatabase } from '../test-support/test-database.js';
 
@@ -27,6 +28,7 @@ const KEY = `${PREFIX}caller:client:demo`;
     let apps: FastifyInstance[] = [];
     let logs: string[] = [];
     let servers: OwnRedis[] = [];
+    let proxy: TcpProxy | undefined;
 
     beforeEach(async () => {
       database = await createTestDatabase('sqlite');
@@ -36,6 +38,8 @@ const KEY = `${PREFIX}caller:client:demo`;
       await Promise.all(apps.map((app) => app.close()));
       apps = [];
       logs = [];
+      await proxy?.close();
+      proxy = undefined;
       await Promise.all(servers.map((server) => server.stop()));
       servers = [];
       await database.close();
@@ -166,6 +170,32 @@ const KEY = `${PREFIX}caller:client:demo`;
       expect(backs()).toHaveLength(1);
     });
 
+    it('follows a failover behind one address: a connection to the demoted primary is replaced, not kept', async () => {
+      const first = await own();
+      const second = await own(['--replicaof', '127.0.0.1', String(first.port)]);
+      await waitFor(async () => (await second.admin.info('replication')).includes('master_link_status:up'));
+      // One address for "the primary", as a managed Redis's endpoint or a Sentinel-updated DNS name is.
+      proxy = await startTcpProxy({ host: '127.0.0.1', port: first.port });
+      const app = await instance({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
+      expect(await launch(app, 'u-0')).toBe(200);
+      expect(await first.admin.get(KEY)).toBe('1');
+
+      // The failover: the replica is promoted, the old primary follows it, the address moves.
+      await second.admin.replicaof('NO', 'ONE');
+      await first.admin.replicaof('127.0.0.1', String(second.port));
+      proxy.retarget({ host: '127.0.0.1', port: second.port });
+
+      const before = Number(await second.admin.get(KEY));
+      let again = 0;
+      await waitFor(async () => {
+        expect(await launch(app, `u-again-${again++}`)).toBe(200);
+        return Number(await second.admin.get(KEY)) > before;
+      });
+      expect(warnings()).toHaveLength(1);
+      expect(JSON.parse(warnings()[0] ?? '{}').err.message).toMatch(/^READONLY/);
+      expect(backs()).toHaveLength(1);
+    });
+
     it('goes on counting in Redis when its script cache is flushed (NOSCRIPT is answered by loading it again)', async () => {
       const server = await own();
       const app = await instance({ REDIS_URL: server.url });
@@ -195,6 +225,10 @@ const KEY = `${PREFIX}caller:client:demo`;
           },
           async () => {
             await server.admin.script('KILL');
+            // The script ends at its next check for a kill: until then Redis still answers BUSY.
+            await waitFor(
+              async () => (await server.admin.ping().catch((error: Error) => error.message)) === 'PONG',
+            );
           },
         );
         expect(warning.err.message).toMatch(/^BUSY /);

@@ -38,6 +38,8 @@ export class RedisQuotaStore implements QuotaStore {
   private bypass: NodeJS.Timeout | undefined;
   private probing = false;
   private closed = false;
+  /** When a READONLY answer last made ioredis connect again (see reconnectOnError). */
+  private readonlyReconnect = 0;
   /** Quota checks that Redis did not answer and this instance counted alone. */
   failures = 0;
 
@@ -78,6 +80,15 @@ export class RedisQuotaStore implements QuotaStore {
       socketTimeout: Math.max(1_000, 4 * config.timeoutMs),
       connectTimeout: 2_000,
       retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+      // READONLY: the connection reached a replica, most often a primary demoted by a failover while
+      // REDIS_URL's name now leads to the new one. A new connection finds it; at most once a second, so a
+      // REDIS_URL that names a replica is not reconnected on every probe.
+      reconnectOnError: (error) => {
+        if (!error.message.startsWith('READONLY') || Date.now() - this.readonlyReconnect < 1_000)
+          return false;
+        this.readonlyReconnect = Date.now();
+        return true;
+      },
     });
     this.db = Number(this.redis.options.db ?? 0);
     // Connection errors are reported here and handled per command; without a listener ioredis prints them.

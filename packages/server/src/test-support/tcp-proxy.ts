@@ -12,6 +12,8 @@ export interface TcpProxy {
   cut(): Promise<void>;
   /** Accepts connections again, on the same port. */
   restore(): Promise<void>;
+  /** Sends new connections to `target`, and leaves open ones where they are: a DNS name moved by a failover. */
+  retarget(target: { host: string; port: number }): void;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const held: (() => void)[] = [];
   let stalled = false;
   let accepted = 0;
+  let current = target;
   const relay = (from: Socket, to: Socket, holdable: boolean) =>
     from.on('data', (chunk) => {
       if (stalled && holdable) held.push(() => to.write(chunk));
@@ -28,7 +31,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     });
   const server = createServer((client) => {
     accepted++;
-    const upstream = connect(target);
+    const upstream = connect(current);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
@@ -64,6 +67,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     cut: stop,
     restore: async () => {
       await listen(port);
+    },
+    retarget: (next) => {
+      current = next;
     },
     close: stop,
   };
