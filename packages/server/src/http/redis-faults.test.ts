@@ -71,11 +71,11 @@ const KEY = `${PREFIX}caller:client:demo`;
       apps.push(app);
       return app;
     };
-    const launch = async (app: FastifyInstance, userId: string) =>
+    const launch = async (app: FastifyInstance, userId: string, clientId = 'demo') =>
       (
         await app.inject({
           method: 'POST',
-          url: `/api/web/v2/app/users/${userId}/session?clientId=demo`,
+          url: `/api/web/v2/app/users/${userId}/session?clientId=${clientId}`,
           headers: {
             'content-type': 'application/x-www-form-urlencoded',
             sign: await sign({ userId }, SECRET),
@@ -194,6 +194,45 @@ const KEY = `${PREFIX}caller:client:demo`;
       expect(warnings()).toHaveLength(1);
       expect(JSON.parse(warnings()[0] ?? '{}').err.message).toMatch(/^READONLY/);
       expect(backs()).toHaveLength(1);
+    });
+
+    it('counts alone a key that Redis holds as something else, without bypassing Redis for the others', async () => {
+      const server = await own();
+      await insertClient(database.db, testClient(new Date(), { id: 'other', secretKey: SECRET }));
+      const app = await instance({ REDIS_URL: server.url });
+      await server.admin.hset(KEY, 'not', 'a count');
+      const statuses = [];
+      for (let index = 0; index < 4; index++) statuses.push(await launch(app, `u-${index}`));
+      expect(statuses).toEqual([200, 200, 200, 200]);
+      expect(app.quotas.storeFailures).toBe(4);
+      // Another client's quota is still counted in Redis.
+      expect([await launch(app, 'u-5', 'other'), await launch(app, 'u-6', 'other')]).toEqual([200, 200]);
+      expect(await server.admin.get(`${PREFIX}caller:client:other`)).toBe('2');
+      expect(app.quotas.storeFailures).toBe(4);
+      const lines = quotaLines();
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('WRONGTYPE');
+      expect(lines[0]).toContain(KEY);
+      expect(backs()).toHaveLength(0);
+    });
+
+    it('does not refuse an address whose failure count Redis holds as something else', async () => {
+      const server = await own();
+      const app = await instance({ REDIS_URL: server.url });
+      await server.admin.hset(`${PREFIX}failures:203.0.113.9`, 'not', 'a count');
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/web/v2/app/users/u-1/session?clientId=demo',
+        remoteAddress: '203.0.113.9',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          sign: await sign({ userId: 'u-1' }, SECRET),
+        },
+        payload: '',
+      });
+      expect(response.statusCode).toBe(200);
+      expect(quotaLines()).toHaveLength(1);
+      expect(quotaLines()[0]).toContain('something other than a count');
     });
 
     it('goes on counting in Redis when its script cache is flushed (NOSCRIPT is answered by loading it again)', async () => {

@@ -38,6 +38,8 @@ export class RedisQuotaStore implements QuotaStore {
   private bypass: NodeJS.Timeout | undefined;
   private probing = false;
   private closed = false;
+  /** Keys whose value is no count, said once each (see countFailure). */
+  private readonly wrongKeys = new Set<string>();
   /** When a READONLY answer last made ioredis connect again (see reconnectOnError). */
   private readonlyReconnect = 0;
   /** Quota checks that Redis did not answer and this instance counted alone. */
@@ -108,7 +110,7 @@ export class RedisQuotaStore implements QuotaStore {
     const prefixed = this.config.keyPrefix + key;
     if (this.bypass !== undefined) return this.counted(this.fallback.hit(prefixed));
     return this.limiter.consume(prefixed).then(toWindowCount, (error: unknown) => {
-      this.countFailure(error);
+      this.countFailure(error, prefixed);
       return this.fallback.hit(prefixed);
     });
   }
@@ -117,9 +119,15 @@ export class RedisQuotaStore implements QuotaStore {
     const prefixed = this.config.keyPrefix + key;
     if (this.bypass !== undefined) return this.counted(this.fallback.peek(prefixed));
     return this.limiter.get(prefixed).then(
-      (result) => (result === null ? { count: 0, resetInMs: 0 } : toWindowCount(result)),
+      (result) => {
+        if (result === null) return { count: 0, resetInMs: 0 };
+        // The library reads GET's error as the count: a key that holds no number gives NaN.
+        if (Number.isFinite(result.consumedPoints)) return toWindowCount(result);
+        this.countFailure(new Error('WRONGTYPE the key holds no count'), prefixed);
+        return this.fallback.peek(prefixed);
+      },
       (error: unknown) => {
-        this.countFailure(error);
+        this.countFailure(error, prefixed);
         return this.fallback.peek(prefixed);
       },
     );
@@ -140,11 +148,26 @@ export class RedisQuotaStore implements QuotaStore {
     return count;
   }
 
-  /** Redis failed a check (counted in the fallback instead): count it, and bypass Redis. */
-  private countFailure(error: unknown): void {
+  /**
+   * Redis failed a check (counted in the fallback instead): count it, and bypass Redis, unless only this
+   * key is wrong (it holds something else than a count: another program's key under REDIS_KEY_PREFIX).
+   * Redis counts the other keys then, and a probe, on a key of its own, would take the fault for its end
+   * on every check of this one: this key is counted per instance, and said once.
+   */
+  private countFailure(error: unknown, key: string): void {
     this.failures++;
     this.onFailure();
-    this.startBypass(error instanceof Error ? error : new Error(String(error)));
+    const cause = error instanceof Error ? error : new Error(String(error));
+    if (!KEY_ERROR.test(cause.message)) {
+      this.startBypass(cause);
+      return;
+    }
+    if (this.wrongKeys.has(key) || this.wrongKeys.size >= 1_000) return;
+    this.wrongKeys.add(key);
+    this.log.warn(
+      { err: { message: cause.message }, key },
+      'quotas: Redis holds something other than a count at this quota key; counting it per instance',
+    );
   }
 
   private startBypass(error: Error): void {
@@ -178,6 +201,9 @@ export class RedisQuotaStore implements QuotaStore {
       );
   }
 }
+
+/** Errors about one key's value, not about Redis: the others are still counted there. */
+const KEY_ERROR = /^(WRONGTYPE|ERR value is not an integer|ERR increment or decrement would overflow)/;
 
 /** What an operator should do about Redis's error, where that is known (never repeating REDIS_URL). */
 function whatToDo(error: Error, config: RedisConfig): string | undefined {
