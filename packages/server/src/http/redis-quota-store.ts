@@ -6,7 +6,7 @@ import { RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { RedisConfig } from '../config.js';
 import { type MemoryQuotaStore, QUOTA_WINDOW_MS, type QuotaStore, type WindowCount } from './quota-store.js';
 
-/** While Redis is bypassed, how often one PING asks whether it answers again. */
+/** While Redis is bypassed, how often one probe (a real count) asks whether it counts again. */
 const PROBE_INTERVAL_MS = 100;
 
 /** Far above any quota: the limiter only counts; RateLimiter decides (the same 429 with or without Redis). */
