@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 
@@ -29,11 +31,26 @@ export interface OwnRedis {
 
 export async function startOwnRedis(extraArgs: string[] = []): Promise<OwnRedis> {
   const port = await freeTcpPort();
+  // Its own directory: a primary that feeds a replica writes dump.rdb there, whatever --save says.
+  const dir = mkdtempSync(join(tmpdir(), 'own-redis-'));
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn(
       REDIS_SERVER,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs],
+      [
+        ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir],
+        ...[
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--repl-diskless-sync',
+          'yes',
+          '--repl-diskless-sync-delay',
+          '0',
+        ],
+        ...extraArgs,
+      ],
       { stdio: 'ignore' },
     );
     await waitUntilAnswers(port, extraArgs);
@@ -59,6 +76,7 @@ export async function startOwnRedis(extraArgs: string[] = []): Promise<OwnRedis>
     async stop() {
       admin.disconnect();
       await kill();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
