@@ -100,6 +100,36 @@ const quotaLines = (instance: ServeProcess, what: 'unavailable' | 'back') =>
     }
   });
 
+  it('answers while Redis is out of memory, says once what to do, counts it in the metric, and shares again', async () => {
+    await addClient();
+    const instance = await serve({ REDIS_URL: url(), REDIS_KEY_PREFIX: 'oom:' });
+    expect(await status(instance, 'u-1')).toBe(200);
+    await redis.admin.config('SET', 'maxmemory-policy', 'noeviction');
+    for (let index = 0; index < 20; index++) await redis.admin.set(`filler:${index}`, 'x'.repeat(100_000));
+    await redis.admin.config('SET', 'maxmemory', '1mb');
+    try {
+      const during = [];
+      for (let index = 2; index <= 5; index++) during.push(await status(instance, `u-${index}`));
+      expect(during).toEqual([200, 200, 200, 200]);
+      const metrics = await (await fetch(`${instance.address}/metrics`)).text();
+      expect(
+        Number(/^poker_launch_quota_store_failures_total (\d+)$/m.exec(metrics)?.[1]),
+      ).toBeGreaterThanOrEqual(4);
+      // The log line reaches stdout a moment after the answer.
+      await instance.waitForOutput('quotas: Redis is unavailable');
+      const warnings = quotaLines(instance, 'unavailable');
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0] ?? '{}').hint).toMatch(/^Redis is out of memory/);
+    } finally {
+      await redis.admin.config('SET', 'maxmemory', '0');
+      await redis.admin.del(...Array.from({ length: 20 }, (_, index) => `filler:${index}`));
+    }
+    await instance.waitForOutput('quotas: Redis is back');
+    expect(await status(instance, 'u-6')).toBe(200);
+    expect(await redis.admin.get('oom:caller:client:demo')).toBe('2');
+    expect(quotaLines(instance, 'unavailable')).toHaveLength(1);
+  });
+
   it('keeps two deployments with their own REDIS_KEY_PREFIX apart on one Redis', async () => {
     await addClient();
     const common = { REDIS_URL: url(), RATE_LIMIT_PER_MINUTE: '2' };
