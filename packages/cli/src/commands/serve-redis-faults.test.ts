@@ -97,6 +97,7 @@ const quotaLines = (instance: ServeProcess, what: 'unavailable' | 'back') =>
     for (const instance of [a, b]) {
       expect(quotaLines(instance, 'unavailable')).toHaveLength(1);
       expect(quotaLines(instance, 'back')).toHaveLength(1);
+      expect(instance.stdout() + instance.rawStderr()).not.toContain(PASSWORD);
     }
   });
 
