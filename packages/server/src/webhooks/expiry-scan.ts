@@ -9,16 +9,36 @@ export const EXPIRY_SCAN_INTERVAL_MS = 15_000;
  * missed; with the interval, session.expired goes out well within a minute of the expiry.
  */
 export const EXPIRY_SCAN_LAG_MS = 5000;
+/**
+ * The sessions one run's transaction reports at most (more when the last of them shares its expiry with
+ * others): tens of thousands expiring in the same minute, or a backlog after an outage, are reported in
+ * transactions of this size, one after the other, not in one that holds the writes meanwhile (on SQLite
+ * every launch's; docs/design.md, "Many rows at once").
+ */
+export const EXPIRY_SCAN_BATCH = 2000;
+
+/** How far a scan at `now` reports: the sessions that expired up to this moment. */
+export function expiryScanUpTo(now: Date): string {
+  return new Date(now.getTime() - EXPIRY_SCAN_LAG_MS).toISOString();
+}
 
 /**
  * One run of the expiry scan, as statements of one transaction: hold the watermark (the first statement
  * locks its row, so instances scanning together take turns and never report a session twice), write a
  * session.expired delivery for every session that expired since it, used or not, and was not ended
- * otherwise, for each endpoint of its client that takes them; then move the watermark.
+ * otherwise, for each endpoint of its client that takes them; then move the watermark. At most `batch`
+ * sessions from the watermark on: the run stops at the expiry of the batch's last one, and the next run
+ * (expiryScanUpTo says whether one is due at once) goes on from there. The bound reads only sessions that
+ * expired (whatever ended them), which nothing writes any more, so each statement finds the same one.
  */
-export function expiryScanStatements(db: Db, now: Date): CompiledQuery[] {
-  const upTo = new Date(now.getTime() - EXPIRY_SCAN_LAG_MS).toISOString();
+export function expiryScanStatements(db: Db, now: Date, batch = EXPIRY_SCAN_BATCH): CompiledQuery[] {
+  const upTo = expiryScanUpTo(now);
   const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+  const watermark = sql`(select coalesce(scanned_until, ${upTo}) from webhook_expiry_scan where id = 1)`;
+  // Along sessions_expires_at_idx from the watermark: the batch's last expiry, or upTo when fewer are left.
+  const bound = sql`coalesce((select expires_at from sessions
+      where expires_at > ${watermark} and expires_at <= ${upTo}
+      order by expires_at limit 1 offset ${sql.lit(batch - 1)}), ${upTo})`;
   return [
     db
       .updateTable('webhook_expiry_scan')
@@ -34,13 +54,10 @@ export function expiryScanStatements(db: Db, now: Date): CompiledQuery[] {
         join webhook_subscriptions sub on sub.endpoint_id = e.id and sub.event_type = 'session.expired'
         join clients c on c.id = s.client_id
         join players p on p.id = s.player_id
-        where s.expires_at > (select coalesce(scanned_until, ${upTo}) from webhook_expiry_scan where id = 1)
-          and s.expires_at <= ${upTo}
+        where s.expires_at > ${watermark}
+          and s.expires_at <= ${bound}
           and s.revoked_at is null`.compile(db),
-    db
-      .updateTable('webhook_expiry_scan')
-      .set({ scanned_until: upTo })
-      .where((eb) => eb.or([eb('scanned_until', 'is', null), eb('scanned_until', '<', upTo)]))
-      .compile(),
+    sql`update webhook_expiry_scan set scanned_until = ${bound}
+        where id = 1 and (scanned_until is null or scanned_until < ${upTo})`.compile(db),
   ];
 }

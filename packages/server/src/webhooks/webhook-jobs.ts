@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { oldestPendingAgeSeconds, purgeDeliveriesStatement } from './delivery.repository.js';
-import { EXPIRY_SCAN_INTERVAL_MS, expiryScanStatements } from './expiry-scan.js';
+import { EXPIRY_SCAN_INTERVAL_MS, expiryScanStatements, expiryScanUpTo } from './expiry-scan.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 
 /** How long delivered and failed deliveries stay listed (and redeliverable) before they are purged. */
@@ -47,10 +47,28 @@ export function registerWebhookJobs(
   });
 }
 
-/** Reports the sessions that reached their expiry, then purges one batch of old ended deliveries. */
+/**
+ * Reports the sessions that reached their expiry, a batch per transaction until the watermark reaches
+ * the moment it scans to (other writes go between them), then purges one batch of old ended deliveries.
+ */
 async function scanAndPurge(context: AppContext): Promise<void> {
   const now = context.clock();
-  await context.sessions.executeAll(expiryScanStatements(context.db, now));
+  await scanExpiries(context, now);
   const before = new Date(now.getTime() - DELIVERY_RETENTION_MS);
   await context.sessions.execute(purgeDeliveriesStatement(context.db, before, DELIVERY_PURGE_BATCH));
+}
+
+/** Runs the expiry scan at `now` in batches until it is done (expiry-scan.ts). */
+export async function scanExpiries(context: Pick<AppContext, 'db' | 'sessions'>, now: Date): Promise<void> {
+  const upTo = expiryScanUpTo(now);
+  for (;;) {
+    await context.sessions.executeAll(expiryScanStatements(context.db, now));
+    const scan = await context.db
+      .selectFrom('webhook_expiry_scan')
+      .select('scanned_until')
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    // Done when it reached upTo, or when another instance holds a later watermark.
+    if (scan?.scanned_until == null || scan.scanned_until >= upTo) return;
+  }
 }

@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { useHarness } from '../test-support/harness.js';
+import { DIALECTS } from '../test-support/test-database.js';
+import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from '../test-support/webhook-world.js';
+import { EXPIRY_SCAN_BATCH, expiryScanStatements } from './expiry-scan.js';
+import { scanExpiries } from './webhook-jobs.js';
+
+/** More sessions than one scan's transaction reports, expiring within the same few seconds. */
+const EXPIRING = 2 * EXPIRY_SCAN_BATCH + 500;
+
+describe.each(DIALECTS)('expiry scan of many sessions on %s', (dialect) => {
+  const h = useHarness(dialect, LOCAL_WEBHOOKS);
+  let world: WebhookWorld | undefined;
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
+
+  it('reports each of thousands of sessions expiring together once, a batch per transaction', async () => {
+    world = await webhookWorld(h(), 'session.expired');
+    const launched = await h().createSession('u-many', { sessionId: 'ext-many' });
+    expect(launched.statusCode, launched.body).toBe(200);
+    const template = await h().db.selectFrom('sessions').selectAll().executeTakeFirstOrThrow();
+    // The scan's watermark starts where the first run finds it.
+    await scanExpiriesAt(h().clock.now());
+    const expiry = h().clock.now().getTime() + 60_000;
+    const copies = Array.from({ length: EXPIRING }, (_, i) => ({
+      ...template,
+      id: `${template.id.slice(0, 20)}${i.toString(16).padStart(12, '0')}`,
+      token_hash: `${i.toString(16).padStart(12, '0')}${template.token_hash.slice(12)}`,
+      external_session_id: `ext-${i}`,
+      // Expiries a few ms apart, some shared: the batch's last one is shared with the next rows.
+      expires_at: new Date(expiry + Math.floor(i / 3)).toISOString(),
+    }));
+    for (let first = 0; first < copies.length; first += 200) {
+      await h()
+        .db.insertInto('sessions')
+        .values(copies.slice(first, first + 200))
+        .execute();
+    }
+    const expired = () =>
+      h()
+        .db.selectFrom('webhook_deliveries')
+        .select(({ fn }) => [
+          fn.countAll<number>().as('n'),
+          fn.count<number>('game_session_id').distinct().as('sessions'),
+        ])
+        .where('event_type', '=', 'session.expired')
+        .executeTakeFirstOrThrow();
+
+    h().clock.advance(60 + 600 + 10);
+    const later = h().clock.now();
+    // One run's transaction: the first batch, up to the expiry of its last session (and those sharing it).
+    await h().sessions.executeAll(expiryScanStatements(h().db, later));
+    const first = await expired();
+    expect(Number(first.n)).toBeGreaterThanOrEqual(EXPIRY_SCAN_BATCH);
+    expect(Number(first.n)).toBeLessThanOrEqual(EXPIRY_SCAN_BATCH + 3);
+    // The job goes on in batches until it reaches the moment it scans to: every session once.
+    await scanExpiriesAt(later);
+    const all = await expired();
+    expect(Number(all.n)).toBe(EXPIRING + 1);
+    expect(Number(all.sessions)).toBe(EXPIRING + 1);
+    await scanExpiriesAt(later);
+    expect(Number((await expired()).n)).toBe(EXPIRING + 1);
+  });
+
+  const scanExpiriesAt = (now: Date) => scanExpiries(h(), now);
+});
