@@ -1,3 +1,4 @@
+import { type IdWindow, idBound, newestFirst } from '../db/id-window.js';
 import type { Db } from '../db/schema.js';
 import type { Session } from './session.js';
 import { sessionFromRow } from './session.repository.js';
@@ -15,13 +16,10 @@ export interface SessionSearch {
 /**
  * Sessions created in a time window, newest first, optionally of one client or some players. The window
  * is a range of the primary key (session ids start with their creation time, sessions/token.ts), so the
- * search reads that window only: the launch path keeps no other index on sessions to pay for.
+ * search reads that window only: the launch path keeps no other index on sessions to pay for. A page
+ * goes on from the id in its link (db/id-window.ts), not an OFFSET that counts every session before it.
  */
-export async function searchSessions(
-  db: Db,
-  search: SessionSearch,
-  page: { limit: number; offset: number },
-): Promise<Session[]> {
+export async function searchSessions(db: Db, search: SessionSearch, window: IdWindow): Promise<Session[]> {
   let query = db
     .selectFrom('sessions')
     .selectAll()
@@ -32,8 +30,13 @@ export async function searchSessions(
     if (search.playerIds.length === 0) return [];
     query = query.where('player_id', 'in', [...search.playerIds]);
   }
-  const rows = await query.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
-  return rows.map(sessionFromRow);
+  const bound = idBound(window);
+  if (bound !== undefined) query = query.where('id', bound.op, bound.id);
+  const rows = await query
+    .orderBy('id', bound?.order ?? 'desc')
+    .limit(window.limit)
+    .execute();
+  return newestFirst(window, rows).map(sessionFromRow);
 }
 
 /** A player's sessions still live now (the expiry index serves it). */

@@ -3,6 +3,12 @@ import { addTestOperator, consoleClient } from '../../test-support/console-clien
 import { useHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';
 
+/** The players named on a page of sessions, in order. */
+const playersOn = (body: string) => [...body.matchAll(/>(p-\d+)<\/a>/g)].map((match) => match[1]);
+/** The href of the pager's link `rel`, as the browser follows it. */
+const linkOf = (body: string, rel: 'next' | 'prev') =>
+  body.match(new RegExp(`<a href="([^"]+)" rel="${rel}">`))?.[1]?.replaceAll('&amp;', '&');
+
 describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
   const h = useHarness(dialect);
 
@@ -24,4 +30,34 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     expect(page.body).toContain(`<a href="/console/players/${idOf('user-8')}">user-8</a></td>`);
     expect(page.body).not.toContain('>player</a>');
   });
+
+  it('pages from the session beside the link, keeping the search, however deep the page number says', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    for (let n = 1; n <= 120; n++) {
+      expect((await h().createSession(`p-${n}`)).statusCode).toBe(200);
+      h().clock.advance(1);
+    }
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    const expected = (from: number, to: number) =>
+      Array.from({ length: from - to + 1 }, (_, index) => `p-${from - index}`);
+
+    const first = await browser.get('/console/sessions?client=demo');
+    expect(playersOn(first.body)).toEqual(expected(120, 71));
+    expect(linkOf(first.body, 'prev')).toBeUndefined();
+    const toSecond = linkOf(first.body, 'next') ?? '';
+    expect(toSecond).toContain('client=demo');
+    expect(toSecond).toContain('before=');
+    const second = await browser.get(toSecond);
+    expect(second.body).toContain('Page 2');
+    expect(playersOn(second.body)).toEqual(expected(70, 21));
+    const third = await browser.get(linkOf(second.body, 'next') ?? '');
+    expect(playersOn(third.body)).toEqual(expected(20, 1));
+    expect(linkOf(third.body, 'next')).toBeUndefined();
+    const backToSecond = await browser.get(linkOf(third.body, 'prev') ?? '');
+    expect(playersOn(backToSecond.body)).toEqual(expected(70, 21));
+    // A page number typed by hand is a label: without an id beside it, the newest sessions.
+    const byHand = await browser.get('/console/sessions?page=999999');
+    expect(playersOn(byHand.body)).toEqual(expected(120, 71));
+  }, 30_000);
 });

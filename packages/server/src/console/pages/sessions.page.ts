@@ -5,7 +5,7 @@ import { playerLabels, searchPlayers } from '../../players/player-search.js';
 import { sessionState } from '../../sessions/session.js';
 import { searchSessions } from '../../sessions/session-search.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { type FormValues, formOf, pageNumber, pageOf, pageWindow, queryString, textField } from '../form.js';
+import { type FormValues, formOf, idPageOf, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
 
 const SESSIONS = '/console/sessions';
@@ -37,7 +37,6 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
         const now = context.clock();
         const filter = readFilter(query, now);
         const window = checkWindow(filter);
-        const page = pageNumber(query);
         const data = {
           title: 'Sessions',
           ...frame(signedIn),
@@ -48,14 +47,8 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
         };
         if ('errors' in window) return sendPage(reply, 'sessions', { ...data, sessions: [] }, 422);
         const playerIds = filter.player === '' ? undefined : await playerIdsFor(context, filter);
-        const found = pageOf(
-          await searchSessions(
-            context.db,
-            { clientId: filter.client || undefined, playerIds, from: window.from, to: window.to },
-            pageWindow(page),
-          ),
-          page,
-        );
+        const search = { clientId: filter.client || undefined, playerIds, from: window.from, to: window.to };
+        const found = await idPageOf(query, (ids) => searchSessions(context.db, search, ids));
         // Each row names its player as the operator knows it, not by a link that says only "player".
         const players = await playerLabels(
           context.db,
@@ -69,9 +62,9 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
             player: players.get(session.playerId),
           })),
           pager: {
-            page,
+            page: found.page,
             hasNext: found.hasNext,
-            href: (n: number) => `${SESSIONS}${queryString({ ...filter, page: n })}`,
+            href: (n: number) => `${SESSIONS}${queryString({ ...filter, ...found.linkTo(n) })}`,
           },
         });
       },
