@@ -79,4 +79,45 @@ describe.each(DIALECTS)('the purge of console records on %s', (dialect) => {
     ]);
     expect(await db().selectFrom('audit_log').select('action').execute()).toEqual([{ action: 'recent' }]);
   });
+
+  it('deletes ended webhook deliveries past their week, keeps pending ones and recent ones', async () => {
+    await insertClient(db(), testClient(NOW, { id: 'c' }));
+    const at = NOW.toISOString();
+    await db()
+      .insertInto('webhook_endpoints')
+      .values({
+        id: 'ep_1',
+        client_id: 'c',
+        url: 'https://hooks.test/',
+        secret: 'whsec_x',
+        enabled: 1,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const delivery = (name: string, made: Date, state: string) => ({
+      id: `msg_${made.getTime().toString(16).padStart(12, '0')}${name}`,
+      endpoint_id: 'ep_1',
+      client_id: 'c',
+      event_type: 'session.created',
+      occurred_at: made.toISOString(),
+      state,
+      attempts: 1,
+      next_attempt_at: made.toISOString(),
+      created_at: made.toISOString(),
+    });
+    await db()
+      .insertInto('webhook_deliveries')
+      .values([
+        delivery('old-delivered', daysAgo(8), 'delivered'),
+        delivery('old-failed', daysAgo(8), 'failed'),
+        delivery('old-pending', daysAgo(8), 'pending'),
+        delivery('recent-delivered', daysAgo(6), 'delivered'),
+      ])
+      .execute();
+
+    expect(await purgeAll()).toMatchObject({ 'webhook delivery': 2 });
+    const left = await db().selectFrom('webhook_deliveries').select('id').orderBy('id').execute();
+    expect(left.map((row) => row.id.slice(16))).toEqual(['old-pending', 'recent-delivered']);
+  });
 });

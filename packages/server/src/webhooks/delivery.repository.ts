@@ -458,6 +458,9 @@ export async function redeliver(db: Db, id: string, now: Date): Promise<boolean>
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** How long delivered and failed deliveries stay listed (and redeliverable) before they are purged. */
+export const DELIVERY_RETENTION_SECONDS = 7 * 24 * 3600;
+
 /**
  * Deliveries made before `before` that ended (delivered or failed) are deleted, at most `limit`. Found
  * through the primary key: an id starts with its creation time.

@@ -1,12 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { oldestPendingAgeSeconds, purgeDeliveriesStatement } from './delivery.repository.js';
+import { oldestPendingAgeSeconds } from './delivery.repository.js';
 import { EXPIRY_SCAN_INTERVAL_MS, expiryScanStatements, expiryScanUpTo } from './expiry-scan.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
-
-/** How long delivered and failed deliveries stay listed (and redeliverable) before they are purged. */
-export const DELIVERY_RETENTION_MS = 7 * 24 * 3600 * 1000;
-const DELIVERY_PURGE_BATCH = 500;
 
 export interface WebhookJobOptions {
   readonly pollMs?: number;
@@ -34,7 +30,7 @@ export function registerWebhookJobs(
     });
     deliverer.start();
     scan = setInterval(() => {
-      scanning = scanAndPurge(context).catch((error: unknown) =>
+      scanning = scanExpiries(context, context.clock()).catch((error: unknown) =>
         app.log.warn({ err: error }, 'webhook expiry scan failed; retrying at the next interval'),
       );
     }, options.expiryScanIntervalMs ?? EXPIRY_SCAN_INTERVAL_MS);
@@ -49,16 +45,9 @@ export function registerWebhookJobs(
 
 /**
  * Reports the sessions that reached their expiry, a batch per transaction until the watermark reaches
- * the moment it scans to (other writes go between them), then purges one batch of old ended deliveries.
+ * the moment it scans to (other writes go between them; expiry-scan.ts). Old deliveries are purged with
+ * the other records (ops/purge-targets.ts).
  */
-async function scanAndPurge(context: AppContext): Promise<void> {
-  const now = context.clock();
-  await scanExpiries(context, now);
-  const before = new Date(now.getTime() - DELIVERY_RETENTION_MS);
-  await context.sessions.execute(purgeDeliveriesStatement(context.db, before, DELIVERY_PURGE_BATCH));
-}
-
-/** Runs the expiry scan at `now` in batches until it is done (expiry-scan.ts). */
 export async function scanExpiries(context: Pick<AppContext, 'db' | 'sessions'>, now: Date): Promise<void> {
   const upTo = expiryScanUpTo(now);
   for (;;) {
