@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { oldestPendingAgeSeconds } from './delivery.repository.js';
-import { EXPIRY_SCAN_INTERVAL_MS, expiryScanStatements, expiryScanUpTo } from './expiry-scan.js';
+import {
+  EXPIRY_SCAN_BATCH,
+  EXPIRY_SCAN_INTERVAL_MS,
+  expiryScanStatements,
+  expiryScanUpTo,
+} from './expiry-scan.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 
 export interface WebhookJobOptions {
@@ -48,10 +53,14 @@ export function registerWebhookJobs(
  * the moment it scans to (other writes go between them; expiry-scan.ts). Old deliveries are purged with
  * the other records (ops/purge-targets.ts).
  */
-export async function scanExpiries(context: Pick<AppContext, 'db' | 'sessions'>, now: Date): Promise<void> {
+export async function scanExpiries(
+  context: Pick<AppContext, 'db' | 'sessions'>,
+  now: Date,
+  batch = EXPIRY_SCAN_BATCH,
+): Promise<void> {
   const upTo = expiryScanUpTo(now);
   for (;;) {
-    await context.sessions.executeAll(expiryScanStatements(context.db, now));
+    await context.sessions.executeAll(expiryScanStatements(context.db, now, batch));
     const scan = await context.db
       .selectFrom('webhook_expiry_scan')
       .select('scanned_until')
