@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../config.js';
 import { isForbiddenAddress } from './address-guard.js';
@@ -64,6 +65,49 @@ describe('the address guard', () => {
     ).toBe(
       '64:ff9b::a9fe:a9fe is not a public address (set WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true to allow it)',
     );
+  });
+
+  it('refuses every range ipaddr.js sets apart from unicast, IPv4 and IPv6, at both ends', () => {
+    const allowedSpecial: string[] = [];
+    for (const kind of ['IPv4', 'IPv6'] as const) {
+      // The ranges range() names, as ipaddr.js keeps them (its prototype's SpecialRanges, untyped).
+      const ranges = (ipaddr[kind].prototype as unknown as { SpecialRanges: Record<string, unknown> })
+        .SpecialRanges;
+      for (const [name, list] of Object.entries(ranges)) {
+        if (name === 'unicast') continue;
+        const subnets = (Array.isArray((list as unknown[])[0]) ? list : [list]) as [
+          ipaddr.IPv4 | ipaddr.IPv6,
+          number,
+        ][];
+        for (const [network, prefix] of subnets) {
+          const cidr = `${network.toString()}/${prefix}`;
+          const range =
+            kind === 'IPv4'
+              ? ipaddr.IPv4.networkAddressFromCIDR(cidr)
+              : ipaddr.IPv6.networkAddressFromCIDR(cidr);
+          const last =
+            kind === 'IPv4'
+              ? ipaddr.IPv4.broadcastAddressFromCIDR(cidr)
+              : ipaddr.IPv6.broadcastAddressFromCIDR(cidr);
+          for (const address of [range.toString(), last.toString()]) {
+            // A mapped or NAT64 address of a public IPv4 one is as public as that address.
+            const carriesPublic = ['ipv4Mapped', 'rfc6052', '6to4'].includes(name);
+            if (!isForbiddenAddress(address) && !carriesPublic) allowedSpecial.push(`${name} ${address}`);
+          }
+        }
+      }
+    }
+    expect(allowedSpecial).toEqual([]);
+    // Those IPv4 ranges the list did not name: the 6to4 relay anycast, AS112 and AMT.
+    for (const address of [
+      '192.88.99.1',
+      '192.175.48.1',
+      '192.31.196.1',
+      '192.52.193.1',
+      '64:ff9b::c058:6301',
+    ]) {
+      expect(isForbiddenAddress(address), address).toBe(true);
+    }
   });
 
   it('lets public addresses through', () => {

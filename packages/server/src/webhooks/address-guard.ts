@@ -47,11 +47,25 @@ for (const [network, prefix] of [
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  if (family === 4) return FORBIDDEN.check(address, 'ipv4');
+  if (family === 4) return isForbiddenIpv4(address);
   const carried = carriedIpv4(address);
-  if (carried !== undefined && FORBIDDEN.check(carried, 'ipv4')) return true;
+  if (carried !== undefined && isForbiddenIpv4(carried)) return true;
   if (FORBIDDEN.check(address, 'ipv6')) return true;
   return !isGlobalUnicastOrCarrier(address);
+}
+
+/**
+ * An IPv4 address is refused in the list above or in any range ipaddr.js sets apart from unicast: the
+ * list names the ranges this rule is about, ipaddr.js (maintained) the rest IANA reserves, as for IPv6
+ * below (the 6to4 relay anycast 192.88.99.0/24, AS112's and AMT's anycast ranges).
+ */
+function isForbiddenIpv4(address: string): boolean {
+  if (FORBIDDEN.check(address, 'ipv4')) return true;
+  try {
+    return ipaddr.IPv4.parse(address).range() !== 'unicast';
+  } catch {
+    return true;
+  }
 }
 
 /** The ranges judged by the IPv4 address they carry (carriedIpv4), as ipaddr.js names them. */
