@@ -110,6 +110,39 @@ describe('the address guard', () => {
     }
   });
 
+  it('judges a URL host in every spelling the URL parser accepts: numbers, octal, hex, short, trailing dot, case', () => {
+    const production = { deployment: 'production' as const, webhookAllowPrivateAddresses: false };
+    const urls = [
+      'https://2130706433/',
+      'https://0x7f.1/',
+      'https://0177.0.0.1/',
+      'https://127.1/',
+      'https://127.0.0.1./',
+      'https://%31%32%37.0.0.1/',
+      'https://0/',
+      'https://LOCALHOST/',
+      'https://LOCALHOST./',
+      'https://localhost./',
+      'https://api.localhost./',
+      'https://[::ffff:7f00:1]/',
+      'https://[::127.0.0.1]/',
+      'https://[64:ff9b:1::a00:1]/',
+      'https://[2002:a00:1::]/',
+      'https://[fec0::1]/',
+      'https://[ff02::1]/',
+      'https://[::]/',
+      'https://255.255.255.255/',
+      'https://192.0.0.8/',
+      'https://198.19.0.1/',
+      'https://240.0.0.1/',
+    ];
+    expect(
+      urls.filter((url) => !webhookUrlProblem(url, production)?.includes('not a public address')),
+    ).toEqual([]);
+    // A zone id (fe80::1%eth0) is no part of a URL's host: not a URL at all.
+    expect(webhookUrlProblem('https://[fe80::1%25eth0]/', production)).toContain('is not an absolute URL');
+  });
+
   it('lets public addresses through', () => {
     const allowed = [
       '93.184.216.34',

@@ -31,7 +31,8 @@ export function webhookUrlProblem(
   if (url.username !== '' || url.password !== '') return 'a webhook URL carries no user name or password';
   if (url.hash !== '') return 'a webhook URL has no fragment (#…)';
   if (!config.webhookAllowPrivateAddresses) {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // A trailing dot names the same host (`localhost.` is localhost): judged without it.
+    const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
     if (
       (isIP(host) !== 0 && isForbiddenAddress(host)) ||
       host === 'localhost' ||
