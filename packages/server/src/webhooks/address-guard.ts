@@ -122,14 +122,22 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
+/** Every address of a host name: dns.lookup, or a stand-in DNS answer in tests. */
+export type Resolve = (
+  hostname: string,
+  options: { all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
 /**
  * A `lookup` for http.request: resolves the host and hands the socket the first address it may
  * connect to, so the address checked is the address connected to (a host that resolves to a private
- * address between a check and the connection cannot slip through).
+ * address between a check and the connection cannot slip through). Of a name with several addresses, the
+ * refused ones are dropped and the others used: none of them is ever connected to (docs/integration.md#webhooks).
  */
-export function guardedLookup(allowPrivate: boolean) {
+export function guardedLookup(allowPrivate: boolean, resolve: Resolve = lookup) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
-    lookup(hostname, { all: true }, (error, addresses) => {
+    resolve(hostname, { all: true }, (error, addresses) => {
       if (error) return callback(error, '');
       const usable = addresses.filter((entry) => allowPrivate || !isForbiddenAddress(entry.address));
       const [first] = usable;

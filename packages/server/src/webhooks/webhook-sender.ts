@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { buildConnector, type Dispatcher, Pool } from 'undici';
-import { ForbiddenAddressError, guardedLookup, isForbiddenAddress } from './address-guard.js';
+import { ForbiddenAddressError, guardedLookup, isForbiddenAddress, type Resolve } from './address-guard.js';
 
 /** The most of an answer's body read: enough for an error message, not for a flood. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -17,6 +17,8 @@ export interface SendOptions {
   timeoutMs: number;
   /** Connections kept per endpoint URL: as many as the deliverer sends at once (ENDPOINT_CONCURRENCY). */
   connections?: number;
+  /** Resolves host names: dns.lookup unless a test gives a DNS answer of its own. */
+  resolve?: Resolve;
 }
 
 /** One request of a batch: its body, and its headers made as it is sent (signed then). */
@@ -41,7 +43,7 @@ export class WebhookSender {
   private readonly pools = new Map<string, { pool: Pool; sending: number; used: number }>();
 
   constructor(private readonly options: SendOptions) {
-    this.connect = guardedConnector(options.allowPrivate, options.timeoutMs);
+    this.connect = guardedConnector(options.allowPrivate, options.timeoutMs, options.resolve);
   }
 
   send(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
@@ -199,9 +201,13 @@ export class WebhookSender {
  * Its own timeout (10 s unless told) is set past the delivery's: WEBHOOK_TIMEOUT bounds the connection too
  * (docs/operations.md), whether shorter or longer, and the delivery's timer ends the attempt.
  */
-function guardedConnector(allowPrivate: boolean, timeoutMs: number): buildConnector.connector {
+function guardedConnector(
+  allowPrivate: boolean,
+  timeoutMs: number,
+  resolve: Resolve | undefined,
+): buildConnector.connector {
   const connect = buildConnector({
-    lookup: guardedLookup(allowPrivate),
+    lookup: guardedLookup(allowPrivate, resolve),
     timeout: timeoutMs + 1000,
   } as buildConnector.BuildOptions);
   return (options, callback) =>

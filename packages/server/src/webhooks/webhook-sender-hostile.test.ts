@@ -1,0 +1,114 @@
+import type { LookupAddress } from 'node:dns';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { guardedLookup, type Resolve } from './address-guard.js';
+import { WebhookSender } from './webhook-sender.js';
+
+/** A DNS that answers each name with the addresses `answers` gives for its nth question. */
+function fakeDns(answers: (hostname: string, asked: number) => string[]): Resolve & { asked: number } {
+  const resolve = ((hostname, _options, callback) => {
+    const addresses = answers(hostname, resolve.asked++).map(
+      (address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }),
+    );
+    if (addresses.length === 0) {
+      const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+      error.code = 'ENOTFOUND';
+      setImmediate(() => callback(error, []));
+    } else setImmediate(() => callback(null, addresses));
+  }) as Resolve & { asked: number };
+  resolve.asked = 0;
+  return resolve;
+}
+
+function lookupWith(resolve: Resolve, hostname: string, all: boolean) {
+  return new Promise<{ error: Error | null; address: unknown }>((done) =>
+    guardedLookup(false, resolve)(hostname, { all }, (error, address) => done({ error, address })),
+  );
+}
+
+describe('the guarded lookup (a hostile DNS answer)', () => {
+  it('drops the refused addresses of a name with several, public and private: only public ones are connected to', async () => {
+    const dns = fakeDns(() => ['127.0.0.1', '93.184.216.34', '169.254.169.254', '::1', '2606:2800:220:1::1']);
+    expect(await lookupWith(dns, 'mixed.example', true)).toEqual({
+      error: null,
+      address: [
+        { address: '93.184.216.34', family: 4 },
+        { address: '2606:2800:220:1::1', family: 6 },
+      ],
+    });
+    expect(await lookupWith(dns, 'mixed.example', false)).toEqual({ error: null, address: '93.184.216.34' });
+  });
+
+  it('refuses a name whose every address is refused, and passes on a name that resolves to nothing', async () => {
+    const privateOnly = await lookupWith(
+      fakeDns(() => ['10.0.0.1', 'fd00:ec2::254']),
+      'inside.example',
+      true,
+    );
+    expect(privateOnly.error?.name).toBe('ForbiddenAddressError');
+    const nothing = await lookupWith(
+      fakeDns(() => []),
+      'nothing.example',
+      true,
+    );
+    expect(nothing.error?.message).toBe('getaddrinfo ENOTFOUND nothing.example');
+  });
+});
+
+describe('the webhook sender against a hostile endpoint', () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+  const listen = async (handler: Parameters<typeof createServer>[1]) => {
+    const server = createServer(handler);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as AddressInfo).port;
+  };
+
+  it('checks the address each connection is made to, from the answer it connects with: a name rebound to loopback is refused, never connected', async () => {
+    let connections = 0;
+    const port = await listen((_request, response) => {
+      connections++;
+      // Closed after each answer: the next request needs a new connection.
+      response.writeHead(204, { connection: 'close' }).end();
+    });
+    // Private addresses allowed, to watch it: every new connection asks DNS again, none reuses an answer
+    // checked earlier (a rebinding between a check and a connection has no gap to go through).
+    const watched = fakeDns(() => ['127.0.0.1']);
+    const open = new WebhookSender({ allowPrivate: true, timeoutMs: 3000, resolve: watched });
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        expect(await open.send(`http://rebind.example:${port}/hooks`, {}, '{}')).toMatchObject({
+          status: 204,
+        });
+      }
+      expect({ asked: watched.asked, connections }).toEqual({ asked: 3, connections: 3 });
+    } finally {
+      await open.close();
+    }
+    // Guarded: the name now answers loopback (first public, then rebound: the answer connected with counts).
+    const rebound = fakeDns((_hostname, asked) =>
+      asked === 0 ? ['::ffff:127.0.0.1'] : ['127.0.0.1', '::1'],
+    );
+    const guarded = new WebhookSender({ allowPrivate: false, timeoutMs: 3000, resolve: rebound });
+    try {
+      const outcomes = [
+        await guarded.send(`https://rebind.example:${port}/hooks`, {}, '{}'),
+        await guarded.send(`https://rebind.example:${port}/hooks`, {}, '{}'),
+      ];
+      expect(outcomes).toEqual([
+        { kind: 'failed', refused: true, error: expect.stringContaining('is not a public address') },
+        { kind: 'failed', refused: true, error: expect.stringContaining('is not a public address') },
+      ]);
+      expect(connections).toBe(3);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
