@@ -1,9 +1,10 @@
+import { createRequire } from 'node:module';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../config.js';
 import { isForbiddenAddress } from './address-guard.js';
 import { nextAttemptAt, retryAfterSeconds } from './retry-schedule.js';
-import { webhookUrlProblem } from './webhook-url.js';
+import { BAD_PORTS, webhookUrlProblem } from './webhook-url.js';
 
 describe('the address guard', () => {
   it('refuses loopback, private, link-local, metadata and other non-public addresses, in every spelling', () => {
@@ -187,6 +188,37 @@ describe('the URL of an endpoint', () => {
     expect(webhookUrlProblem('nope', staging)).toContain('is not an absolute URL');
     expect(webhookUrlProblem('https://[fd00:ec2::254]/', staging)).toContain('not a public address');
     expect(webhookUrlProblem('https://169.254.169.254/latest', staging)).toContain('not a public address');
+  });
+});
+
+describe('the port of an endpoint', () => {
+  const production = { deployment: 'production' as const, webhookAllowPrivateAddresses: false };
+  const local = { deployment: 'staging' as const, webhookAllowPrivateAddresses: true };
+
+  it("is none of the Fetch standard's bad ports (SSH, SMTP…), nor 0, whatever the deployment allows", () => {
+    for (const url of [
+      'https://hooks.example.com:22/',
+      'https://hooks.example.com:25/x',
+      'https://hooks.example.com:0/',
+    ]) {
+      expect(webhookUrlProblem(url, production), url).toContain('may not use port');
+    }
+    expect(webhookUrlProblem('http://127.0.0.1:587/', local)).toContain('may not use port 587');
+    for (const url of [
+      'https://hooks.example.com/',
+      'https://hooks.example.com:443/',
+      'https://hooks.example.com:8443/',
+    ]) {
+      expect(webhookUrlProblem(url, production), url).toBeUndefined();
+    }
+    expect(webhookUrlProblem('http://127.0.0.1:9000/', local)).toBeUndefined();
+  });
+
+  it("is refused on the same ports as undici's fetch (its copy of the standard's list)", () => {
+    const { badPorts } = createRequire(import.meta.url)('undici/lib/web/fetch/constants.js') as {
+      badPorts: readonly string[];
+    };
+    expect([...BAD_PORTS].sort()).toEqual([...badPorts].sort());
   });
 });
 
