@@ -244,6 +244,24 @@ describe('the retry schedule', () => {
         now.getTime() + 12 * 3600_000,
       );
     }
+    // Negative, past, fractional, hex, exponent or garbled asks: never sooner than the schedule.
+    for (const abuse of [
+      '-5',
+      '-99999999',
+      '-0',
+      'Thu, 01 Jan 1970 00:00:00 GMT',
+      '0',
+      '1.5',
+      '1e9',
+      'Infinity',
+      'NaN',
+      '0x10',
+      '',
+      '60, 120',
+      '+60',
+    ]) {
+      expect(nextAttemptAt([600], 1, now, abuse, () => 0.5)?.getTime(), abuse).toBe(now.getTime() + 600_000);
+    }
     expect(retryAfterSeconds('Sat, 21 Nov 2026 12:01:00 GMT', now)).toBe(60);
     expect(retryAfterSeconds('soon', now)).toBeUndefined();
   });

@@ -111,4 +111,76 @@ describe('the webhook sender against a hostile endpoint', () => {
       await guarded.close();
     }
   });
+
+  it('follows no redirect, whatever its status, to a private address or anywhere', async () => {
+    let followed = 0;
+    const target = await listen((_request, response) => {
+      followed++;
+      response.writeHead(204).end();
+    });
+    const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 3000 });
+    try {
+      for (const status of [301, 302, 303, 307, 308]) {
+        const port = await listen((_request, response) =>
+          response.writeHead(status, { location: `http://127.0.0.1:${target}/latest/meta-data/` }).end(),
+        );
+        expect(await sender.send(`http://127.0.0.1:${port}/hooks`, {}, '{}')).toMatchObject({
+          kind: 'answered',
+          status,
+        });
+      }
+      expect(followed).toBe(0);
+    } finally {
+      await sender.close();
+    }
+  });
+
+  it('ends an answer dripped a byte at a time, its head or its body, at the timeout', async () => {
+    const drip = (head: boolean) =>
+      listen((request, response) => {
+        const socket = request.socket;
+        if (head) socket.write('HTTP/1.1 200 OK\r\n');
+        else response.writeHead(200, { 'content-length': '100000' });
+        const timer = setInterval(() => (head ? socket.write('x') : response.write('y')), 100);
+        socket.on('close', () => clearInterval(timer));
+      });
+    const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 1000 });
+    try {
+      for (const head of [true, false]) {
+        const port = await drip(head);
+        const started = Date.now();
+        expect(await sender.send(`http://127.0.0.1:${port}/hooks`, {}, '{}'), `head ${head}`).toEqual({
+          kind: 'failed',
+          refused: false,
+          error: 'no answer within 1 s',
+        });
+        expect(Date.now() - started).toBeLessThan(1800);
+      }
+    } finally {
+      await sender.close();
+    }
+  });
+
+  it('fails an answer with a huge header or a great many headers, without reading them all', async () => {
+    const huge = await listen((_request, response) => {
+      response.writeHead(200, { 'x-huge': 'h'.repeat(1024 * 1024) }).end();
+    });
+    const many = await listen((_request, response) => {
+      response.writeHead(
+        200,
+        Object.fromEntries(Array.from({ length: 5000 }, (_, index) => [`x-header-${index}`, 'v'])),
+      );
+      response.end();
+    });
+    const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 3000 });
+    try {
+      for (const port of [huge, many]) {
+        const outcome = await sender.send(`http://127.0.0.1:${port}/hooks`, {}, '{}');
+        expect(outcome).toMatchObject({ kind: 'failed', refused: false });
+        expect(outcome.kind === 'failed' && outcome.error.length).toBeLessThanOrEqual(500);
+      }
+    } finally {
+      await sender.close();
+    }
+  });
 });
