@@ -1,3 +1,4 @@
+import { webhookUrlForRecord } from '../webhooks/webhook-url.js';
 import { addApiUserChange, bindApiUserClientsChange, revokeApiUserChange } from './api-user-admin.js';
 import { audited } from './audited.js';
 import {
@@ -136,14 +137,17 @@ export const addWebhookEndpoint = audited(
   ) => webhooks.addWebhookEndpoint(db, rules, input, now),
   ({ clientId, url, events }, { endpoint }) => ({
     target: endpoint.id,
-    details: { clientId, url, events: events ?? null },
+    details: { clientId, url: webhookUrlForRecord(url), events: events ?? null },
   }),
 );
 export const changeWebhookEndpoint = audited(
   'webhook.update',
   (db, { rules, id, changes }: { rules: WebhookRules; id: string; changes: webhooks.WebhookChanges }, now) =>
     webhooks.changeWebhookEndpoint(db, rules, id, changes, now),
-  ({ id, changes }) => ({ target: id, details: { ...changes } }),
+  ({ id, changes }) => ({
+    target: id,
+    details: { ...changes, ...(changes.url === undefined ? {} : { url: webhookUrlForRecord(changes.url) }) },
+  }),
 );
 export const removeWebhookEndpoint = audited('webhook.remove', (db, { id }: { id: string }) =>
   webhooks.removeWebhookEndpoint(db, id),

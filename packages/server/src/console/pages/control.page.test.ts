@@ -58,6 +58,35 @@ describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) =
     expect(JSON.stringify(record)).not.toContain(secret);
   });
 
+  it('keeps no query of an endpoint URL in the audit log (an integrator may put a token there); the endpoint keeps it', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await h().addClient({ id: 'casino-1' });
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const added = await browser.post('/console/clients/casino-1/webhooks', {
+      url: 'https://casino.example/hooks?token=first-s3cret',
+      'event-session-revoked': 'on',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const [endpoint] = await listWebhookEndpoints(h().db, 'casino-1');
+    expect(endpoint?.url).toBe('https://casino.example/hooks?token=first-s3cret');
+    const changed = await browser.post(`/console/webhooks/${endpoint?.id}`, {
+      url: 'https://casino.example/hooks2?token=second-s3cret',
+      'event-session-revoked': 'on',
+    });
+    expect(changed.statusCode, changed.body).toBeLessThan(400);
+    expect((await findWebhookEndpoint(h().db, endpoint?.id ?? ''))?.url).toBe(
+      'https://casino.example/hooks2?token=second-s3cret',
+    );
+    const records = await listAuditRecords(h().db, { limit: 10, offset: 0, search: 'webhook' });
+    const urls = records.map((record) => [record.action, (record.details as { url?: string }).url]);
+    expect(urls.sort()).toEqual([
+      ['webhook.add', 'https://casino.example/hooks?…'],
+      ['webhook.update', 'https://casino.example/hooks2?…'],
+    ]);
+    expect(JSON.stringify(records)).not.toContain('s3cret');
+  });
+
   it('refuses support every webhook change and a block, and an unknown endpoint or delivery is a page, not an error', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     await addTestOperator(h().db, 'sam', 'support');
