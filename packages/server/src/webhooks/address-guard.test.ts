@@ -195,7 +195,7 @@ describe('the port of an endpoint', () => {
   const production = { deployment: 'production' as const, webhookAllowPrivateAddresses: false };
   const local = { deployment: 'staging' as const, webhookAllowPrivateAddresses: true };
 
-  it("is none of the Fetch standard's bad ports (SSH, SMTP…), nor 0, whatever the deployment allows", () => {
+  it("is none of the Fetch standard's bad ports (SSH, SMTP…), nor 0, unless private addresses are allowed", () => {
     for (const url of [
       'https://hooks.example.com:22/',
       'https://hooks.example.com:25/x',
@@ -203,7 +203,14 @@ describe('the port of an endpoint', () => {
     ]) {
       expect(webhookUrlProblem(url, production), url).toContain('may not use port');
     }
-    expect(webhookUrlProblem('http://127.0.0.1:587/', local)).toContain('may not use port 587');
+    expect(
+      webhookUrlProblem('https://hooks.example.com:587/', {
+        ...production,
+        webhookAllowPrivateAddresses: true,
+      }),
+    ).toContain('may not use port 587');
+    // Private addresses allowed (staging, tests): the operator's own network, ports too.
+    expect(webhookUrlProblem('http://127.0.0.1:9/', local)).toBeUndefined();
     for (const url of [
       'https://hooks.example.com/',
       'https://hooks.example.com:443/',

@@ -8,7 +8,8 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
  * Ports no webhook goes to: the Fetch standard's bad ports (https://fetch.spec.whatwg.org/#port-blocking),
  * those a browser refuses too, of services that read a line-based protocol (SSH 22, SMTP 25 and 587, IRC,
  * SIP…) where an HTTP request's lines could pass for commands to a third party's server. Tested against
- * undici's copy of the list.
+ * undici's copy of the list. Outside production, WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true (staging, tests: the
+ * operator's own network, where such a port may stand for "nothing listens here") allows them, as http:.
  */
 export const BAD_PORTS: ReadonlySet<string> = new Set(
   (
@@ -21,10 +22,10 @@ export const BAD_PORTS: ReadonlySet<string> = new Set(
 
 /**
  * Why this URL may not be a webhook endpoint here, or undefined when it may: an absolute URL without
- * credentials or fragment, on no bad port (BAD_PORTS, nor 0); https, or http outside production with
- * WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true; not a literal private address or localhost unless allowed. Host
- * names are checked again, after DNS, at every delivery (address-guard.ts), and the whole URL again with
- * the rules of the day before every batch (webhook-deliverer.ts).
+ * credentials or fragment; https, or http outside production with WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true;
+ * on no bad port (BAD_PORTS, nor 0) under the same condition; not a literal private address or localhost
+ * unless allowed. Host names are checked again, after DNS, at every delivery (address-guard.ts), and the
+ * whole URL again with the rules of the day before every batch (webhook-deliverer.ts).
  */
 export function webhookUrlProblem(
   text: string,
@@ -46,7 +47,7 @@ export function webhookUrlProblem(
   }
   if (url.username !== '' || url.password !== '') return 'a webhook URL carries no user name or password';
   if (url.hash !== '') return 'a webhook URL has no fragment (#…)';
-  if (url.port === '0' || BAD_PORTS.has(url.port)) {
+  if (!httpAllowed && (url.port === '0' || BAD_PORTS.has(url.port))) {
     return `a webhook URL may not use port ${url.port} (a port browsers refuse too: see the Fetch standard's bad ports)`;
   }
   if (!config.webhookAllowPrivateAddresses) {
