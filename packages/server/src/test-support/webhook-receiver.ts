@@ -23,7 +23,7 @@ export interface WebhookReceiver {
   /** What the receiver answers the next delivery with; default 204. */
   answer: (
     webhook: Omit<ReceivedWebhook, 'status'>,
-  ) => { status: number; headers?: Record<string, string> } | 'hang';
+  ) => { status: number; headers?: Record<string, string>; body?: string } | 'hang';
   /** Resolves once `count` deliveries that it answered 2xx have come in; rejects after `ms`. */
   waitForDelivered(count: number, ms?: number): Promise<ReceivedWebhook[]>;
   /**
@@ -112,7 +112,7 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
           return;
         }
         receiver.received.push({ ...seen, status: answer.status });
-        response.writeHead(answer.status, answer.headers).end();
+        response.writeHead(answer.status, answer.headers).end(answer.body);
       });
     });
     created.on('connection', (socket) => {

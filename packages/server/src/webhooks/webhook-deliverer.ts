@@ -326,10 +326,11 @@ export class WebhookDeliverer {
       return { row, result: { state: 'delivered', status: outcome.status }, gone: false };
     }
     const status = outcome.kind === 'answered' ? outcome.status : null;
-    const error =
+    const error = printable(
       outcome.kind === 'answered'
         ? `HTTP ${outcome.status}${outcome.body === '' ? '' : `: ${outcome.body.slice(0, 200)}`}`
-        : outcome.error;
+        : outcome.error,
+    );
     if (status === 410) {
       count('gone');
       return { row, result: { state: 'failed', status, error }, gone: true };
@@ -348,4 +349,21 @@ export class WebhookDeliverer {
       gone: false,
     };
   }
+}
+
+/**
+ * Control characters (C0, DEL, C1) and the bidirectional-text controls, which reorder what follows them on
+ * screen (U+200E–U+200F, U+202A–U+202E, U+2066–U+2069).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A delivery's last error as it is kept and shown: an endpoint's answer is the integrator's to write, and
+ * `webhook deliveries` prints it in an operator's terminal, where an escape sequence would act (retitle
+ * the window, write to the clipboard, hide or fake lines) and a line break would make rows of its own.
+ * Each such character becomes a space.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, ' ');
 }

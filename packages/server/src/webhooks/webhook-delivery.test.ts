@@ -223,6 +223,23 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     expect(await backlog()).toBe('0');
   });
 
+  it("keeps an answer's body as printable text: no escape sequence, line break, bidi control or NUL reaches the record or the CLI", async () => {
+    world = await webhookWorld(h(), 'session.revoked');
+    // A hostile endpoint: retitles the operator's terminal, writes a fake row, reverses text; a NUL,
+    // which PostgreSQL refuses in text.
+    world.receiver.answer = () => ({
+      status: 500,
+      body: 'oops\u001b]0;pwned\u0007\r\nmsg_fake  session.revoked  delivered\u202egnp.exe\u0000\u009b31m',
+    });
+    await endSessionRequest(h(), (await launch('u-1')).id);
+    await world.deliver();
+    const [row] = await rows();
+    expect(row).toMatchObject({ state: 'pending', attempts: 1, last_status: 500 });
+    expect(row?.last_error).toBe(
+      'HTTP 500: oops ]0;pwned   msg_fake  session.revoked  delivered gnp.exe  31m',
+    );
+  });
+
   it('disables an endpoint that answers 410 Gone, failing what it still had pending', async () => {
     world = await webhookWorld(h(), 'session.revoked');
     world.receiver.answer = () => ({ status: 410 });
