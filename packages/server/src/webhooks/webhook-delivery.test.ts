@@ -417,4 +417,67 @@ describe.each(DIALECTS)('webhooks to private addresses on %s', (dialect) => {
       await receiver.stop();
     }
   });
+
+  it('refuses at delivery an endpoint written past the checks with a user name, a bad port or a private name, and says so without the password', async () => {
+    await h().addClient();
+    const { createMetrics } = await import('../ops/metrics.js');
+    const { WebhookDeliverer } = await import('./webhook-deliverer.js');
+    const metrics = createMetrics();
+    const now = h().clock.now().toISOString();
+    for (const [id, url] of [
+      ['ep_a_user', 'https://user:hunter2@hooks.example.com/hooks'],
+      ['ep_b_port', 'https://hooks.example.com:25/hooks'],
+      ['ep_c_dot', 'https://localhost./hooks'],
+    ] as const) {
+      await h()
+        .db.insertInto('webhook_endpoints')
+        .values({
+          id,
+          client_id: 'demo',
+          url,
+          secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+          enabled: 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await h()
+        .db.insertInto('webhook_subscriptions')
+        .values({ endpoint_id: id, event_type: 'session.revoked' })
+        .execute();
+    }
+    await h().refresh();
+    const launched = await h().createSession('u-1', {});
+    await endSessionRequest(h(), launched.json().data.id);
+    const deliverer = new WebhookDeliverer({ ...h(), log: h().app.log, clock: h().clock.now, metrics });
+    await deliverer.tick();
+    await deliverer.idle();
+    await deliverer.stop();
+    const stored = await h()
+      .db.selectFrom('webhook_deliveries')
+      .select(['endpoint_id', 'state', 'last_error'])
+      .orderBy('endpoint_id')
+      .execute();
+    expect(stored).toEqual([
+      {
+        endpoint_id: 'ep_a_user',
+        state: 'pending',
+        last_error: 'a webhook URL carries no user name or password',
+      },
+      {
+        endpoint_id: 'ep_b_port',
+        state: 'pending',
+        last_error: expect.stringContaining('may not use port 25'),
+      },
+      {
+        endpoint_id: 'ep_c_dot',
+        state: 'pending',
+        last_error: expect.stringContaining('localhost is not a public address'),
+      },
+    ]);
+    expect(h().logs()).not.toContain('hunter2');
+    expect(await metrics.registry.metrics()).toContain(
+      'poker_launch_webhook_deliveries_total{outcome="refused"} 3',
+    );
+  });
 });
