@@ -186,6 +186,15 @@ describe('the URL of an endpoint', () => {
       'at most 2048',
     );
     expect(webhookUrlProblem('nope', staging)).toContain('is not an absolute URL');
+    // Parsed fine (tabs and line breaks dropped, escapes percent-encoded), but kept and printed as given.
+    for (const text of [
+      'https://hooks.example.com/\u001b]0;pwned\u0007',
+      'https://hooks.exa\nmple.com/',
+      'https://hooks.example.com/\t',
+    ]) {
+      expect(new URL(text).hostname).toBe('hooks.example.com');
+      expect(webhookUrlProblem(text, staging), JSON.stringify(text)).toContain('no control characters');
+    }
     expect(webhookUrlProblem('https://[fd00:ec2::254]/', staging)).toContain('not a public address');
     expect(webhookUrlProblem('https://169.254.169.254/latest', staging)).toContain('not a public address');
   });

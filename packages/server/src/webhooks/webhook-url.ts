@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { Config } from '../config.js';
+import { hasControlCharacters } from '../validation/field-rules.js';
 import { isForbiddenAddress } from './address-guard.js';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
@@ -33,6 +34,9 @@ export function webhookUrlProblem(
 ): string | undefined {
   if (text.length > WEBHOOK_URL_MAX_LENGTH)
     return `a webhook URL is at most ${WEBHOOK_URL_MAX_LENGTH} characters`;
+  // The URL parser drops tabs and line breaks and escapes other controls, so such a URL works, but it is
+  // kept as given and printed as given (`webhook list`), where an escape sequence acts in a terminal.
+  if (hasControlCharacters(text)) return 'a webhook URL has no control characters (tab, line break, escape…)';
   let url: URL;
   try {
     url = new URL(text);
