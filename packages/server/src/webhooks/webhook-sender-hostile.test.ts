@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { guardedLookup, type Resolve } from './address-guard.js';
-import { WebhookSender } from './webhook-sender.js';
+import { connectionRefusal, WebhookSender } from './webhook-sender.js';
 
 /** A DNS that answers each name with the addresses `answers` gives for its nth question. */
 function fakeDns(answers: (hostname: string, asked: number) => string[]): Resolve & { asked: number } {
@@ -53,6 +53,19 @@ describe('the guarded lookup (a hostile DNS answer)', () => {
       true,
     );
     expect(nothing.error?.message).toBe('getaddrinfo ENOTFOUND nothing.example');
+  });
+});
+
+describe('the check on the address connected to', () => {
+  it('refuses a refused peer, and a socket with no peer address to check (closed as it connected)', () => {
+    expect(connectionRefusal(false, '93.184.216.34', 'hooks.example')).toBeUndefined();
+    expect(connectionRefusal(false, '::ffff:169.254.169.254', 'hooks.example')?.message).toContain(
+      '::ffff:169.254.169.254 is not a public address',
+    );
+    const unchecked = connectionRefusal(false, undefined, 'hooks.example');
+    expect(unchecked?.message).toBe('the connection to hooks.example closed as it opened');
+    expect(unchecked?.name).toBe('Error');
+    expect(connectionRefusal(true, undefined, 'hooks.example')).toBeUndefined();
   });
 });
 

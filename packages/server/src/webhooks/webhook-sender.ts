@@ -213,13 +213,28 @@ function guardedConnector(
   return (options, callback) =>
     connect(options, (error, socket) => {
       if (error !== null) return callback(error, null);
-      const address = socket.remoteAddress;
-      if (!allowPrivate && address !== undefined && isForbiddenAddress(address)) {
+      const refused = connectionRefusal(allowPrivate, socket.remoteAddress, options.hostname);
+      if (refused !== undefined) {
         socket.destroy();
-        return callback(new ForbiddenAddressError(address), null);
+        return callback(refused, null);
       }
       return callback(null, socket);
     });
+}
+
+/**
+ * Why a connection may not carry a webhook: its peer is a refused address, or it has none to check (a
+ * socket closed as it connected: a failed attempt, retried, not a refusal); else undefined. Fails closed:
+ * what cannot be checked is not sent to.
+ */
+export function connectionRefusal(
+  allowPrivate: boolean,
+  remoteAddress: string | undefined,
+  hostname: string,
+): Error | undefined {
+  if (allowPrivate) return undefined;
+  if (remoteAddress === undefined) return new Error(`the connection to ${hostname} closed as it opened`);
+  return isForbiddenAddress(remoteAddress) ? new ForbiddenAddressError(remoteAddress) : undefined;
 }
 
 function failed(error: Error): SendOutcome {
