@@ -70,6 +70,16 @@ interface RouteRequestParts {
   Body: RequestBody;
 }
 
+/**
+ * Every JSON:API answer (the token API's session above all): no page may frame it, and were a browser
+ * ever to render one as a document (opened directly, `nosniff` aside), it runs and loads nothing.
+ * docs/integration.md, "The token API".
+ */
+const JSON_API_ANSWER_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+} as const;
+
 const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Registers the routes, and a 405 with `Allow` for every other method on each of their paths. */
@@ -105,7 +115,11 @@ export function registerRoutes(
       // Pages count per address; operational routes (health, metrics) are never refused by a quota.
       ...(jsonApi
         ? {
-            onRequest: afterQuota((request) => rateLimiter?.assertAddressAllowed(request), assertAcceptable),
+            onRequest: afterQuota(
+              (request) => rateLimiter?.assertAddressAllowed(request),
+              assertAcceptable,
+              JSON_API_ANSWER_HEADERS,
+            ),
           }
         : operational
           ? {}
@@ -161,8 +175,11 @@ type Hook = (
 function afterQuota(
   quota: (request: FastifyRequest) => void | Promise<void>,
   check: (request: FastifyRequest) => void = () => {},
+  headers?: Readonly<Record<string, string>>,
 ): Hook {
-  return (request, _reply, done) => {
+  return (request, reply, done) => {
+    // Set first, so that every answer of the route carries them: a 429, a 406, a 401 as much as a 200.
+    if (headers !== undefined) reply.headers(headers);
     const pending = quota(request);
     if (pending !== undefined) return pending.then(() => check(request));
     check(request);

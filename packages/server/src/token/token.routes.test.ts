@@ -66,6 +66,40 @@ describe.each(DIALECTS)('token API on %s', (dialect) => {
     expect(response.body).not.toContain(auth);
   });
 
+  it('answers in a form no page can frame, sniff as markup, cache or read from another origin', async () => {
+    const { auth } = await launch('u-1', { nick: '<script>1</script>' });
+    const origin = { origin: 'https://evil.example' };
+    const answers = [
+      await get(auth, origin),
+      await get('0'.repeat(32), origin),
+      await h().app.inject({ method: 'GET', url: TOKEN_API_URL, headers: origin }),
+    ];
+    for (const response of answers) {
+      expect(response.headers).toMatchObject({
+        'content-type': 'application/vnd.api+json',
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+        'x-frame-options': 'DENY',
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      });
+      // No CORS: a script on another origin cannot read the session, even holding the token.
+      expect(response.headers).not.toHaveProperty('access-control-allow-origin');
+      expect(response.headers).not.toHaveProperty('access-control-allow-credentials');
+    }
+    const preflight = await h().app.inject({
+      method: 'OPTIONS',
+      url: TOKEN_API_URL,
+      headers: {
+        ...origin,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(preflight.statusCode).toBe(405);
+    expect(preflight.headers).not.toHaveProperty('access-control-allow-origin');
+    expect(preflight.headers).not.toHaveProperty('access-control-allow-headers');
+  });
+
   it('accepts the token as ?access-token= too', async () => {
     const { auth, id } = await launch();
     const response = await h().app.inject({ method: 'GET', url: `${TOKEN_API_URL}?access-token=${auth}` });
