@@ -7,7 +7,7 @@ import { ASSET_PATHS } from './game-pages.js';
 const PAGE_PATHS = Object.values(DEFAULT_PAGE_PATHS);
 const POLICY_BASE =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "base-uri 'none'; form-action 'none'; frame-ancestors";
+  "base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types 'none'; frame-ancestors";
 
 describe.each(DIALECTS)('game pages on %s', (dialect) => {
   const h = useHarness(dialect);

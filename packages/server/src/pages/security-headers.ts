@@ -8,7 +8,8 @@ export function frameAncestorSources(frameOrigins: readonly string[]): string[] 
 
 /**
  * A strict policy: the page runs only its own script and style files (no inline code, so injected
- * markup cannot run), talks only to its own origin, and may be framed only by the given origins.
+ * markup cannot run), writes no markup through the DOM (Trusted Types), talks only to its own origin,
+ * and may be framed only by the given origins.
  */
 export function contentSecurityPolicy(frameOrigins: readonly string[]): string {
   const sources = frameAncestorSources(frameOrigins);
@@ -20,6 +21,10 @@ export function contentSecurityPolicy(frameOrigins: readonly string[]): string {
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
+    // Trusted Types (docs/integration.md, "The game pages"): the script writes only textContent, so it
+    // needs no policy, and the browser refuses any markup (innerHTML) or script URL written through the DOM.
+    "require-trusted-types-for 'script'",
+    "trusted-types 'none'",
     `frame-ancestors ${sources.length > 0 ? sources.join(' ') : "'none'"}`,
   ].join('; ');
 }

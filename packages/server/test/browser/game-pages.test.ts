@@ -135,12 +135,49 @@ describeInChromium('game pages in Chromium', () => {
     await page.goto(url);
     await readShownSession(page);
     expect(violations).toEqual([]);
-    // page.evaluate runs over the DevTools protocol, outside the policy; what it injects does not.
+    // Trusted Types refuse markup written by script (see below), so the markup goes in over the DevTools
+    // protocol's DOM domain, outside both policies; the handlers it carries still meet script-src.
     await page.evaluate(
-      `document.body.insertAdjacentHTML('beforeend', '<img src="data:," onload="document.title = 1"><img src=x onerror="document.title = 2">')`,
+      `document.body.append(Object.assign(document.createElement('div'), { id: 'injected' }))`,
     );
+    const devtools = await page.context().newCDPSession(page);
+    const { root } = await devtools.send('DOM.getDocument');
+    const { nodeId } = await devtools.send('DOM.querySelector', {
+      nodeId: root.nodeId,
+      selector: '#injected',
+    });
+    await devtools.send('DOM.setOuterHTML', {
+      nodeId,
+      outerHTML:
+        '<div><img src="data:," onload="document.title = 1"><img src=x onerror="document.title = 2"></div>',
+    });
+    await devtools.detach();
     await expect.poll(() => violations.length).toBeGreaterThanOrEqual(2);
     expect(await page.title()).toBe('Poker lobby · poker-launch');
+  });
+
+  it('enforces Trusted Types: no script of the page can write markup or load a script through the DOM', async () => {
+    const { service, page } = chromium;
+    const { url } = await service.createV2Session(client, 'u-tt', { nick: 'Typed' });
+    await page.goto(url);
+    await readShownSession(page);
+    // Were a future change (or a library) to write API text with innerHTML, the browser throws instead.
+    const sinks = await page.evaluate(`(() => {
+      const tried = (write) => {
+        try {
+          write();
+          return 'written';
+        } catch (error) {
+          return error.name;
+        }
+      };
+      return {
+        innerHTML: tried(() => { document.getElementById('nick').innerHTML = '<img src=x>'; }),
+        scriptSrc: tried(() => { document.createElement('script').src = '/play/assets/game.js'; }),
+      };
+    })()`);
+    expect(sinks).toEqual({ innerHTML: 'TypeError', scriptSrc: 'TypeError' });
+    expect(await page.locator('img').count()).toBe(0);
   });
 
   it('ends the session with "Leave game": the token API then refuses the token', async () => {
