@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client } from '../../src/clients/client.js';
+import { hashToken } from '../../src/sessions/token.js';
 import { describeInChromium } from './support/chromium.js';
 import { readShownSession } from './support/game-page.js';
 import { useServiceInChromium } from './support/service-in-chromium.js';
@@ -66,5 +67,42 @@ describeInChromium('session expiry in Chromium', () => {
     await new Promise((resolve) => setTimeout(resolve, LIFETIME_SECONDS * 1000 + 100));
     await page.goto(url);
     await page.waitForURL(restoreSessionUrl);
+  });
+  it('never follows a restoreSessionUrl that is not http(s), even one a damaged row holds', async () => {
+    const { service, page } = chromium;
+    const restoreSessionUrl = `${integrator.origin}/restore?from=tampered`;
+    const hostile = ["javascript:document.title='pwned'", 'data:text/html,<title>pwned</title>'];
+    const launched = await Promise.all(
+      hostile.map((_url, i) =>
+        service.createV2Session(client, `u-tamper-${i}`, { launchOptions: { restoreSessionUrl } }),
+      ),
+    );
+    // The launch refuses such URLs (v2-errors, v3-errors tests); the page checks again, whatever the store says.
+    for (const [i, { auth }] of launched.entries()) {
+      await service.server.database.db
+        .updateTable('sessions')
+        .set({ launch_options: JSON.stringify({ restoreSessionUrl: hostile[i] }) })
+        .where('token_hash', '=', hashToken(auth))
+        .execute();
+    }
+    await new Promise((resolve) => setTimeout(resolve, LIFETIME_SECONDS * 1000 + 100));
+    for (const [i, { url, auth }] of launched.entries()) {
+      const answer = await fetch(`${service.origin}/api/web/v2/app/session`, {
+        headers: { authorization: `Bearer ${auth}` },
+      });
+      // The page is handed the hostile URL; its own check, then its CSP (javascript:) and the browser
+      // (a top-level data: URL) each keep it from going there.
+      expect(((await answer.json()) as { meta: { restoreSessionUrl?: string } }).meta.restoreSessionUrl).toBe(
+        hostile[i],
+      );
+      await page.goto(url);
+      await page.getByRole('status').getByText('Your session has expired.').waitFor();
+      await page.waitForTimeout(300);
+      // Still on the page, the token taken out of its address: nowhere else went.
+      const stayed = new URL(url);
+      stayed.searchParams.delete('auth');
+      expect(page.url()).toBe(stayed.href);
+      expect(await page.title()).toBe('Poker lobby · poker-launch');
+    }
   });
 });
