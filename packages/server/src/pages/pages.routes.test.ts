@@ -72,6 +72,17 @@ describe.each(DIALECTS)('game pages on %s', (dialect) => {
       `${POLICY_BASE} https://casino.example http://127.0.0.1:8081`,
     );
     expect(framed.headers).not.toHaveProperty('x-frame-options');
+    // The page still shows an ended session ("Your session has ended"), in its frame.
+    const ended = await launchAuth();
+    const logout = await h().app.inject({
+      method: 'DELETE',
+      url: '/api/web/v2/app/session',
+      headers: { authorization: `Bearer ${ended}` },
+    });
+    expect(logout.statusCode).toBe(204);
+    expect((await page(`/play/poker?auth=${ended}`)).headers['content-security-policy']).toContain(
+      'frame-ancestors https://casino.example http://127.0.0.1:8081',
+    );
     // The page still shows an expired session (and sends the player back), in its frame.
     h().clock.advance(3600);
     expect((await page(`/play/poker/table?auth=${auth}`)).headers['content-security-policy']).toContain(
