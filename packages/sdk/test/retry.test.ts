@@ -137,17 +137,84 @@ describe('retries against a flaky proxy in front of the real service', () => {
     expect(proxy?.requests).toHaveLength(1);
   });
 
-  it('never retries a 4xx, not even a 429', async () => {
-    const tooMany: ScriptedAnswer = {
+  const rateLimited = (retryAfter: string): ScriptedAnswer => ({
+    status: 429,
+    headers: { 'content-type': 'application/vnd.api+json', 'retry-after': retryAfter },
+    body: JSON.stringify({
+      errors: [{ status: 429, code: 'rate_limited', title: 'Too Many Requests', detail: 'Slow down' }],
+      meta: { requestId: 'r' },
+    }),
+  });
+  const unavailable = (retryAfter: string): ScriptedAnswer => ({
+    status: 503,
+    headers: { 'content-type': 'application/vnd.api+json', 'retry-after': retryAfter },
+    body: JSON.stringify({
+      errors: [
+        { status: 503, code: 'service_unavailable', title: 'Service Unavailable', detail: 'Try again' },
+      ],
+      meta: { requestId: 'r' },
+    }),
+  });
+
+  it('waits out a 503 Retry-After within maxDelayMs before retrying, not a jittered few ms', async () => {
+    await server().addClient();
+    proxy = await startFlakyProxy(server().baseUrl, [unavailable('1')]);
+    const launch = createLaunchClient({
+      baseUrl: proxy.url,
+      clientId: 'demo',
+      secretKey: 'test_secret',
+      retry: { baseDelayMs: 1, maxDelayMs: 2000 },
+    });
+    const started = Date.now();
+    expect((await launch.createSession('u-1')).userId).toBe('u-1');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(proxy.requests).toHaveLength(2);
+  });
+
+  it('retries a 429 that says when, after that wait', async () => {
+    await server().addClient();
+    proxy = await startFlakyProxy(server().baseUrl, [rateLimited('1')]);
+    const launch = createLaunchClient({
+      baseUrl: proxy.url,
+      clientId: 'demo',
+      secretKey: 'test_secret',
+      retry: { baseDelayMs: 1, maxDelayMs: 2000 },
+    });
+    const started = Date.now();
+    expect((await launch.createSession('u-1')).userId).toBe('u-1');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(proxy.requests).toHaveLength(2);
+  });
+
+  it('does not retry early when Retry-After asks for longer than maxDelayMs: throws at once with retryAfterSeconds', async () => {
+    await server().addClient();
+    for (const answer of [unavailable('5'), rateLimited('60')]) {
+      proxy = await startFlakyProxy(server().baseUrl, [answer, answer, answer]);
+      const launch = createLaunchClient({
+        baseUrl: proxy.url,
+        clientId: 'demo',
+        secretKey: 'test_secret',
+        retry: { baseDelayMs: 1, maxDelayMs: 2000 },
+      });
+      const error = await launch.createSession('u-1').catch((thrown: unknown) => thrown);
+      expect(proxy?.requests).toHaveLength(1);
+      expect(error).toBeInstanceOf(LaunchApiError);
+      const expected = answer === 'drop' ? 0 : Number(answer.headers?.['retry-after']);
+      expect(error).toMatchObject({ attempts: 1, retryAfterSeconds: expected });
+      expect((error as Error).message).toContain(`retry after ${expected} s`);
+      await proxy?.close();
+      proxy = undefined;
+    }
+  });
+
+  it('never retries another 4xx, nor a 429 without Retry-After', async () => {
+    const noWhen: ScriptedAnswer = { ...(rateLimited('1') as Exclude<ScriptedAnswer, 'drop'>), headers: {} };
+    const launch = await launchThrough([noWhen]);
+    await expect(launch.createSession('u-1')).rejects.toMatchObject({
       status: 429,
-      headers: { 'content-type': 'application/vnd.api+json', 'retry-after': '1' },
-      body: JSON.stringify({
-        errors: [{ status: 429, code: 'rate_limited', title: 'Too Many Requests', detail: 'Slow down' }],
-        meta: { requestId: 'r' },
-      }),
-    };
-    const launch = await launchThrough([tooMany]);
-    await expect(launch.createSession('u-1')).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+      code: 'rate_limited',
+      retryAfterSeconds: undefined,
+    });
     expect(proxy?.requests).toHaveLength(1);
   });
 });

@@ -25,6 +25,8 @@ export interface LaunchApiErrorInit {
   status: number;
   errors: readonly LaunchErrorObject[];
   requestId?: string | undefined;
+  /** `Retry-After` of a 429 or 503, in seconds. */
+  retryAfterSeconds?: number | undefined;
   /** The staging server's canonical string and the SDK's own, for a signature error. */
   canonical?: { server: string; sdk: string } | undefined;
   /** The staging server's hmac signing text and the SDK's own, for a signature error of the hmac scheme. */
@@ -61,6 +63,11 @@ export class LaunchApiError extends Error {
   readonly pointer: string | undefined;
   /** `meta.requestId` (or the `X-Request-Id` header): quote it when asking the operator about a failure. */
   readonly requestId: string | undefined;
+  /**
+   * A 429 or 503's `Retry-After`, in seconds: when the service asks to be tried again. The client waits it
+   * out itself when it is within `retry.maxDelayMs`; a longer one is left to the caller.
+   */
+  readonly retryAfterSeconds: number | undefined;
   /** Every error of the response, in its order. */
   readonly errors: readonly LaunchErrorObject[];
   /** Staging only: the canonical strings of both sides of a signature error. */
@@ -83,6 +90,7 @@ export class LaunchApiError extends Error {
     this.detail = detail;
     this.pointer = first?.source?.pointer;
     this.requestId = init.requestId;
+    this.retryAfterSeconds = init.retryAfterSeconds;
     this.errors = init.errors;
     this.canonical = init.canonical;
     this.hmacSigningText = init.hmacSigningText;
@@ -110,6 +118,7 @@ function describe(init: LaunchApiErrorInit, code: LaunchErrorCode, detail: strin
   if (init.hmacSigningText) {
     lines.push(...explainHmacMismatch(init.hmacSigningText.server, init.hmacSigningText.sdk));
   }
+  if (init.retryAfterSeconds !== undefined) lines.push(`retry after ${init.retryAfterSeconds} s`);
   if (init.requestId !== undefined) lines.push(`request id: ${init.requestId}`);
   if (init.attempts > 1) lines.push(`after ${init.attempts} attempts`);
   return lines.join('\n');

@@ -86,8 +86,24 @@ export async function send(
     if (answer.status >= 200 && answer.status < 300) return answer;
     const error = toLaunchApiError(answer, request, attempt);
     if (!isRetryable(error) || attempt >= policy.tries) throw error;
-    await sleep(backoffDelay(attempt, policy));
+    const asked = error.retryAfterSeconds;
+    if (asked !== undefined && asked * 1000 > policy.maxDelayMs) throw error;
+    await sleep(Math.max(backoffDelay(attempt, policy), (asked ?? 0) * 1000));
   }
+}
+
+/**
+ * `Retry-After` of a 429 or 503, in seconds: the delay form (`5`) or an HTTP date. The service sends it
+ * when the database is away (5 s) or the instance is shutting down (1 s), and past a rate limit
+ * (docs/integration.md, Errors).
+ */
+export function retryAfterSeconds(status: number, headers: FetchResponseLike['headers']): number | undefined {
+  if (status !== 429 && status !== 503) return undefined;
+  const value = headers.get('retry-after')?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 /**
@@ -104,8 +120,14 @@ function causeText(cause: unknown): string {
   return messages.join(': ') || 'no response';
 }
 
-/** 5xx are server faults worth another try, except the documented business errors; 4xx never are. */
+/**
+ * 5xx are server faults worth another try, except the documented business errors; of the 4xx, only a
+ * 429 that says when to come back (the rate limit refused the request before anything was done with it).
+ * A wait asked for by `Retry-After` longer than `maxDelayMs` is not waited: the error is thrown at once,
+ * with `retryAfterSeconds`.
+ */
 function isRetryable(error: LaunchApiError): boolean {
+  if (error.status === 429) return error.retryAfterSeconds !== undefined;
   return error.status >= 500 && !error.errors.some((item) => BUSINESS_ERROR_CODES.has(item.code));
 }
 
@@ -140,6 +162,7 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
     status: answer.status,
     errors,
     requestId: requestId ?? undefined,
+    retryAfterSeconds: retryAfterSeconds(answer.status, answer.headers),
     attempts,
     ...sidesOfTheSignature(request.evidence, signature),
     fallback: {
