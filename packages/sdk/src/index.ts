@@ -21,7 +21,7 @@ export type { SignatureOptions } from './client/request-signing.js';
 export type { CreateSessionResult, GameSession, OpenGameResult } from './client/results.js';
 export { DEFAULT_RETRY, type RetryOptions } from './client/retry.js';
 export type { BlockPlayerOptions, PlayerBlock, PlayerBlockResult } from './client/session-control.js';
-export type { FetchLike, FetchResponseLike } from './client/transport.js';
+export type { CallOptions, FetchLike, FetchResponseLike } from './client/transport.js';
 export { compareUtf8 } from './php/compare-utf8.js';
 export { NOT_JSON, phpJsonDecode } from './php/json-decode.js';
 export { PhpInputError, parseStr } from './php/parse-str.js';

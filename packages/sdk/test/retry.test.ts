@@ -199,7 +199,7 @@ describe('retries against a flaky proxy in front of the real service', () => {
       const error = await launch.createSession('u-1').catch((thrown: unknown) => thrown);
       expect(proxy?.requests).toHaveLength(1);
       expect(error).toBeInstanceOf(LaunchApiError);
-      const expected = answer === 'drop' ? 0 : Number(answer.headers?.['retry-after']);
+      const expected = typeof answer === 'string' ? 0 : Number(answer.headers?.['retry-after']);
       expect(error).toMatchObject({ attempts: 1, retryAfterSeconds: expected });
       expect((error as Error).message).toContain(`retry after ${expected} s`);
       await proxy?.close();
@@ -208,7 +208,7 @@ describe('retries against a flaky proxy in front of the real service', () => {
   });
 
   it('never retries another 4xx, nor a 429 without Retry-After', async () => {
-    const noWhen: ScriptedAnswer = { ...(rateLimited('1') as Exclude<ScriptedAnswer, 'drop'>), headers: {} };
+    const noWhen: ScriptedAnswer = { ...(rateLimited('1') as Exclude<ScriptedAnswer, string>), headers: {} };
     const launch = await launchThrough([noWhen]);
     await expect(launch.createSession('u-1')).rejects.toMatchObject({
       status: 429,

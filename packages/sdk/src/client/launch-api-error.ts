@@ -3,9 +3,10 @@ import { explainCanonicalMismatch, explainHmacMismatch } from './canonical-diff.
 
 /**
  * `code` of a LaunchApiError: one of the service's error codes, or, when no JSON:API error document
- * came back, `network_error` (no response at all) or `unexpected_response` (a response the SDK cannot read).
+ * came back, `network_error` (no response at all), `unexpected_response` (a response the SDK cannot read),
+ * `timeout` (the call's `timeoutMs` ran out) or `aborted` (the caller's `signal` aborted it).
  */
-export type LaunchErrorCode = ErrorCode | 'network_error' | 'unexpected_response';
+export type LaunchErrorCode = ErrorCode | 'network_error' | 'unexpected_response' | 'timeout' | 'aborted';
 
 /** One item of the response's `errors`, as the service sends it. */
 export type LaunchErrorObject = Omit<ErrorObject, 'code'> & { code: LaunchErrorCode };

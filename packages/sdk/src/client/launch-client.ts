@@ -28,7 +28,7 @@ import {
   readPlayerBlockResult,
   sessionRequest,
 } from './session-control.js';
-import { type Answer, type FetchLike, type PreparedRequest, send } from './transport.js';
+import { type Answer, type CallOptions, type FetchLike, type PreparedRequest, send } from './transport.js';
 
 /**
  * Options of `createLaunchClient`.
@@ -57,6 +57,11 @@ export interface LaunchClientOptions {
   fetch?: FetchLike | undefined;
   /** Retrying of server faults and network failures (default: 3 tries, 200 ms base, 5 s cap, full jitter). */
   retry?: RetryOptions | undefined;
+  /**
+   * The most time one call may take, every attempt and wait included (a call's own `timeoutMs` overrides
+   * it); then it rejects with code `timeout`. Default: none, only the runtime's own limits.
+   */
+  timeoutMs?: number | undefined;
 }
 
 /** v3 open game: the player's profile (only `id` is required) and, optionally, the session's options. */
@@ -65,7 +70,10 @@ export interface OpenGameParams {
   player: OpenGamePlayer;
 }
 
-/** The operations of the API, bound to one client id and its credentials. */
+/**
+ * The operations of the API, bound to one client id and its credentials. Each takes, last, optional
+ * `{ signal, timeoutMs }`: an AbortSignal of yours and a bound on the call's time, retries included.
+ */
 export interface LaunchClient {
   /**
    * v2 create session: registers or updates the player and answers the URL that opens the target.
@@ -73,14 +81,18 @@ export interface LaunchClient {
    * @example
    * const { redirectUrl } = await client.createSession('u-1', { nick: 'Bob', gameCode: 'poker', tableId: 7 });
    */
-  createSession(userId: string, params?: CreateSessionParams): Promise<CreateSessionResult>;
+  createSession(
+    userId: string,
+    params?: CreateSessionParams,
+    options?: CallOptions,
+  ): Promise<CreateSessionResult>;
   /**
    * v3 open game: creates a session and stores the player's profile in the same request.
    *
    * @example
    * const { url } = await client.openGame({ player: { id: 'u-1', nick: 'Bob' }, session: { tableId: 7 } });
    */
-  openGame(params: OpenGameParams): Promise<OpenGameResult>;
+  openGame(params: OpenGameParams, options?: CallOptions): Promise<OpenGameResult>;
   /**
    * Reads a v3 GameSession back: its state (`active`, `expired` or `revoked`), target and times, never
    * its token. Takes `openGame`'s `id` (the GameSession IRI) or its last segment. A session of another
@@ -90,7 +102,7 @@ export interface LaunchClient {
    * const { id } = await client.openGame({ player: { id: 'u-1' } });
    * const { state, expiresAt } = await client.getGameSession(id);
    */
-  getGameSession(id: string): Promise<GameSession>;
+  getGameSession(id: string, options?: CallOptions): Promise<GameSession>;
   /**
    * Ends one session now: its token stops working, and an open game page leaves the game. Takes v2's
    * `id` (data.id) or v3's `id` (the GameSession IRI). A session that had ended already is fine.
@@ -99,14 +111,14 @@ export interface LaunchClient {
    * const { id } = await client.openGame({ player: { id: 'u-1' } });
    * await client.revokeSession(id);
    */
-  revokeSession(id: string): Promise<void>;
+  revokeSession(id: string, options?: CallOptions): Promise<void>;
   /**
    * Ends every live session of the player.
    *
    * @example
    * const { revokedSessions } = await client.revokePlayerSessions('u-1');
    */
-  revokePlayerSessions(playerId: string): Promise<{ revokedSessions: number }>;
+  revokePlayerSessions(playerId: string, options?: CallOptions): Promise<{ revokedSessions: number }>;
   /**
    * Blocks the player: its live sessions end, and launches for it are refused (403) until `until`, or
    * until `unblockPlayer`. A block set before is replaced.
@@ -114,7 +126,11 @@ export interface LaunchClient {
    * @example
    * await client.blockPlayer('u-1', { until: new Date(Date.now() + 30 * 86_400_000), reason: 'self-exclusion' });
    */
-  blockPlayer(playerId: string, options?: BlockPlayerOptions): Promise<PlayerBlockResult>;
+  blockPlayer(
+    playerId: string,
+    options?: BlockPlayerOptions,
+    callOptions?: CallOptions,
+  ): Promise<PlayerBlockResult>;
   /**
    * Whether the player is blocked now (`blocked`), since and until when (`until` null: until lifted),
    * and why; `blocked` is false, the others null, when there is no block or it has ended.
@@ -122,14 +138,14 @@ export interface LaunchClient {
    * @example
    * const { blocked, until } = await client.getPlayerBlock('u-1');
    */
-  getPlayerBlock(playerId: string): Promise<PlayerBlock>;
+  getPlayerBlock(playerId: string, options?: CallOptions): Promise<PlayerBlock>;
   /**
    * Lifts the player's block (nothing happens if there is none).
    *
    * @example
    * await client.unblockPlayer('u-1');
    */
-  unblockPlayer(playerId: string): Promise<void>;
+  unblockPlayer(playerId: string, options?: CallOptions): Promise<void>;
 }
 
 /**
@@ -143,6 +159,14 @@ export interface LaunchClient {
 export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const policy = retryPolicy(options.retry);
+  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
+    throw new RangeError('createLaunchClient: timeoutMs must be > 0');
+  }
+  /** The call's bounds: its own signal, and its own timeout or the client's. */
+  const limits = (call: CallOptions = {}): CallOptions => ({
+    signal: call.signal,
+    timeoutMs: call.timeoutMs ?? options.timeoutMs,
+  });
   const fetch = options.fetch ?? defaultFetch();
   const { secretKey } = options;
   if (Object.hasOwn(options, 'secretKey') && (secretKey === undefined || secretKey === '')) {
@@ -168,7 +192,7 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
     };
 
   /** A v3 session-control request or read: `client` in the query, the API key if there is one. */
-  const sendControl = (request: UnsignedRequest) =>
+  const sendControl = (request: UnsignedRequest, call: CallOptions | undefined) =>
     send(
       fetch,
       policy,
@@ -177,21 +201,22 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         ...(request.body === '' ? {} : { 'content-type': JSON_API_MEDIA_TYPE }),
         ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
       }),
+      limits(call),
     );
   const build = controlRequest(`${baseUrl}`, options.clientId);
 
   return {
-    async revokeSession(id) {
-      await sendControl(sessionRequest(build, 'DELETE', id));
+    async revokeSession(id, call) {
+      await sendControl(sessionRequest(build, 'DELETE', id), call);
     },
 
-    async getGameSession(id) {
-      const answer = await sendControl(sessionRequest(build, 'GET', id));
+    async getGameSession(id, call) {
+      const answer = await sendControl(sessionRequest(build, 'GET', id), call);
       return readGameSessionStateDocument(answer.body) ?? unexpected(answer, 'a GameSession document');
     },
 
-    async revokePlayerSessions(playerId) {
-      const answer = await sendControl(playerRequest(build, 'DELETE', playerId, 'sessions'));
+    async revokePlayerSessions(playerId, call) {
+      const answer = await sendControl(playerRequest(build, 'DELETE', playerId, 'sessions'), call);
       const count = (answer.body as { meta?: { revokedSessions?: unknown } } | undefined)?.meta
         ?.revokedSessions;
       return typeof count === 'number'
@@ -199,23 +224,24 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         : unexpected(answer, 'meta.revokedSessions');
     },
 
-    async blockPlayer(playerId, blockOptions = {}) {
+    async blockPlayer(playerId, blockOptions = {}, call = undefined) {
       const answer = await sendControl(
         playerRequest(build, 'PUT', playerId, 'block', blockAttributes(blockOptions)),
+        call,
       );
       return readPlayerBlockResult(answer.body) ?? unexpected(answer, 'a PlayerBlock document');
     },
 
-    async getPlayerBlock(playerId) {
-      const answer = await sendControl(playerRequest(build, 'GET', playerId, 'block'));
+    async getPlayerBlock(playerId, call) {
+      const answer = await sendControl(playerRequest(build, 'GET', playerId, 'block'), call);
       return readPlayerBlock(answer.body) ?? unexpected(answer, 'a PlayerBlock document');
     },
 
-    async unblockPlayer(playerId) {
-      await sendControl(playerRequest(build, 'DELETE', playerId, 'block'));
+    async unblockPlayer(playerId, call) {
+      await sendControl(playerRequest(build, 'DELETE', playerId, 'block'), call);
     },
 
-    async createSession(userId, params = {}) {
+    async createSession(userId, params = {}, call = undefined) {
       const segment = pathSegment('createSession: userId', userId);
       // userId travels in the path and again in the body; the signature counts it once.
       const body = encodeForm(toFormFields({ ...params, userId }));
@@ -228,11 +254,11 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
           arrayReplace(parseStr(query), parseStr(body), PhpArray.from([['userId', userId]])),
       };
       const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: JSON_API_MEDIA_TYPE };
-      const answer = await send(fetch, policy, preparer(request, headers));
+      const answer = await send(fetch, policy, preparer(request, headers), limits(call));
       return readSessionDocument(answer.body) ?? unexpected(answer, 'a session document');
     },
 
-    async openGame({ session, player }) {
+    async openGame({ session, player }, call) {
       const document: OpenGameDocument = {
         data: { type: 'OpenGame', attributes: session === undefined ? { player } : { session, player } },
       };
@@ -253,7 +279,7 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         accept: JSON_API_MEDIA_TYPE,
         ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
       };
-      const answer = await send(fetch, policy, preparer(request, headers));
+      const answer = await send(fetch, policy, preparer(request, headers), limits(call));
       const location = answer.headers.get('location') ?? undefined;
       return readGameSessionDocument(answer.body, location) ?? unexpected(answer, 'a GameSession document');
     },

@@ -23,8 +23,22 @@ export interface FetchResponseLike {
  */
 export type FetchLike = (
   url: string,
-  init: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; headers: Record<string, string>; body?: string },
+  init: {
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    headers: Record<string, string>;
+    body?: string;
+    /** Aborted when the call's time is up or the caller aborts it; the client stops waiting either way. */
+    signal?: AbortSignal;
+  },
 ) => Promise<FetchResponseLike>;
+
+/** What bounds one call, all its attempts and waits included. */
+export interface CallOptions {
+  /** Aborts the call: it rejects with a LaunchApiError of code `aborted`. */
+  signal?: AbortSignal | undefined;
+  /** The most time the call may take, every attempt and wait included; then it rejects with code `timeout`. */
+  timeoutMs?: number | undefined;
+}
 
 /** One attempt of a request, signed. */
 export interface PreparedRequest {
@@ -54,42 +68,121 @@ export async function send(
   fetch: FetchLike,
   policy: RetryPolicy,
   prepare: () => Promise<PreparedRequest>,
+  limits: CallOptions = {},
 ): Promise<Answer> {
-  for (let attempt = 1; ; attempt++) {
-    const request = await prepare();
-    let answer: Answer;
-    try {
-      const response = await fetch(request.url, {
-        method: request.method ?? 'POST',
-        headers: request.headers,
-        ...(request.body === undefined ? {} : { body: request.body }),
-      });
-      answer = {
-        status: response.status,
-        body: parseJson(await response.text()),
-        headers: response.headers,
-        attempts: attempt,
-      };
-    } catch (cause) {
-      if (attempt < policy.tries) {
-        await sleep(backoffDelay(attempt, policy));
-        continue;
+  const { signal, stopped, dispose } = callSignal(limits);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      stopped(attempt - 1, undefined);
+      const request = await prepare();
+      let answer: Answer;
+      try {
+        const response = await until(
+          fetch(request.url, {
+            method: request.method ?? 'POST',
+            headers: request.headers,
+            ...(request.body === undefined ? {} : { body: request.body }),
+            ...(signal === undefined ? {} : { signal }),
+          }),
+          signal,
+        );
+        answer = {
+          status: response.status,
+          body: parseJson(await until(response.text(), signal)),
+          headers: response.headers,
+          attempts: attempt,
+        };
+      } catch (cause) {
+        stopped(attempt, cause);
+        if (attempt < policy.tries) {
+          await sleep(backoffDelay(attempt, policy), signal);
+          continue;
+        }
+        throw new LaunchApiError({
+          status: 0,
+          errors: [],
+          attempts: attempt,
+          fallback: { code: 'network_error', detail: causeText(cause) },
+          cause,
+        });
       }
+      if (answer.status >= 200 && answer.status < 300) return answer;
+      const error = toLaunchApiError(answer, request, attempt);
+      if (!isRetryable(error) || attempt >= policy.tries) throw error;
+      const asked = error.retryAfterSeconds;
+      if (asked !== undefined && asked * 1000 > policy.maxDelayMs) throw error;
+      await sleep(Math.max(backoffDelay(attempt, policy), (asked ?? 0) * 1000), signal);
+    }
+  } finally {
+    dispose();
+  }
+}
+
+/**
+ * One signal for the call: the caller's, and the timeout's. `stopped` throws the call's error once either
+ * has fired: `aborted` (the caller's) or `timeout`, status 0, with the attempts sent so far.
+ */
+function callSignal(limits: CallOptions): {
+  signal: AbortSignal | undefined;
+  stopped(attempts: number, cause: unknown): void;
+  dispose(): void;
+} {
+  const { signal: caller, timeoutMs } = limits;
+  if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new RangeError('timeoutMs must be > 0');
+  if (caller === undefined && timeoutMs === undefined) {
+    return { signal: undefined, stopped: () => {}, dispose: () => {} };
+  }
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort(new Error(`no answer within ${timeoutMs} ms`));
+        }, timeoutMs);
+  const onAbort = () => controller.abort(caller?.reason);
+  if (caller?.aborted) onAbort();
+  else caller?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    stopped(attempts, cause) {
+      if (!controller.signal.aborted) return;
       throw new LaunchApiError({
         status: 0,
         errors: [],
-        attempts: attempt,
-        fallback: { code: 'network_error', detail: causeText(cause) },
-        cause,
+        attempts,
+        fallback: timedOut
+          ? { code: 'timeout', detail: `no answer within timeoutMs (${timeoutMs} ms)` }
+          : { code: 'aborted', detail: "aborted by the caller's signal" },
+        cause: cause ?? controller.signal.reason,
       });
-    }
-    if (answer.status >= 200 && answer.status < 300) return answer;
-    const error = toLaunchApiError(answer, request, attempt);
-    if (!isRetryable(error) || attempt >= policy.tries) throw error;
-    const asked = error.retryAfterSeconds;
-    if (asked !== undefined && asked * 1000 > policy.maxDelayMs) throw error;
-    await sleep(Math.max(backoffDelay(attempt, policy), (asked ?? 0) * 1000));
-  }
+    },
+    dispose() {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** The promise, or a rejection once the signal fires: a `fetch` that ignores the signal is not waited. */
+function until<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /**

@@ -1,8 +1,14 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A scripted answer to one request: an HTTP response, or the connection dropped without one. */
-export type ScriptedAnswer = { status: number; body?: string; headers?: Record<string, string> } | 'drop';
+/**
+ * A scripted answer to one request: an HTTP response, the connection dropped without one, or no answer
+ * at all (the connection held open until the proxy closes).
+ */
+export type ScriptedAnswer =
+  | { status: number; body?: string; headers?: Record<string, string> }
+  | 'drop'
+  | 'hang';
 
 const JSON_API = { 'content-type': 'application/vnd.api+json' };
 
@@ -71,6 +77,7 @@ export async function startFlakyProxy(
     const body = Buffer.concat(chunks).toString('utf8');
     requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
     const scripted = pending.shift();
+    if (scripted === 'hang') return;
     if (scripted === 'drop') {
       request.socket.destroy();
       return;
