@@ -201,3 +201,56 @@ describe('LaunchApiError from a production deployment', () => {
     expect(error.message).not.toContain('canonical');
   });
 });
+
+describe.each(DIALECTS)('the secret key in errors, on %s', (dialect) => {
+  const server = useLiveServer(dialect);
+  const SECRET = 'zz-Secret-Key-9f3a';
+
+  /** The message, every own property and every cause of the error, as text. */
+  const everything = (error: unknown): string => {
+    const parts: string[] = [];
+    for (let link = error, depth = 0; link instanceof Error && depth < 5; depth++, link = link.cause) {
+      parts.push(link.message, String(link.stack), JSON.stringify(Object.entries(link)));
+    }
+    return parts.join('\n');
+  };
+
+  it('appears in no error: a refused sign of either scheme, a network failure, a timeout', async () => {
+    await server().addClient();
+    const errors: unknown[] = [];
+    for (const signature of [{}, { replayFields: true }, { scheme: 'hmac' }] as const) {
+      const launch = createLaunchClient({
+        baseUrl: server().baseUrl,
+        clientId: 'demo',
+        secretKey: SECRET,
+        signature,
+        retry: { tries: 1 },
+      });
+      errors.push(await failure(launch.createSession('u-1', { nick: 'Alice' })));
+      errors.push(await failure(launch.openGame({ player: { id: 'u-1' } })));
+    }
+    const offline = createLaunchClient({
+      baseUrl: 'http://127.0.0.1:1',
+      clientId: 'demo',
+      secretKey: SECRET,
+      retry: { tries: 1 },
+    });
+    errors.push(await failure(offline.createSession('u-1')));
+    const stuck = createLaunchClient({
+      baseUrl: 'https://poker.example',
+      clientId: 'demo',
+      secretKey: SECRET,
+      fetch: () => new Promise(() => {}),
+      timeoutMs: 50,
+    });
+    errors.push(await failure(stuck.getPlayerBlock('u-1')));
+    expect(errors.map((error) => (error as LaunchApiError).code)).toEqual([
+      ...Array(6).fill('invalid_signature'),
+      'network_error',
+      'timeout',
+    ]);
+    // The staging server explained each refused sign, so the canonical and hmac texts were shown.
+    expect(errors.filter((error) => (error as LaunchApiError).message.includes('canonical')).length).toBe(4);
+    for (const error of errors) expect(everything(error)).not.toContain(SECRET);
+  });
+});
