@@ -1,7 +1,8 @@
 import { createLaunchClient, LaunchApiError } from '@poker-launch/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_REQUEST_PROTECTION } from '../../server/src/clients/request-protection.js';
 import { type FlakyProxy, type ScriptedAnswer, startFlakyProxy } from './support/flaky-proxy.js';
-import { useLiveServer } from './support/live-server.js';
+import { DIALECTS, useLiveServer } from './support/live-server.js';
 
 const FAST = { baseDelayMs: 1, maxDelayMs: 4 };
 const SERVER_FAULT: ScriptedAnswer = {
@@ -216,6 +217,44 @@ describe('retries against a flaky proxy in front of the real service', () => {
       retryAfterSeconds: undefined,
     });
     expect(proxy?.requests).toHaveLength(1);
+  });
+});
+
+describe.each(DIALECTS)('a retry after a lost answer, against the real service on %s', (dialect) => {
+  const server = useLiveServer(dialect);
+  let proxy: FlakyProxy | undefined;
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+  });
+
+  it('is signed anew, so a client whose replay protection is require accepts it; the call may leave two sessions (docs/sdk.md)', async () => {
+    await server().addClient({
+      protection: { ...DEFAULT_REQUEST_PROTECTION, replayProtection: 'require', signature: 'both' },
+    });
+    // The SDK signs with the real time: bring the service's test clock to it.
+    server().clock.advance(Math.floor((Date.now() - server().clock.now().getTime()) / 1000));
+    for (const signature of [{ replayFields: true }, { scheme: 'hmac' }] as const) {
+      proxy = await startFlakyProxy(server().baseUrl, ['lose']);
+      const launch = createLaunchClient({
+        baseUrl: proxy.url,
+        clientId: 'demo',
+        secretKey: 'test_secret',
+        signature,
+        retry: FAST,
+      });
+      const userId = `u-${signature.replayFields ? 'replay' : 'hmac'}`;
+      expect((await launch.createSession(userId)).userId).toBe(userId);
+      const [first, retry] = proxy.requests;
+      expect(proxy.requests).toHaveLength(2);
+      expect(retry?.body).toBe(first?.body);
+      expect(retry?.headers.sign).not.toBe(first?.headers.sign);
+      // The service created a session for the lost answer as well as for the retry.
+      const sessions = await server().db.selectFrom('sessions').select('id').execute();
+      expect(sessions).toHaveLength(signature.replayFields ? 2 : 4);
+      await proxy.close();
+      proxy = undefined;
+    }
   });
 });
 

@@ -2,13 +2,15 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A scripted answer to one request: an HTTP response, the connection dropped without one, or no answer
- * at all (the connection held open until the proxy closes).
+ * A scripted answer to one request: an HTTP response, the connection dropped without one, no answer
+ * at all (the connection held open until the proxy closes), or the request forwarded to the service and
+ * its answer lost (the connection dropped once the service has answered).
  */
 export type ScriptedAnswer =
   | { status: number; body?: string; headers?: Record<string, string> }
   | 'drop'
-  | 'hang';
+  | 'hang'
+  | 'lose';
 
 const JSON_API = { 'content-type': 'application/vnd.api+json' };
 
@@ -82,12 +84,12 @@ export async function startFlakyProxy(
       request.socket.destroy();
       return;
     }
-    if (scripted || target === undefined) {
+    if ((scripted !== undefined && scripted !== 'lose') || target === undefined) {
       const {
         status,
         body: text = '',
         headers = { 'content-type': 'text/plain' },
-      } = scripted ?? { status: 599 };
+      } = scripted === undefined || scripted === 'lose' ? { status: 599 } : scripted;
       response.writeHead(status, headers);
       response.end(text);
       return;
@@ -104,6 +106,11 @@ export async function startFlakyProxy(
       headers,
       ...(method === 'GET' ? {} : { body }),
     });
+    if (scripted === 'lose') {
+      await forwarded.text();
+      request.socket.destroy();
+      return;
+    }
     const relayed: Record<string, string> = {};
     for (const name of ['content-type', 'x-request-id', 'location']) {
       const value = forwarded.headers.get(name);
