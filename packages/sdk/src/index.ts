@@ -13,6 +13,7 @@ export {
 } from './client/launch-api-error.js';
 export {
   createLaunchClient,
+  DEFAULT_TIMEOUT_MS,
   type LaunchClient,
   type LaunchClientOptions,
   type OpenGameParams,

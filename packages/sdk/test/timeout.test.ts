@@ -1,5 +1,5 @@
-import { createLaunchClient, type FetchLike, LaunchApiError } from '@poker-launch/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createLaunchClient, DEFAULT_TIMEOUT_MS, type FetchLike, LaunchApiError } from '@poker-launch/sdk';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FlakyProxy, type ScriptedAnswer, startFlakyProxy } from './support/flaky-proxy.js';
 import { useLiveServer } from './support/live-server.js';
 
@@ -89,5 +89,44 @@ describe('bounding a call in time, in front of the real service', () => {
     expect(() =>
       createLaunchClient({ baseUrl: 'http://127.0.0.1:1', clientId: 'demo', timeoutMs: 0 }),
     ).toThrow(RangeError);
+  });
+});
+
+describe('the default time limit', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('ends a call that gets no answer after DEFAULT_TIMEOUT_MS, unless the client asks for none', async () => {
+    vi.useFakeTimers();
+    const never: FetchLike = () => new Promise(() => {});
+    const launch = createLaunchClient({
+      baseUrl: 'https://poker.example',
+      clientId: 'demo',
+      secretKey: 's',
+      fetch: never,
+    });
+    let settled = false;
+    const call = failure(launch.createSession('u-1')).finally(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(DEFAULT_TIMEOUT_MS - 1);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await call).toMatchObject({ status: 0, code: 'timeout' });
+
+    const unbounded = createLaunchClient({
+      baseUrl: 'https://poker.example',
+      clientId: 'demo',
+      secretKey: 's',
+      fetch: never,
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
+    let ended = false;
+    void unbounded.createSession('u-1').finally(() => {
+      ended = true;
+    });
+    await vi.advanceTimersByTimeAsync(10 * DEFAULT_TIMEOUT_MS);
+    expect(ended).toBe(false);
   });
 });

@@ -59,7 +59,7 @@ export interface LaunchClientOptions {
   retry?: RetryOptions | undefined;
   /**
    * The most time one call may take, every attempt and wait included (a call's own `timeoutMs` overrides
-   * it); then it rejects with code `timeout`. Default: none, only the runtime's own limits.
+   * it); then it rejects with code `timeout`. Default 30 s (DEFAULT_TIMEOUT_MS); `Infinity` for none.
    */
   timeoutMs?: number | undefined;
 }
@@ -156,6 +156,13 @@ export interface LaunchClient {
  * const client = createLaunchClient({ baseUrl: 'https://poker.example.com', clientId: 'demo', secretKey: process.env.POKER_SECRET });
  * const { redirectUrl } = await client.createSession('12345', { nick: 'Player1', lang: 'en' });
  */
+/**
+ * A call's time limit unless the client or the call sets one: a service or proxy that accepts the
+ * connection and never answers must not hold an integrator's request forever, and a launch, its retries
+ * and their waits (at most 5 s each by default) end well within it.
+ */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const policy = retryPolicy(options.retry);
@@ -165,7 +172,7 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
   /** The call's bounds: its own signal, and its own timeout or the client's. */
   const limits = (call: CallOptions = {}): CallOptions => ({
     signal: call.signal,
-    timeoutMs: call.timeoutMs ?? options.timeoutMs,
+    timeoutMs: call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
   const fetch = options.fetch ?? defaultFetch();
   const { secretKey } = options;

@@ -134,8 +134,9 @@ function callSignal(limits: CallOptions): {
   }
   const controller = new AbortController();
   let timedOut = false;
+  // Infinity: no limit (a timer of Infinity ms would fire at once).
   const timer =
-    timeoutMs === undefined
+    timeoutMs === undefined || timeoutMs === Number.POSITIVE_INFINITY
       ? undefined
       : setTimeout(() => {
           timedOut = true;
