@@ -1,13 +1,36 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import {
+  chmod,
+  chown,
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, printedCredentials } from '../test-support/create-session.js';
-import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { BIN, runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
 import { useTempSqlite } from '../test-support/temp-database.js';
+
+/** An account of no privilege, as an operator's own would be. */
+const NOBODY = { uid: 65534, gid: 65534 };
+
+/** Whether any account can read `file`: it and every folder above it open to others. */
+function readableByAll(file: string): boolean {
+  if ((statSync(file).mode & 0o004) === 0) return false;
+  for (let folder = dirname(file); ; folder = dirname(folder)) {
+    if ((statSync(folder).mode & 0o001) === 0) return false;
+    if (dirname(folder) === folder) return true;
+  }
+}
 
 // docs/operations.md, "Backups and restore".
 describe('poker-launch restore', () => {
@@ -176,36 +199,51 @@ describe('poker-launch restore', () => {
   });
 
   // Giving a file to another user takes root: run as root (as CI does), the test plays both parts.
-  it.skipIf(process.getuid?.() !== 0)(
-    "gives the restored file the database's owner and mode, and says so when it cannot",
+  const asRoot = process.getuid?.() === 0;
+
+  it.skipIf(!asRoot)("gives the restored file the database's owner and mode", async () => {
+    const databaseFile = pathOf(database().url);
+    const backup = join(folder(), 'backup.db');
+    expect((await runPokerLaunch(['backup', backup], { DATABASE_URL: database().url })).code).toBe(0);
+    // The service's account owns its database; root restores a backup that is root's.
+    await chown(databaseFile, NOBODY.uid, NOBODY.gid);
+    await chmod(databaseFile, 0o640);
+    const restored = await runPokerLaunch(['restore', backup], { DATABASE_URL: database().url });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stderr).toBe('');
+    expect(await stat(databaseFile)).toMatchObject({ ...NOBODY, mode: 0o100640 });
+  });
+
+  // As another account: in a folder of /tmp, which it can reach (the test's own temporary folder may sit
+  // in one only root may enter, as CI's does), and only where that account can read the installed bin.
+  it.skipIf(!asRoot || !readableByAll(BIN))(
+    "says which chown to run when it cannot give the file the database's owner",
     async () => {
-      const databaseFile = pathOf(database().url);
       const backup = join(folder(), 'backup.db');
       expect((await runPokerLaunch(['backup', backup], { DATABASE_URL: database().url })).code).toBe(0);
-      const nobody = { uid: 65534, gid: 65534 };
-      // The service's account owns its database; root restores a backup that is root's.
-      await chown(databaseFile, nobody.uid, nobody.gid);
-      await chmod(databaseFile, 0o640);
-      const asRoot = await runPokerLaunch(['restore', backup], { DATABASE_URL: database().url });
-      expect(asRoot.code, asRoot.stderr).toBe(0);
-      expect(asRoot.stderr).toBe('');
-      expect(await stat(databaseFile)).toMatchObject({ ...nobody, mode: 0o100640 });
-
-      // An operator's own account cannot give the file to root, who owned the database: it says so.
-      await chown(folder(), nobody.uid, nobody.gid);
-      await chown(backup, nobody.uid, nobody.gid);
-      await chown(databaseFile, 0, 0);
-      await chmod(databaseFile, 0o666);
-      const asNobody = await runPokerLaunch(
-        ['restore', backup],
-        { DATABASE_URL: database().url },
-        { as: nobody },
-      );
-      expect(asNobody.code, asNobody.stderr).toBe(0);
-      expect(asNobody.stderr).toBe(
-        `warning: the restored file is yours, not the database's owner's (uid 0, gid 0), which only root can give it; a service running as that owner may not open it: chown 0:0 ${databaseFile}\n`,
-      );
-      expect(await stat(databaseFile)).toMatchObject({ ...nobody, mode: 0o100666 });
+      const shared = await mkdtemp('/tmp/poker-launch-restore-');
+      try {
+        const sharedDatabase = join(shared, 'poker-launch.db');
+        const sharedBackup = join(shared, 'backup.db');
+        await copyFile(pathOf(database().url), sharedDatabase);
+        await copyFile(backup, sharedBackup);
+        await chown(shared, NOBODY.uid, NOBODY.gid);
+        await chown(sharedBackup, NOBODY.uid, NOBODY.gid);
+        // Root's database, which the operator's account may write but cannot give a file of root's.
+        await chmod(sharedDatabase, 0o666);
+        const restored = await runPokerLaunch(
+          ['restore', sharedBackup],
+          { DATABASE_URL: `sqlite:${sharedDatabase}` },
+          { as: NOBODY },
+        );
+        expect(restored.code, restored.stderr).toBe(0);
+        expect(restored.stderr).toBe(
+          `warning: the restored file is yours, not the database's owner's (uid 0, gid 0), which only root can give it; a service running as that owner may not open it: chown 0:0 ${sharedDatabase}\n`,
+        );
+        expect(await stat(sharedDatabase)).toMatchObject({ ...NOBODY, mode: 0o100666 });
+      } finally {
+        await rm(shared, { recursive: true, force: true });
+      }
     },
   );
 
