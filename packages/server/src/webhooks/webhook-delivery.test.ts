@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { disableClient } from '../admin/client-admin.js';
 import { revokeSession } from '../admin/session-control-admin.js';
 import { changeWebhookEndpoint, redeliverWebhook } from '../admin/webhook-admin.js';
+import type { Metrics } from '../ops/metrics.js';
 import { blockDocument, blockRequest, endSessionRequest } from '../test-support/control-requests.js';
-import { useHarness } from '../test-support/harness.js';
+import { type Harness, useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from '../test-support/webhook-world.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
@@ -358,44 +359,17 @@ describe.each(DIALECTS)('webhooks to private addresses on %s', (dialect) => {
     const { startWebhookReceiver } = await import('../test-support/webhook-receiver.js');
     const receiver = await startWebhookReceiver();
     const { createMetrics } = await import('../ops/metrics.js');
-    const { WebhookDeliverer } = await import('./webhook-deliverer.js');
     const metrics = createMetrics();
     try {
-      const now = h().clock.now().toISOString();
-      for (const [id, host] of [
-        ['ep_dns', 'vm'],
-        ['ep_mapped', '[::ffff:127.0.0.1]'],
-      ] as const) {
-        await h()
-          .db.insertInto('webhook_endpoints')
-          .values({
-            id,
-            client_id: 'demo',
-            url: `https://${host}:${receiver.port}/hooks`,
-            secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-            enabled: 1,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
-        await h()
-          .db.insertInto('webhook_subscriptions')
-          .values({ endpoint_id: id, event_type: 'session.revoked' })
-          .execute();
-      }
-      await h().refresh();
-      const launched = await h().createSession('u-1', {});
-      await endSessionRequest(h(), launched.json().data.id);
-      const deliverer = new WebhookDeliverer({ ...h(), log: h().app.log, clock: h().clock.now, metrics });
-      await deliverer.tick();
-      await deliverer.idle();
-      await deliverer.stop();
+      const stored = await revokedPastTheChecks(
+        h(),
+        [
+          ['ep_dns', `https://vm:${receiver.port}/hooks`],
+          ['ep_mapped', `https://[::ffff:127.0.0.1]:${receiver.port}/hooks`],
+        ],
+        metrics,
+      );
       expect(receiver.received).toEqual([]);
-      const stored = await h()
-        .db.selectFrom('webhook_deliveries')
-        .select(['endpoint_id', 'state', 'last_error'])
-        .orderBy('endpoint_id')
-        .execute();
       expect(stored).toEqual([
         {
           endpoint_id: 'ep_dns',
@@ -421,43 +395,16 @@ describe.each(DIALECTS)('webhooks to private addresses on %s', (dialect) => {
   it('refuses at delivery an endpoint written past the checks with a user name, a bad port or a private name, and says so without the password', async () => {
     await h().addClient();
     const { createMetrics } = await import('../ops/metrics.js');
-    const { WebhookDeliverer } = await import('./webhook-deliverer.js');
     const metrics = createMetrics();
-    const now = h().clock.now().toISOString();
-    for (const [id, url] of [
-      ['ep_a_user', 'https://user:hunter2@hooks.example.com/hooks'],
-      ['ep_b_port', 'https://hooks.example.com:25/hooks'],
-      ['ep_c_dot', 'https://localhost./hooks'],
-    ] as const) {
-      await h()
-        .db.insertInto('webhook_endpoints')
-        .values({
-          id,
-          client_id: 'demo',
-          url,
-          secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-          enabled: 1,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      await h()
-        .db.insertInto('webhook_subscriptions')
-        .values({ endpoint_id: id, event_type: 'session.revoked' })
-        .execute();
-    }
-    await h().refresh();
-    const launched = await h().createSession('u-1', {});
-    await endSessionRequest(h(), launched.json().data.id);
-    const deliverer = new WebhookDeliverer({ ...h(), log: h().app.log, clock: h().clock.now, metrics });
-    await deliverer.tick();
-    await deliverer.idle();
-    await deliverer.stop();
-    const stored = await h()
-      .db.selectFrom('webhook_deliveries')
-      .select(['endpoint_id', 'state', 'last_error'])
-      .orderBy('endpoint_id')
-      .execute();
+    const stored = await revokedPastTheChecks(
+      h(),
+      [
+        ['ep_a_user', 'https://user:hunter2@hooks.example.com/hooks'],
+        ['ep_b_port', 'https://hooks.example.com:25/hooks'],
+        ['ep_c_dot', 'https://localhost./hooks'],
+      ],
+      metrics,
+    );
     expect(stored).toEqual([
       {
         endpoint_id: 'ep_a_user',
@@ -481,3 +428,47 @@ describe.each(DIALECTS)('webhooks to private addresses on %s', (dialect) => {
     );
   });
 });
+
+/**
+ * Endpoints written straight to the database, past every check (as by hand, or by an older version), each
+ * taking session.revoked; then a session revoked and one round of deliveries made: the deliveries as
+ * stored, by endpoint.
+ */
+async function revokedPastTheChecks(
+  h: Harness,
+  endpoints: readonly (readonly [id: string, url: string])[],
+  metrics: Metrics,
+): Promise<{ endpoint_id: string; state: string; last_error: string | null }[]> {
+  const { WebhookDeliverer } = await import('./webhook-deliverer.js');
+  const now = h.clock.now().toISOString();
+  for (const [id, url] of endpoints) {
+    await h.db
+      .insertInto('webhook_endpoints')
+      .values({
+        id,
+        client_id: 'demo',
+        url,
+        secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        enabled: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await h.db
+      .insertInto('webhook_subscriptions')
+      .values({ endpoint_id: id, event_type: 'session.revoked' })
+      .execute();
+  }
+  await h.refresh();
+  const launched = await h.createSession('u-1', {});
+  await endSessionRequest(h, launched.json().data.id);
+  const deliverer = new WebhookDeliverer({ ...h, log: h.app.log, clock: h.clock.now, metrics });
+  await deliverer.tick();
+  await deliverer.idle();
+  await deliverer.stop();
+  return h.db
+    .selectFrom('webhook_deliveries')
+    .select(['endpoint_id', 'state', 'last_error'])
+    .orderBy('endpoint_id')
+    .execute();
+}
