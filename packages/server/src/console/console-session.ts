@@ -21,9 +21,16 @@ const SESSION_LIFETIME_MS = 12 * 3600 * 1000;
 /** last_seen_at is written at most this often (and a quarter of the idle timeout): a page view is not a write. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** What a token of ours looks like: 32 random bytes in base64url. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Starts a session for the operator and sets its cookie. */
+/**
+ * Starts a session for the operator and sets its cookie. The session the browser had, if any, ends: its
+ * token, replaced in the browser, would otherwise stay live until idle (another operator signing in at
+ * the same browser would leave the first one's session open).
+ */
 export async function startConsoleSession(
   context: AppContext,
   request: FastifyRequest,
@@ -31,6 +38,10 @@ export async function startConsoleSession(
   username: string,
   address: string | null,
 ): Promise<void> {
+  const previous = request.cookies[SESSION_COOKIE];
+  if (previous !== undefined && TOKEN_PATTERN.test(previous)) {
+    await deleteOperatorSession(context.db, sha256(previous));
+  }
   const token = randomBytes(32).toString('base64url');
   const now = context.clock();
   await insertOperatorSession(
@@ -53,7 +64,7 @@ export async function currentConsoleSession(
 ): Promise<{ session: OperatorSession; token: string } | undefined> {
   const token = request.cookies[SESSION_COOKIE];
   // Only what a token of ours can be: anything else is looked up nowhere.
-  if (token === undefined || !/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  if (token === undefined || !TOKEN_PATTERN.test(token)) return undefined;
   const session = await findOperatorSession(context.db, sha256(token));
   if (!session) return undefined;
   const now = context.clock();

@@ -199,6 +199,22 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     }
   });
 
+  it('ends the session a browser had when it signs in again, as another operator or the same', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await addTestOperator(h().db, 'sam', 'support');
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const alices = browser.cookie();
+    expect((await browser.signIn('sam')).statusCode).toBe(303);
+    expect(browser.cookie()).not.toBe(alices);
+    // Alice's token, out of the browser now, signs nobody in any more.
+    browser.setCookie(alices);
+    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in');
+    expect(await h().db.selectFrom('operator_sessions').select('username').execute()).toEqual([
+      { username: 'sam' },
+    ]);
+  });
+
   it("ends a disabled operator's sessions at once, and refuses it a new one like a wrong password", async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     const browser = consoleClient(h().app);
