@@ -215,6 +215,20 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     ]);
   });
 
+  it('says nothing odd for a ?done= it does not know, even one named like a property every object has', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    await h().addClient({ id: 'casino-1' });
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    for (const url of ['/console/clients/casino-1', '/console/sessions']) {
+      for (const done of ['constructor', '__proto__', 'toString', 'nonsense']) {
+        const page = await browser.get(`${url}?done=${done}`);
+        expect(page.statusCode, `${url} ${done}`).toBe(200);
+        expect(page.body, `${url} ${done}`).not.toContain('class="notice"');
+      }
+    }
+  });
+
   it("ends a disabled operator's sessions at once, and refuses it a new one like a wrong password", async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     const browser = consoleClient(h().app);

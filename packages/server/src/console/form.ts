@@ -18,6 +18,14 @@ export function textField(values: FormValues, name: string, max: number, raw = f
   return raw ? text : text.trim();
 }
 
+/**
+ * The entry of a fixed table (the notices of `?done=…`) for a key from a request: its own entries only, so
+ * `constructor` or `__proto__` finds nothing rather than what every object inherits.
+ */
+export function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** Lines of a textarea, blank ones dropped. */
 export function lineList(text: string): string[] {
   return text

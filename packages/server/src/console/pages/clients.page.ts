@@ -14,7 +14,7 @@ import type { AppContext } from '../../app-context.js';
 import { requestProtection } from '../../clients/client.js';
 import { listClients } from '../../clients/client.repository.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { formOf, PAGE_SIZE, pageNumber, pageOf, queryString, textField } from '../form.js';
+import { formOf, ownEntry, PAGE_SIZE, pageNumber, pageOf, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
 import { activityRoutes } from './activity.page.js';
 import {
@@ -149,7 +149,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       role: 'support',
       handler: async (request, reply, signedIn) =>
         clientPage(reply, signedIn, idParam(request.params), {
-          notice: DONE[textField(formOf(request.query), 'done', 16)],
+          notice: ownEntry(DONE, textField(formOf(request.query), 'done', 16)),
         }),
     },
     {

@@ -60,4 +60,24 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     const byHand = await browser.get('/console/sessions?page=999999');
     expect(playersOn(byHand.body)).toEqual(expected(120, 71));
   }, 30_000);
+
+  it('goes back to the sessions page after ending one, whatever was sent as the way back', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    for (const back of [
+      '/console/sessions?client=a\r\nSet-Cookie: x=y',
+      '/console/sessions?player=\u20ac',
+      'https://evil.example/console/sessions?',
+      '//evil.example/',
+    ]) {
+      const ended = await browser.post('/console/sessions/unknown/end', { back });
+      expect(ended.statusCode, back).toBe(303);
+      expect(ended.headers.location, back).toBe('/console/sessions?done=unknown');
+    }
+    const kept = await browser.post('/console/sessions/unknown/end', {
+      back: '/console/sessions?client=c%201',
+    });
+    expect(kept.headers.location).toBe('/console/sessions?client=c%201&done=unknown');
+  });
 });

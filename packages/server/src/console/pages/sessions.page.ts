@@ -5,7 +5,7 @@ import { playerLabels, searchPlayers } from '../../players/player-search.js';
 import { sessionState } from '../../sessions/session.js';
 import { searchSessions } from '../../sessions/session-search.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { type FormValues, formOf, idPageOf, queryString, textField } from '../form.js';
+import { type FormValues, formOf, idPageOf, ownEntry, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
 
 const SESSIONS = '/console/sessions';
@@ -78,8 +78,13 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
         const result = await endSession(signedIn.admin, { sessionId: id });
         const done = !result.ok ? 'unknown' : result.value.ended ? 'ended' : 'not-live';
         const back = textField(formOf(request.body), 'back', 1024);
-        // Back to the search it was ended from (a console path only, never another site).
-        const target = back.startsWith(`${SESSIONS}?`) || back === SESSIONS ? back : SESSIONS;
+        // Back to the search it was ended from: a console path only, never another site, and only as the
+        // page writes it (its values URL-encoded, so visible ASCII): a line break or a character no
+        // Location header may carry would fail the answer with a 500.
+        const target =
+          (back.startsWith(`${SESSIONS}?`) || back === SESSIONS) && /^[\x21-\x7e]+$/.test(back)
+            ? back
+            : SESSIONS;
         const separator = target.includes('?') ? '&' : '?';
         return reply.redirect(`${target}${separator}done=${done}`, 303);
       },
@@ -87,12 +92,14 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
   ];
 }
 
+const NOTICES: Record<string, string> = {
+  ended: 'The session was ended.',
+  'not-live': 'That session had ended already.',
+  unknown: 'No such session.',
+};
+
 function noticeOf(done: string): string | undefined {
-  return {
-    ended: 'The session was ended.',
-    'not-live': 'That session had ended already.',
-    unknown: 'No such session.',
-  }[done];
+  return ownEntry(NOTICES, done);
 }
 
 function readFilter(query: FormValues, now: Date): SessionFilter {

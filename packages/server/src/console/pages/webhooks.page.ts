@@ -17,7 +17,7 @@ import { findDelivery } from '../../webhooks/delivery.repository.js';
 import { findWebhookEndpoint, listWebhookEndpoints } from '../../webhooks/webhook-endpoint.repository.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-event.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { formOf, idPageOf, queryString, textField } from '../form.js';
+import { formOf, idPageOf, ownEntry, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
 import { sentence } from './client-form.js';
 import { frame } from './clients.page.js';
@@ -185,7 +185,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       handler: async (request, reply, signedIn) => {
         const query = formOf(request.query);
         return endpointPage(reply, signedIn, query, param(request.params, 'id'), {
-          notice: DONE[textField(query, 'done', 16)],
+          notice: ownEntry(DONE, textField(query, 'done', 16)),
         });
       },
     },
