@@ -4,6 +4,7 @@ import { findClient } from '../clients/client.repository.js';
 import { addTestOperator, consoleClient } from '../test-support/console-client.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
+import { findWebhookEndpoint } from '../webhooks/webhook-endpoint.repository.js';
 
 describe.each(DIALECTS)('the console on %s', (dialect) => {
   const h = useHarness(dialect);
@@ -238,6 +239,102 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     const again = await browser.signIn('alice');
     expect(again.statusCode).toBe(401);
     expect(again.body).toContain('Wrong username or password.');
+  });
+
+  it("keeps one admin's save from being undone by another's form shown before it: 409, nothing saved, what was typed kept", async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await addTestOperator(h().db, 'bob', 'admin');
+    await h().addClient({ id: 'casino-1' });
+    const alice = consoleClient(h().app);
+    const bob = consoleClient(h().app);
+    await alice.signIn('alice');
+    await bob.signIn('bob');
+    const added = await bob.post('/console/clients/casino-1/webhooks', {
+      url: 'https://hooks.example/a',
+      'event-player-created': 'on',
+    });
+    expect(added.statusCode).toBe(201);
+    const endpointId = (await h().db.selectFrom('webhook_endpoints').select('id').executeTakeFirstOrThrow())
+      .id;
+    /** The `shown` of the form posting to `action`, on the page at `url`. */
+    const shownOf = (body: string, action: string) =>
+      new RegExp(`action="${action}"[^]*?name="shown" value="([0-9a-f]+)"`).exec(body)?.[1] ?? '';
+    const client = '/console/clients/casino-1';
+    const webhook = `/console/webhooks/${endpointId}`;
+    const forms: {
+      page: string;
+      action: string;
+      mine: Record<string, string>;
+      theirs: Record<string, string>;
+    }[] = [
+      {
+        page: client,
+        action: client,
+        mine: { 'url-poker': 'https://alice.example/' },
+        theirs: { 'url-poker': 'https://bob.example/' },
+      },
+      {
+        page: client,
+        action: `${client}/protection`,
+        mine: { 'replay-protection': 'off', 'replay-window': '60', signature: 'legacy' },
+        theirs: { 'replay-protection': 'require', 'replay-window': '300', signature: 'legacy' },
+      },
+      {
+        page: '/console/settings',
+        action: '/console/settings',
+        mine: { NickMaxLength: '25' },
+        theirs: { NickMaxLength: '30', ConsoleIdleTimeout: '900' },
+      },
+      {
+        page: webhook,
+        action: webhook,
+        mine: { url: 'https://hooks.example/alice', 'event-player-created': 'on' },
+        theirs: { url: 'https://hooks.example/bob', 'event-player-created': 'on' },
+      },
+    ];
+    for (const form of forms) {
+      const settingsNow = async () =>
+        Object.fromEntries(
+          (await h().db.selectFrom('settings').select(['name', 'value']).execute()).map((row) => [
+            row.name,
+            row.value,
+          ]),
+        );
+      const fill = async (browser: typeof alice, values: Record<string, string>) => {
+        const page = (await browser.get(form.page)).body;
+        const shown = shownOf(page, form.action);
+        expect(shown, form.action).toMatch(/^[0-9a-f]{32}$/);
+        // Settings: every field is sent, as the page fills them.
+        const all =
+          form.action === '/console/settings'
+            ? Object.fromEntries(
+                [...page.matchAll(/name="(\w+)" type="text" maxlength="32" value="([^"]*)"/g)].map((m) => [
+                  m[1],
+                  m[2],
+                ]),
+              )
+            : {};
+        return { ...all, ...values, shown };
+      };
+      const stale = await fill(alice, form.mine);
+      expect((await bob.post(form.action, await fill(bob, form.theirs))).statusCode, form.action).toBe(303);
+      const state = async () => [
+        await findClient(h().db, 'casino-1'),
+        await findWebhookEndpoint(h().db, endpointId),
+        await settingsNow(),
+      ];
+      const before = await state();
+      const refused = await alice.post(form.action, stale);
+      expect(refused.statusCode, form.action).toBe(409);
+      expect(refused.body).toContain('Someone else saved this after the page was shown');
+      expect(refused.body).toContain(`value="${Object.values(form.mine)[0]}"`);
+      expect(await state(), form.action).toEqual(before);
+      // Saving again, from the page that said so, replaces theirs on purpose.
+      const again = { ...stale, shown: shownOf(refused.body, form.action) };
+      expect((await alice.post(form.action, again)).statusCode, form.action).toBe(303);
+    }
+    expect((await findClient(h().db, 'casino-1'))?.launchUrls.poker).toBe('https://alice.example/');
+    expect((await findWebhookEndpoint(h().db, endpointId))?.url).toBe('https://hooks.example/alice');
   });
 
   it('answers bad input beside each field, keeps what was typed, and saves nothing', async () => {

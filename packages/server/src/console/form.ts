@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IdWindow } from '../db/id-window.js';
 
 /**
@@ -24,6 +25,31 @@ export function textField(values: FormValues, name: string, max: number, raw = f
  */
 export function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/**
+ * Forms that save a whole record carry `shown`, the fingerprint of what they were filled from: a form
+ * shown before someone else saved the same record would otherwise undo their change without a word
+ * (docs/console.md, "Two operators at once").
+ */
+export const SHOWN_FIELD = 'shown';
+
+export const CHANGED_MEANWHILE =
+  'Someone else saved this after the page was shown (the audit log says who and what), so nothing was ' +
+  'saved. What you typed is kept: check it against the page as it is now, and save again to replace theirs.';
+
+/** The fingerprint of the stored values a form is filled from. */
+export function fingerprintOf(stored: unknown): string {
+  return createHash('sha256').update(JSON.stringify(stored)).digest('hex').slice(0, 32);
+}
+
+/**
+ * Whether the form was filled from values other than those stored now. A form without the field (posted
+ * by hand) is not checked: it says nothing of what it was filled from.
+ */
+export function changedSinceShown(values: FormValues, stored: unknown): boolean {
+  const shown = textField(values, SHOWN_FIELD, 32);
+  return shown !== '' && shown !== fingerprintOf(stored);
 }
 
 /** Lines of a textarea, blank ones dropped. */

@@ -14,7 +14,18 @@ import type { AppContext } from '../../app-context.js';
 import { requestProtection } from '../../clients/client.js';
 import { listClients } from '../../clients/client.repository.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { formOf, ownEntry, PAGE_SIZE, pageNumber, pageOf, queryString, textField } from '../form.js';
+import {
+  CHANGED_MEANWHILE,
+  changedSinceShown,
+  fingerprintOf,
+  formOf,
+  ownEntry,
+  PAGE_SIZE,
+  pageNumber,
+  pageOf,
+  queryString,
+  textField,
+} from '../form.js';
 import { sendPage } from '../render.js';
 import { activityRoutes } from './activity.page.js';
 import {
@@ -74,12 +85,14 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
             ? client.previousSecret.until
             : null,
         form: extra.form ?? clientFormOf(client),
+        shown: fingerprintOf(clientFormOf(client)),
         errors: extra.errors ?? {},
         rotation: extra.rotation ?? { overlapHours: '24' },
         protection: {
           current: requestProtection(client),
           widening: toClientJson(client, context.clock()).replayWidening,
           form: extra.protection?.form ?? protectionFormOf(client),
+          shown: fingerprintOf(protectionFormOf(client)),
           errors: extra.protection?.errors ?? {},
           limits: { window: WINDOW_MAX, addresses: ADDRESSES_MAX },
         },
@@ -158,7 +171,12 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       role: 'admin',
       async handler(request, reply, signedIn) {
         const id = idParam(request.params);
-        const form = readClientForm(formOf(request.body));
+        const values = formOf(request.body);
+        const form = readClientForm(values);
+        const found = await findClientOrFail(context.db, id);
+        if (found.ok && changedSinceShown(values, clientFormOf(found.value))) {
+          return clientPage(reply, signedIn, id, { form, errors: { form: CHANGED_MEANWHILE } }, 409);
+        }
         const checked = clientChangesOf(form);
         if (!checked.ok) return clientPage(reply, signedIn, id, { form, errors: checked.errors }, 422);
         const updated = await updateClient(signedIn.admin, { id, changes: checked.changes });
@@ -177,7 +195,17 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         const id = idParam(request.params);
         const found = await findClientOrFail(context.db, id);
         if (!found.ok) return clientPage(reply, signedIn, id);
-        const form = readProtectionForm(formOf(request.body));
+        const values = formOf(request.body);
+        const form = readProtectionForm(values);
+        if (changedSinceShown(values, protectionFormOf(found.value))) {
+          return clientPage(
+            reply,
+            signedIn,
+            id,
+            { protection: { form, errors: { protection: CHANGED_MEANWHILE } } },
+            409,
+          );
+        }
         const checked = protectionChangesOf(form, found.value);
         if (!checked.ok)
           return clientPage(reply, signedIn, id, { protection: { form, errors: checked.errors } }, 422);

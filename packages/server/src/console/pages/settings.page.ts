@@ -3,7 +3,7 @@ import { listSettings } from '../../admin/setting-admin.js';
 import type { AppContext } from '../../app-context.js';
 import { parseSetting, SETTING_NAMES } from '../../settings/settings.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { formOf, textField } from '../form.js';
+import { CHANGED_MEANWHILE, changedSinceShown, fingerprintOf, formOf, textField } from '../form.js';
 import { sendPage } from '../render.js';
 import { sentence } from './client-form.js';
 
@@ -24,6 +24,7 @@ export function settingRoutes(context: AppContext): ConsoleRoute[] {
         operator: signedIn.operator,
         csrf: signedIn.csrf,
         section: 'settings',
+        shown: fingerprintOf(storedValues(settings)),
         settings: settings.map((setting) => ({
           ...setting,
           typed: extra.typed?.[setting.name] ?? setting.value,
@@ -53,9 +54,8 @@ export function settingRoutes(context: AppContext): ConsoleRoute[] {
       role: 'admin',
       async handler(request, reply, signedIn) {
         const form = formOf(request.body);
-        const current = new Map(
-          (await listSettings(context.db)).map((setting) => [setting.name, setting.value]),
-        );
+        const listed = await listSettings(context.db);
+        const current = new Map(listed.map((setting) => [setting.name, setting.value]));
         const typed: Record<string, string> = {};
         const errors: Record<string, string> = {};
         const changed: Record<string, string> = {};
@@ -66,6 +66,9 @@ export function settingRoutes(context: AppContext): ConsoleRoute[] {
           if (!parsed.ok) errors[name] = sentence(parsed.reason);
           else if (parsed.value !== current.get(name)) changed[name] = parsed.value;
         }
+        if (changedSinceShown(form, storedValues(listed))) {
+          return page(reply, signedIn, { typed, errors: { form: CHANGED_MEANWHILE } }, 409);
+        }
         if (Object.keys(errors).length > 0) return page(reply, signedIn, { typed, errors }, 422);
         if (Object.keys(changed).length > 0) {
           const saved = await changeSettings(signedIn.admin, { values: changed });
@@ -75,4 +78,9 @@ export function settingRoutes(context: AppContext): ConsoleRoute[] {
       },
     },
   ];
+}
+
+/** What the settings form is filled from: each setting's stored value. */
+function storedValues(settings: readonly { name: string; value: string }[]): [string, string][] {
+  return settings.map((setting) => [setting.name, setting.value]);
 }

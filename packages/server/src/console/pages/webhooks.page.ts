@@ -17,7 +17,16 @@ import { findDelivery } from '../../webhooks/delivery.repository.js';
 import { findWebhookEndpoint, listWebhookEndpoints } from '../../webhooks/webhook-endpoint.repository.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-event.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { formOf, idPageOf, ownEntry, queryString, textField } from '../form.js';
+import {
+  CHANGED_MEANWHILE,
+  changedSinceShown,
+  fingerprintOf,
+  formOf,
+  idPageOf,
+  ownEntry,
+  queryString,
+  textField,
+} from '../form.js';
 import { sendPage } from '../render.js';
 import { sentence } from './client-form.js';
 import { frame } from './clients.page.js';
@@ -100,7 +109,8 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         ...frame(signedIn),
         endpoint,
         base,
-        form: extra.form ?? { url: endpoint.url, events: endpoint.events },
+        form: extra.form ?? storedForm(endpoint),
+        shown: fingerprintOf(storedForm(endpoint)),
         errors: extra.errors ?? {},
         notice: extra.notice,
         eventTypes: WEBHOOK_EVENT_TYPES,
@@ -193,8 +203,16 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       method: 'POST',
       url: '/webhooks/:id',
       role: 'admin',
-      handler(request, reply, signedIn) {
+      async handler(request, reply, signedIn) {
         const id = param(request.params, 'id');
+        const stored = await findWebhookEndpoint(context.db, id);
+        if (
+          stored &&
+          changedSinceShown(formOf(request.body), storedForm(toWebhookEndpointJson(stored, now())))
+        ) {
+          const form = readWebhookForm(formOf(request.body));
+          return endpointPage(reply, signedIn, {}, id, { form, errors: { form: CHANGED_MEANWHILE } }, 409);
+        }
         return submitWebhookForm(
           request.body,
           (again) => endpointPage(reply, signedIn, {}, id, again, 422),
@@ -304,4 +322,9 @@ function secretPage(
     { title: `Webhook endpoint ${endpoint.id}`, ...frame(signedIn), endpoint, secret, notice },
     status,
   );
+}
+
+/** What an endpoint's form is filled from: its stored URL and events. */
+function storedForm(endpoint: { url: string; events: readonly string[] }): { url: string; events: string[] } {
+  return { url: endpoint.url, events: [...endpoint.events] };
 }
