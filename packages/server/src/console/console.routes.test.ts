@@ -337,6 +337,41 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect((await findWebhookEndpoint(h().db, endpointId))?.url).toBe('https://hooks.example/alice');
   });
 
+  it('answers 400 to a NUL character anywhere a page reads, signed in or not, never a 500 from the database', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await h().addClient({ id: 'casino-1' });
+    const browser = consoleClient(h().app);
+    const nul = '\u0000';
+    const signIn = await browser.signIn(`alice${nul}`);
+    expect(signIn.statusCode).toBe(400);
+    expect(signIn.body).toContain('NUL');
+    await browser.signIn('alice');
+    for (const url of [
+      '/console/players?q=a%00b',
+      '/console/sessions?client=a%00',
+      '/console/audit?q=%00',
+      '/console/clients/c%00',
+      '/console/players/p%00',
+      '/console/webhooks/ep%00',
+    ]) {
+      const page = await browser.get(url);
+      expect(page.statusCode, url).toBe(400);
+      expect(page.body, url).toContain('NUL');
+    }
+    for (const [url, form] of [
+      ['/console/clients/casino-1', { 'url-poker': `https://a.example/${nul}` }],
+      ['/console/api-users', { name: 'ab', access: 'create', clients: `casino-1${nul}` }],
+      ['/console/players/p%00/end-sessions', {}],
+      ['/console/sessions/s%00/end', {}],
+    ] as const) {
+      const answer = await browser.post(url, form);
+      expect(answer.statusCode, url).toBe(400);
+    }
+    expect((await findClient(h().db, 'casino-1'))?.launchUrls.poker ?? null).toBeNull();
+    const metrics = (await h().app.inject({ url: '/metrics' })).body;
+    expect(metrics).toContain('poker_launch_database_errors_total{kind="query"} 0');
+  });
+
   it('answers bad input beside each field, keeps what was typed, and saves nothing', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     const browser = consoleClient(h().app);

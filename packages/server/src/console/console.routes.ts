@@ -109,6 +109,18 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
       if (route.method === 'POST' && !isSameOrigin(request, context.config.publicUrl)) {
         return refuse(reply, 'This form was sent from another site, or without saying where from.');
       }
+      if (holdsNul(request.params) || holdsNul(request.query) || holdsNul(request.body)) {
+        return sendPage(
+          reply,
+          'message',
+          {
+            title: 'Not understood',
+            message: 'A value holds a NUL character (U+0000), which no field may hold.',
+            back: CONSOLE_PATH,
+          },
+          400,
+        );
+      }
       if (route.role === 'public') return route.handler(request, reply);
       const current = await currentConsoleSession(context, request);
       if (!current) return reply.redirect(`${CONSOLE_PATH}/sign-in`, 303);
@@ -148,6 +160,16 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
       return route.handler(request, reply, signedIn);
     },
   });
+}
+
+/**
+ * Whether a value a page reads (a path parameter, a query or form field: the strings at the top level,
+ * the only ones form.ts reads) holds a NUL: PostgreSQL refuses it in text, so looked up or saved it would
+ * answer 500 and count as a database error, for anyone who sends one, signed in or not.
+ */
+function holdsNul(values: unknown): boolean {
+  if (typeof values !== 'object' || values === null) return false;
+  return Object.values(values).some((value) => typeof value === 'string' && value.includes('\0'));
 }
 
 function refuse(reply: FastifyReply, message: string): FastifyReply {
