@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { listAuditRecords } from '../audit/audit.repository.js';
 import { findClient } from '../clients/client.repository.js';
 import { addTestOperator, consoleClient } from '../test-support/console-client.js';
-import { useHarness } from '../test-support/harness.js';
+import { PUBLIC_URL, useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { findWebhookEndpoint } from '../webhooks/webhook-endpoint.repository.js';
 
@@ -370,6 +370,29 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect((await findClient(h().db, 'casino-1'))?.launchUrls.poker ?? null).toBeNull();
     const metrics = (await h().app.inject({ url: '/metrics' })).body;
     expect(metrics).toContain('poker_launch_database_errors_total{kind="query"} 0');
+  });
+
+  it('answers 400 "Not understood" to a query or form that is not UTF-8 once decoded, never a 500', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    const notUtf8 = await h().app.inject({
+      method: 'POST',
+      url: '/console/sign-in',
+      headers: { origin: PUBLIC_URL, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'username=%FF&password=%ED%A0%80',
+    });
+    expect(notUtf8.statusCode).toBe(400);
+    expect(notUtf8.body).toContain('The request could not be read.');
+    await browser.signIn('alice');
+    for (const url of [
+      '/console/players?q=%ED%A0%80',
+      '/console/audit?q=%FF',
+      '/console/sessions?player=%C0%80',
+    ]) {
+      const page = await browser.get(url);
+      expect(page.statusCode, url).toBe(400);
+      expect(page.body, url).toContain('The request could not be read.');
+    }
   });
 
   it('answers bad input beside each field, keeps what was typed, and saves nothing', async () => {

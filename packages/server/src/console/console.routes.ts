@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { adminAs } from '../admin/audited.js';
 import type { AppContext } from '../app-context.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
+import { ApiError } from '../http/api-error.js';
 import { countDatabaseError } from '../http/error-handler.js';
 import { roleAllows } from '../operators/operator.js';
 import { loadAsset } from '../pages/page-assets.js';
@@ -187,7 +188,9 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
       503,
     );
   }
-  const status = error.statusCode ?? 500;
+  // The service's own parsers (http/body/) throw ApiError with its status: a malformed query, a form
+  // that is not UTF-8 once decoded. Without this they read as 500s, logged as failures of the console.
+  const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
   if (status >= 400 && status < 500) {
     return sendPage(
       reply,
