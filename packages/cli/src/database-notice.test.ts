@@ -3,8 +3,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../server/src/test-support/free-port.js';
 import { runPokerLaunch } from './test-support/run-poker-launch.js';
-import { freePort, runServe, type ServeProcess } from './test-support/run-serve.js';
+import { runServe, type ServeProcess } from './test-support/run-serve.js';
 import { usePostgresDatabase } from './test-support/temp-database.js';
 
 /** The CLI as a user runs it: in a directory, with no DATABASE_URL of its own. */

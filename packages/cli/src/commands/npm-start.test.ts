@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../test-support/run-serve.js';
+import { freePort } from '../../../server/src/test-support/free-port.js';
 import { useTempSqlite } from '../test-support/temp-database.js';
 import { READY_MESSAGE } from './serve.js';
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../../../server/src/test-support/free-port.js';
 import { databaseProblem } from '../database.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
-import { freePort } from '../test-support/run-serve.js';
 import { DIALECTS, type TempDatabase, useTempDatabase } from '../test-support/temp-database.js';
 
 /** Makes every insert into clients fail, as a store this user cannot write does (the first start's demo). */

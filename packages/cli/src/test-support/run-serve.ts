@@ -1,19 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../../../server/src/test-support/free-port.js';
 import { READY_MESSAGE } from '../commands/serve.js';
 import { BIN, splitDatabaseNotes } from './run-poker-launch.js';
-
-/** A port nobody listens on now: config wants 1–65535, so the bin cannot be given port 0. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
 
 export interface ServeProcess {
   child: ChildProcess;

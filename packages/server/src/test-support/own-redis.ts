@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { freePort } from './free-port.js';
 
 /** Where the tests find redis-server to start Redis servers of their own (faults are never made on the shared one). */
 export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -34,7 +34,7 @@ export interface OwnRedis {
 }
 
 export async function startOwnRedis(extraArgs: string[] = []): Promise<OwnRedis> {
-  const port = await freeTcpPort();
+  const port = await freePort();
   // Its own directory: a primary that feeds a replica writes dump.rdb there, whatever --save says.
   const dir = mkdtempSync(join(tmpdir(), 'own-redis-'));
   let child: ChildProcess | undefined;
@@ -113,16 +113,4 @@ async function waitUntilAnswers(port: number, args: string[]): Promise<void> {
     }
     await delay(50);
   }
-}
-
-/** A loopback TCP port nobody listens on now. */
-export function freeTcpPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
 }

@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SignableParams, sign } from '@poker-launch/sdk';
-import { freePort } from '../../../../cli/src/test-support/run-serve.js';
 import type { Client } from '../../../src/clients/client.js';
 import { insertClient } from '../../../src/clients/client.repository.js';
 import { type Config, loadConfig } from '../../../src/config.js';
@@ -11,6 +10,7 @@ import { activateCurrencies } from '../../../src/currencies/currency.repository.
 import { type RunningServer, startServer } from '../../../src/server.js';
 import { saveSetting } from '../../../src/settings/setting.repository.js';
 import type { SettingName } from '../../../src/settings/settings.js';
+import { freePort } from '../../../src/test-support/free-port.js';
 import { encodePhpForm } from '../../../src/test-support/harness.js';
 import { adminQuery } from '../../../src/test-support/migrated-template.js';
 import type { Dialect } from '../../../src/test-support/test-database.js';
