@@ -87,6 +87,24 @@ describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) =
     expect(JSON.stringify(records)).not.toContain('s3cret');
   });
 
+  it('shows a block reason set apart from the sentence around it: a right-to-left override in it turns only itself', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await h().addClient({ id: 'casino-1' });
+    expect((await h().createSession('p-1')).statusCode).toBe(200);
+    const { id } = await h()
+      .db.selectFrom('players')
+      .select('id')
+      .where('external_id', '=', 'p-1')
+      .executeTakeFirstOrThrow();
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const reason = 'cheating\u202E .desufer era sehcnual stI';
+    const blocked = await browser.post(`/console/players/${id}/block`, { reason });
+    expect(blocked.statusCode, blocked.body).toBe(303);
+    const page = await browser.get(`/console/players/${id}`);
+    expect(page.body).toContain(`: <bdi>${reason}</bdi>. Its launches are refused.`);
+  });
+
   it('refuses support every webhook change and a block, and an unknown endpoint or delivery is a page, not an error', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     await addTestOperator(h().db, 'sam', 'support');
