@@ -1,7 +1,9 @@
 // The built-in game page. It reads its session through the token API and shows it. Everything the
 // API says is written with textContent, never parsed as markup; the page's CSP forbids inline script.
 
-const TOKEN_KEY = 'poker-launch.auth';
+/** The tab keeps each page's token under its own key (docs/integration.md, "Embedding in an iframe"). */
+const TOKEN_KEY_PREFIX = 'poker-launch.auth.';
+const FRAME_KEY = /^[A-Za-z0-9_-]{16}$/;
 /**
  * A session can end elsewhere (the integrator or the operator ends it, a block, a logout in another tab,
  * a disabled client): while the page is in view it asks every few seconds, and leaves the game when
@@ -21,8 +23,10 @@ const byId = (id) => document.getElementById(id);
 const root = byId('game');
 const status = byId('status');
 const api = new URL(root.dataset.api, document.baseURI).href;
+const opened = takeAuth();
 const state = {
-  auth: takeAuth(),
+  auth: opened?.token ?? null,
+  frameKey: opened?.frameKey ?? null,
   deadline: 0,
   restoreUrl: null,
   tick: 0,
@@ -43,33 +47,70 @@ if (state.auth) {
 
 /**
  * The token from the URL, which is then taken out of the address bar at once: it must not stay in
- * the history, in a bookmark or in a Referer. The tab keeps it (sessionStorage) so a reload still works.
+ * the history, in a bookmark or in a Referer. In its place the URL gets a random key of this page
+ * (`frame=`, no secret: it only names where this tab keeps the token, in sessionStorage) and, once the
+ * token API has answered, the session's client (`client=`), from which the service picks the origins
+ * that may frame the page: so a reload, of the whole tab or of the page's frame alone, still works.
  */
 function takeAuth() {
   const url = new URL(location.href);
   const fromUrl = url.searchParams.get('auth');
-  if (!fromUrl) return readStored();
-  url.searchParams.delete('auth');
+  if (fromUrl) {
+    const frameKey = newFrameKey();
+    url.searchParams.delete('auth');
+    url.searchParams.delete('client');
+    url.searchParams.set('frame', frameKey);
+    history.replaceState(history.state, '', url.href);
+    store(frameKey, { token: fromUrl });
+    return { token: fromUrl, frameKey };
+  }
+  const frameKey = url.searchParams.get('frame');
+  const stored = FRAME_KEY.test(frameKey ?? '') ? readStored(frameKey) : null;
+  // The token was kept for the client the URL names (the one whose origins may frame this page), or
+  // before its client was known, for a URL naming none: never for another.
+  if (!stored || stored.client !== (url.searchParams.get('client') ?? undefined)) return null;
+  return { token: stored.token, frameKey };
+}
+
+/** 96 random bits: two pages of one tab never share a key, so each reloads with its own session. */
+function newFrameKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
+}
+
+/** Once the token API named the session's client: into the URL (for the service) and beside the token. */
+function noteClient(client) {
+  if (typeof client !== 'string' || !state.frameKey || state.ended) return;
+  const url = new URL(location.href);
+  if (url.searchParams.get('client') === client) return;
+  url.searchParams.set('client', client);
   history.replaceState(history.state, '', url.href);
+  store(state.frameKey, { token: state.auth, client });
+}
+
+function store(frameKey, entry) {
   try {
-    sessionStorage.setItem(TOKEN_KEY, fromUrl);
+    sessionStorage.setItem(TOKEN_KEY_PREFIX + frameKey, JSON.stringify(entry));
   } catch {
     // Storage may be off (privacy settings, some frames); the page still works until a reload.
   }
-  return fromUrl;
 }
 
-function readStored() {
+function readStored(frameKey) {
   try {
-    return sessionStorage.getItem(TOKEN_KEY);
+    const entry = JSON.parse(sessionStorage.getItem(TOKEN_KEY_PREFIX + frameKey) ?? 'null');
+    return typeof entry?.token === 'string' ? entry : null;
   } catch {
     return null;
   }
 }
 
 function forgetAuth() {
+  if (!state.frameKey) return;
   try {
-    sessionStorage.removeItem(TOKEN_KEY);
+    sessionStorage.removeItem(TOKEN_KEY_PREFIX + state.frameKey);
   } catch {
     // nothing stored
   }
@@ -108,6 +149,7 @@ async function loadSession() {
     showProblem('The game service could not open your session. Trying again…');
     return;
   }
+  noteClient(body.meta?.client);
   render(body.data.attributes, body.meta);
 }
 

@@ -66,7 +66,7 @@ const KNOWN_NAMES: ReadonlySet<string> = new Set([
   ...LOGGED_VALUES.keys(),
   ...['userId', 'userIp', 'sessionId', 'nick', 'authType', 'launchOptions', 'currency', 'longLifeLoginToken'],
   ...['tableId', 'tableID', 'gameId', 'gameID', 'sign', 'ts', 'nonce', 'auth', 'token', 'access-token'],
-  ...['key', 'secret', 'password', 'q', 'refused', 'revoked', 'done', 'failed', 'status'],
+  ...['key', 'secret', 'password', 'q', 'refused', 'revoked', 'done', 'failed', 'status', 'frame'],
 ]);
 
 /** A name as logged: known, then with `[]` or an opaque `[…]` after it, else replaced. */

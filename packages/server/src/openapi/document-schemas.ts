@@ -215,8 +215,11 @@ export const TOKEN_SESSION_DOCUMENT: JsonSchema = {
     },
     meta: {
       type: 'object',
-      required: ['serverTime'],
-      properties: { serverTime: { type: 'string', format: 'date-time', description: "The server's clock" } },
+      required: ['serverTime', 'client'],
+      properties: {
+        serverTime: { type: 'string', format: 'date-time', description: "The server's clock" },
+        client: { type: 'string', description: "The session's client: the game page keeps it in its URL" },
+      },
     },
   },
 };

@@ -106,6 +106,36 @@ describe.each(DIALECTS)('game pages on %s', (dialect) => {
     }
   });
 
+  it('lets a reload, which carries no token, be framed by the origins of the client its URL names', async () => {
+    await h().addClient({ id: 'framed', secretKey: null, frameOrigins: ['https://casino.example'] });
+    await h().addClient({ id: 'off', secretKey: null, active: false, frameOrigins: ['https://off.example'] });
+    const open = await h().addClient({ id: 'unframed', secretKey: null });
+    const unframedAuth = (await h().createSession('u-2', {}, { client: open })).json().data.attributes.auth;
+    const policyOf = async (url: string) => {
+      const response = await page(url);
+      expect(response.statusCode, url).toBe(200);
+      return response.headers['content-security-policy'];
+    };
+    expect(await policyOf('/play/poker?lang=en&frame=k1&client=framed')).toBe(
+      `${POLICY_BASE} https://casino.example`,
+    );
+    // A disabled client's page still loads in its frame, to say the session ended (as with its token).
+    expect(await policyOf('/play/poker?client=off')).toBe(`${POLICY_BASE} https://off.example`);
+    // A token decides alone: a client named beside it adds nothing.
+    expect(await policyOf(`/play/poker?auth=${unframedAuth}&client=framed`)).toBe(`${POLICY_BASE} 'none'`);
+    for (const url of [
+      '/play/poker?client=unframed',
+      '/play/poker?client=nobody',
+      '/play/poker?client=',
+      `/play/poker?client=${encodeURIComponent("framed; script-src 'unsafe-inline'")}`,
+      `/play/poker?client=${'a'.repeat(65)}`,
+    ]) {
+      const response = await page(url);
+      expect(response.headers['content-security-policy'], url).toBe(`${POLICY_BASE} 'none'`);
+      expect(response.headers['x-frame-options'], url).toBe('DENY');
+    }
+  });
+
   it('serves the script and style sheet with their types, a validator and revalidation', async () => {
     for (const [url, type] of [
       [ASSET_PATHS.css, 'text/css; charset=utf-8'],

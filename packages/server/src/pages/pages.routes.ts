@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import { CLIENT_ID_PATTERN } from '../clients/client.js';
 import type { RouteRequest } from '../http/route-request.js';
 import type { RouteDefinition } from '../http/routes.js';
 import { findTokenSession } from '../token/token-session.js';
@@ -37,14 +38,21 @@ export function pageRoutes(context: AppContext): RouteDefinition[] {
 }
 
 /**
- * Who may frame the page is the client's choice, and only the session tells which client it is: the
- * token in the URL is looked up (by hash) before the page is served. No session, no framing.
+ * Who may frame the page is the client's choice (docs/integration.md, "Embedding in an iframe"). A launch
+ * URL carries the token, which is looked up (by hash): its session's client decides, and nothing else in
+ * the URL counts. A reload carries no token: the page left its client's id in the URL (`client=`, a
+ * public name, no secret), and that client's origins are sent. Naming a client only ever lets that
+ * client's own origins frame the page; an unknown client, or neither, lets no origin frame it.
  */
 async function frameOriginsFor(context: AppContext, request: RouteRequest): Promise<readonly string[]> {
-  const { auth } = request.query;
-  if (typeof auth !== 'string' || auth === '') return [];
-  const found = await findTokenSession(context, auth);
-  return found?.client.frameOrigins ?? [];
+  const { auth, client } = request.query;
+  if (typeof auth === 'string' && auth !== '') {
+    const found = await findTokenSession(context, auth);
+    return found?.client.frameOrigins ?? [];
+  }
+  if (typeof client !== 'string' || !CLIENT_ID_PATTERN.test(client)) return [];
+  // A disabled client's origins too, as for its token: the page must load to say the session ended.
+  return context.live.client(client)?.frameOrigins ?? [];
 }
 
 function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: StaticAsset) {

@@ -61,7 +61,7 @@ describe.each(DIALECTS)('token API on %s', (dialect) => {
           expiresAt: '2026-11-21T12:10:00.000Z',
         },
       },
-      meta: { serverTime: '2026-11-21T12:01:00.000Z' },
+      meta: { serverTime: '2026-11-21T12:01:00.000Z', client: 'demo' },
     });
     expect(response.body).not.toContain(auth);
   });

@@ -25,8 +25,9 @@ export function toTokenSessionDocument({ session, client, player }: TokenSession
         expiresAt: session.expiresAt,
       },
     },
-    // The page counts down from the server's clock, not the player's (which may be off by minutes).
-    meta: { serverTime: now.toISOString() },
+    // The page counts down from the server's clock, not the player's (which may be off by minutes), and
+    // leaves the client's id in its URL so a reload can be framed (docs/integration.md, "Embedding in an iframe").
+    meta: { serverTime: now.toISOString(), client: client.id },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInChromium } from './support/chromium.js';
+import { addressWithoutToken } from './support/game-page.js';
 import { useServiceInChromium } from './support/service-in-chromium.js';
 import { framingPage, type StaticSite, serveSite } from './support/static-site.js';
 
@@ -28,14 +29,44 @@ describeInChromium('game pages in frames, in Chromium', () => {
     return frame;
   }
 
-  it('loads in a frame of an origin the client allows', async () => {
+  /** The address a framed page leaves after reading its session: a reload asks for exactly this. */
+  let reloadAddress = '';
+
+  it('loads in a frame of an origin the client allows, and again when the frame alone reloads', async () => {
     const { service } = chromium;
-    const client = await service.addClient({ frameOrigins: [casino.origin] });
-    const { url } = await service.createV2Session(client, 'u-framed', { nick: 'Framed' });
-    const frame = await openFramed(casino, url);
-    await frame.locator('#nick').waitFor({ state: 'visible' });
-    expect(await frame.locator('#nick').textContent()).toBe('Framed');
-    expect(frame.url()).toBe(`${service.origin}/play/poker?lang=en`);
+    // The casino shares the service's site (127.0.0.1); `localhost` does not, so its frame is a third
+    // party's, whose storage the browser may partition or deny (this Chromium denies it).
+    for (const [index, site] of [elsewhere, casino].entries()) {
+      const nick = `Framed${index}`;
+      const client = await service.addClient({ frameOrigins: [site.origin] });
+      const { url } = await service.createV2Session(client, `u-framed-${client.id}`, { nick });
+      const frame = await openFramed(site, url);
+      await frame.locator('#nick').waitFor({ state: 'visible' });
+      expect(await frame.locator('#nick').textContent()).toBe(nick);
+      expect(frame.url()).toMatch(addressWithoutToken(service.origin, '/play/poker?lang=en', client.id));
+      reloadAddress = frame.url();
+      const kept = await frame.evaluate<boolean>(
+        '(() => { try { return sessionStorage.length >= 0 } catch { return false } })()',
+      );
+      if (site === casino) expect(kept).toBe(true);
+      // The page of a reload: with the token the tab kept, else (no storage) its message, in the frame.
+      const shown = async () => {
+        await frame.locator('#status', { hasText: kept ? 'active' : 'not valid' }).waitFor();
+        expect(await frame.locator('#nick').textContent()).toBe(kept ? nick : '');
+      };
+
+      // "Reload frame": the frame asks for its current address, with no token, and is still let in.
+      const reloaded = await frame.goto(frame.url());
+      expect(reloaded?.headers()['content-security-policy']).toContain(`frame-ancestors ${site.origin}`);
+      await shown();
+      // The game's own reload, from inside the frame; the new document shows the same again.
+      await frame.evaluate('window.beforeReload = true; setTimeout(() => location.reload(), 0)');
+      await expect
+        .poll(() => frame.evaluate('window.beforeReload === undefined').catch(() => false))
+        .toBe(true);
+      await shown();
+      expect(frame.url()).toBe(reloadAddress);
+    }
   });
 
   it('is refused in a frame of any other origin, and with no frame origins configured', async () => {
@@ -45,11 +76,15 @@ describeInChromium('game pages in frames, in Chromium', () => {
     const cases = [
       { site: elsewhere, client: allowing, policy: `frame-ancestors ${casino.origin}` },
       { site: casino, client: closed, policy: "frame-ancestors 'none'" },
+      // A reload's address names its client, whose origins alone may frame it.
+      { site: elsewhere, url: reloadAddress, policy: `frame-ancestors ${casino.origin}` },
     ];
-    for (const [index, { site, client, policy }] of cases.entries()) {
-      const { url } = await service.createV2Session(client, `u-blocked-${index}`, {
-        nick: `Blocked${index}`,
-      });
+    expect(reloadAddress).not.toBe('');
+    for (const [index, { site, client, url: given, policy }] of cases.entries()) {
+      const url =
+        given ??
+        (await service.createV2Session(client ?? closed, `u-blocked-${index}`, { nick: `Blocked${index}` }))
+          .url;
       const refusals: string[] = [];
       page.on('console', (message) => {
         if (message.text().includes('frame-ancestors')) refusals.push(message.text());

@@ -2,7 +2,7 @@ import { sign } from '@poker-launch/sdk';
 import { beforeAll, expect, it } from 'vitest';
 import type { Client } from '../../src/clients/client.js';
 import { describeInChromium, LOCATOR_DEADLINE_MS } from './support/chromium.js';
-import { readShownSession } from './support/game-page.js';
+import { readShownSession, storedTokens } from './support/game-page.js';
 import { useServiceInChromium } from './support/service-in-chromium.js';
 
 describeInChromium('a session ended by the integrator, in Chromium', () => {
@@ -33,6 +33,6 @@ describeInChromium('a session ended by the integrator, in Chromium', () => {
       .locator('#status', { hasText: 'Your session has ended.' })
       .waitFor({ timeout: LOCATOR_DEADLINE_MS });
     expect(await page.locator('#session').isHidden()).toBe(true);
-    expect(await page.evaluate("sessionStorage.getItem('poker-launch.auth')")).toBeNull();
+    expect(await storedTokens(page)).toEqual([]);
   });
 });
