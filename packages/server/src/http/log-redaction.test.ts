@@ -102,6 +102,10 @@ describe('redactUrl', () => {
     expect(redactUrl('/play/poker?auth=x&lang=en&gameCode=poker&page=2')).toBe(
       '/play/poker?auth=[redacted]&lang=en&gameCode=poker&page=2',
     );
+    // A game page's reload: its key's name is known, its value (where the tab keeps a token) is not logged.
+    expect(redactUrl('/play/poker?lang=en&frame=oBnExHR9FIF2nxI1&client=demo')).toBe(
+      '/play/poker?lang=en&frame=[redacted]&client=demo',
+    );
     // A harmless name with a value out of its form is no exception.
     expect(redactUrl('/play/poker?lang=Not-A.Language&clientId=a/b&page=x')).toBe(
       '/play/poker?lang=[redacted]&clientId=[redacted]&page=[redacted]',
