@@ -92,6 +92,55 @@ describe('bounding a call in time, in front of the real service', () => {
   });
 });
 
+describe('a timeoutMs that cannot bound a call', () => {
+  const calls: string[] = [];
+  const recording: FetchLike = async (url) => {
+    calls.push(url);
+    return new Response('{}', { status: 500 });
+  };
+  const options = { baseUrl: 'https://poker.example', clientId: 'demo', secretKey: 's', fetch: recording };
+  const BAD: [unknown, ErrorConstructor, string][] = [
+    [0, RangeError, 'got 0'],
+    [-5, RangeError, 'got -5'],
+    [Number.NaN, RangeError, 'got NaN'],
+    // setTimeout would fire at once for anything longer (Node warns, browsers are silent).
+    [2 ** 31, RangeError, 'got 2147483648'],
+    ['1000', TypeError, 'got "1000" (a string)'],
+  ];
+
+  it('is refused by createLaunchClient with an error that names the option and the value', () => {
+    for (const [timeoutMs, type, got] of BAD) {
+      const create = () => createLaunchClient({ ...options, timeoutMs: timeoutMs as number });
+      expect(create).toThrow(type);
+      expect(create).toThrow(`createLaunchClient: timeoutMs must be`);
+      expect(create).toThrow(got);
+    }
+  });
+
+  it('rejects a call with such a timeoutMs at once, naming the method, before anything is sent', async () => {
+    const launch = createLaunchClient(options);
+    for (const [timeoutMs, type, got] of BAD) {
+      const call = { timeoutMs: timeoutMs as number };
+      for (const [method, promise] of [
+        ['createSession', launch.createSession('u-1', {}, call)],
+        ['openGame', launch.openGame({ player: { id: 'u-1' } } as never, call)],
+        ['revokeSession', launch.revokeSession('a'.repeat(32), call)],
+        ['blockPlayer', launch.blockPlayer('u-1', {}, call)],
+      ] as const) {
+        const error = await failure(promise);
+        expect(error, `${method} ${String(timeoutMs)}`).toBeInstanceOf(type);
+        expect(error).not.toBeInstanceOf(LaunchApiError);
+        expect((error as Error).message).toContain(`${method}: options.timeoutMs must be`);
+        expect((error as Error).message).toContain(got);
+      }
+    }
+    expect(calls).toEqual([]);
+    // The largest timer there is, and no limit at all, are bounds like any other.
+    expect(() => createLaunchClient({ ...options, timeoutMs: 2 ** 31 - 1 })).not.toThrow();
+    expect(() => createLaunchClient({ ...options, timeoutMs: Number.POSITIVE_INFINITY })).not.toThrow();
+  });
+});
+
 describe('the default time limit', () => {
   afterEach(() => {
     vi.useRealTimers();

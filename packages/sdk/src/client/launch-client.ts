@@ -28,7 +28,14 @@ import {
   readPlayerBlockResult,
   sessionRequest,
 } from './session-control.js';
-import { type Answer, type CallOptions, type FetchLike, type PreparedRequest, send } from './transport.js';
+import {
+  type Answer,
+  type CallOptions,
+  checkedTimeoutMs,
+  type FetchLike,
+  type PreparedRequest,
+  send,
+} from './transport.js';
 
 /**
  * Options of `createLaunchClient`.
@@ -166,13 +173,14 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const policy = retryPolicy(options.retry);
-  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
-    throw new RangeError('createLaunchClient: timeoutMs must be > 0');
-  }
-  /** The call's bounds: its own signal, and its own timeout or the client's. */
-  const limits = (call: CallOptions = {}): CallOptions => ({
+  const clientTimeoutMs = checkedTimeoutMs(options.timeoutMs, 'createLaunchClient: timeoutMs');
+  /** The call's bounds: its own signal, and its own timeout (checked, naming the method) or the client's. */
+  const limits = (method: string, call: CallOptions = {}): CallOptions => ({
     signal: call.signal,
-    timeoutMs: call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs:
+      checkedTimeoutMs(call.timeoutMs, `${method}: options.timeoutMs`) ??
+      clientTimeoutMs ??
+      DEFAULT_TIMEOUT_MS,
   });
   const fetch = options.fetch ?? defaultFetch();
   const { secretKey } = options;
@@ -199,7 +207,7 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
     };
 
   /** A v3 session-control request or read: `client` in the query, the API key if there is one. */
-  const sendControl = (request: UnsignedRequest, call: CallOptions | undefined) =>
+  const sendControl = (method: string, request: UnsignedRequest, call: CallOptions | undefined) =>
     send(
       fetch,
       policy,
@@ -208,22 +216,26 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         ...(request.body === '' ? {} : { 'content-type': JSON_API_MEDIA_TYPE }),
         ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
       }),
-      limits(call),
+      limits(method, call),
     );
   const build = controlRequest(`${baseUrl}`, options.clientId);
 
   return {
     async revokeSession(id, call) {
-      await sendControl(sessionRequest(build, 'DELETE', id), call);
+      await sendControl('revokeSession', sessionRequest(build, 'DELETE', id), call);
     },
 
     async getGameSession(id, call) {
-      const answer = await sendControl(sessionRequest(build, 'GET', id), call);
+      const answer = await sendControl('getGameSession', sessionRequest(build, 'GET', id), call);
       return readGameSessionStateDocument(answer.body) ?? unexpected(answer, 'a GameSession document');
     },
 
     async revokePlayerSessions(playerId, call) {
-      const answer = await sendControl(playerRequest(build, 'DELETE', playerId, 'sessions'), call);
+      const answer = await sendControl(
+        'revokePlayerSessions',
+        playerRequest(build, 'DELETE', playerId, 'sessions'),
+        call,
+      );
       const count = (answer.body as { meta?: { revokedSessions?: unknown } } | undefined)?.meta
         ?.revokedSessions;
       return typeof count === 'number'
@@ -233,6 +245,7 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
 
     async blockPlayer(playerId, blockOptions = {}, call = undefined) {
       const answer = await sendControl(
+        'blockPlayer',
         playerRequest(build, 'PUT', playerId, 'block', blockAttributes(blockOptions)),
         call,
       );
@@ -240,12 +253,16 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
     },
 
     async getPlayerBlock(playerId, call) {
-      const answer = await sendControl(playerRequest(build, 'GET', playerId, 'block'), call);
+      const answer = await sendControl(
+        'getPlayerBlock',
+        playerRequest(build, 'GET', playerId, 'block'),
+        call,
+      );
       return readPlayerBlock(answer.body) ?? unexpected(answer, 'a PlayerBlock document');
     },
 
     async unblockPlayer(playerId, call) {
-      await sendControl(playerRequest(build, 'DELETE', playerId, 'block'), call);
+      await sendControl('unblockPlayer', playerRequest(build, 'DELETE', playerId, 'block'), call);
     },
 
     async createSession(userId, params = {}, call = undefined) {
@@ -261,7 +278,7 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
           arrayReplace(parseStr(query), parseStr(body), PhpArray.from([['userId', userId]])),
       };
       const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: JSON_API_MEDIA_TYPE };
-      const answer = await send(fetch, policy, preparer(request, headers), limits(call));
+      const answer = await send(fetch, policy, preparer(request, headers), limits('createSession', call));
       return readSessionDocument(answer.body) ?? unexpected(answer, 'a session document');
     },
 
@@ -286,7 +303,7 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         accept: JSON_API_MEDIA_TYPE,
         ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
       };
-      const answer = await send(fetch, policy, preparer(request, headers), limits(call));
+      const answer = await send(fetch, policy, preparer(request, headers), limits('openGame', call));
       const location = answer.headers.get('location') ?? undefined;
       return readGameSessionDocument(answer.body, location) ?? unexpected(answer, 'a GameSession document');
     },

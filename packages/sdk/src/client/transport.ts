@@ -40,6 +40,27 @@ export interface CallOptions {
   timeoutMs?: number | undefined;
 }
 
+/** setTimeout's longest delay: a longer one fires at once (Node and browsers alike). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * `timeoutMs` as given to `createLaunchClient` or a call, checked before anything is sent (docs/sdk.md,
+ * "Retries"): a JavaScript caller gets no compiler to catch `0`, `'1000'` or a value setTimeout cannot
+ * wait, and each would otherwise end the call at once or fail deep inside it. `where` names the option.
+ */
+export function checkedTimeoutMs(timeoutMs: unknown, where: string): number | undefined {
+  if (timeoutMs === undefined) return undefined;
+  const expected = `${where} must be a number of milliseconds > 0 and at most ${MAX_TIMEOUT_MS}, or Infinity for no limit`;
+  if (typeof timeoutMs !== 'number') {
+    throw new TypeError(
+      `${expected}; got ${JSON.stringify(timeoutMs) ?? String(timeoutMs)} (a ${typeof timeoutMs})`,
+    );
+  }
+  if (timeoutMs === Number.POSITIVE_INFINITY || (timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS))
+    return timeoutMs;
+  throw new RangeError(`${expected}; got ${timeoutMs}`);
+}
+
 /** One attempt of a request, signed. */
 export interface PreparedRequest {
   /** Default POST. */
@@ -128,7 +149,6 @@ function callSignal(limits: CallOptions): {
   dispose(): void;
 } {
   const { signal: caller, timeoutMs } = limits;
-  if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new RangeError('timeoutMs must be > 0');
   if (caller === undefined && timeoutMs === undefined) {
     return { signal: undefined, stopped: () => {}, dispose: () => {} };
   }
