@@ -209,5 +209,20 @@ describeInChromium('game pages in Chromium', () => {
     await page.reload();
     expect(page.url()).not.toContain('auth=');
     expect((await readShownSession(page)).nick).toBe('Reloader');
+
+    // The kept token opens only the address it was kept for: with another client named (one whose
+    // origins could frame that address), or none, the page finds no session; the kept one stays.
+    const kept = page.url();
+    const other = await service.addClient();
+    for (const address of [
+      kept.replace(/client=[^&]+$/, `client=${other.id}`),
+      kept.replace(/&client=.*$/, ''),
+    ]) {
+      await page.goto(address);
+      await page.getByText('This game link is not valid.', { exact: false }).waitFor();
+      expect(await page.locator('#session').isHidden()).toBe(true);
+    }
+    await page.goto(kept);
+    expect((await readShownSession(page)).nick).toBe('Reloader');
   });
 });
