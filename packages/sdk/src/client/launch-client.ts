@@ -170,8 +170,26 @@ export interface LaunchClient {
  */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * The service's root without its trailing slashes. One that is not an absolute http(s) URL would fail
+ * only at the first call, as fetch's bare "Invalid URL" that names no option: refused here, saying so.
+ */
+function serviceRoot(baseUrl: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl);
+  } catch {}
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new TypeError(
+      `createLaunchClient: baseUrl must be the service's root as an absolute http(s) URL, such as ` +
+        `https://poker.example.com or http://127.0.0.1:8080, not ${JSON.stringify(baseUrl)}`,
+    );
+  }
+  return baseUrl.replace(/\/+$/, '');
+}
+
 export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const baseUrl = serviceRoot(options.baseUrl);
   const policy = retryPolicy(options.retry);
   const clientTimeoutMs = checkedTimeoutMs(options.timeoutMs, 'createLaunchClient: timeoutMs');
   /** The call's bounds: its own signal, and its own timeout (checked, naming the method) or the client's. */

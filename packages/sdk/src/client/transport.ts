@@ -272,6 +272,7 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
           ]
         : []),
       ...hints,
+      ...whatToDo(errors),
     ],
     status: answer.status,
     errors,
@@ -284,6 +285,22 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
       detail: `HTTP ${answer.status} without a JSON:API errors document`,
     },
   });
+}
+
+/**
+ * What to do about an error whose detail (the spec's exact message, docs/integration.md "Errors") does
+ * not say it: one line for each such code among the errors.
+ */
+const WHAT_TO_DO: Partial<Record<LaunchErrorCode, string>> = {
+  player_not_found:
+    "the service knows a player once a launch (createSession or openGame) registered it, or once the operator added it (poker-launch player add); a client in internal player-id mode gives the service's own player id",
+  currency_not_active:
+    'the service takes only the currencies its operator activated (poker-launch currency enable <CODE>): ask for this one, or send an active one',
+};
+
+function whatToDo(errors: readonly LaunchErrorObject[]): string[] {
+  const codes = new Set(errors.map((error) => error.code));
+  return [...codes].flatMap((code) => WHAT_TO_DO[code] ?? []);
 }
 
 /** The service requires replay fields of the client, and the SDK signed the spec's way without them. */

@@ -1,0 +1,59 @@
+import { createLaunchClient, type FetchLike, LaunchApiError } from '@poker-launch/sdk';
+import { describe, expect, it } from 'vitest';
+
+/** A fetch that answers every request with one error of the service's (no store: the SDK's own text). */
+function answering(status: number, code: string, detail: string, pointer?: string): FetchLike {
+  const body = JSON.stringify({
+    errors: [{ status, code, title: 'Error', detail, ...(pointer ? { source: { pointer } } : {}) }],
+    meta: { requestId: '5d0f2c1e-8a7b-4c3d-9e2f-1a0b9c8d7e6f' },
+  });
+  return async () => new Response(body, { status, headers: { 'content-type': 'application/vnd.api+json' } });
+}
+
+async function failure(call: Promise<unknown>): Promise<LaunchApiError> {
+  const error = await call.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof LaunchApiError)) throw new Error(`expected a LaunchApiError, got ${String(error)}`);
+  return error;
+}
+
+const options = { baseUrl: 'https://poker.example.com', clientId: 'demo', secretKey: 'test_secret' };
+
+describe('createLaunchClient: baseUrl', () => {
+  it('refuses at once a baseUrl that is not an absolute http(s) URL, saying what it takes', () => {
+    for (const baseUrl of ['127.0.0.1:8080', 'poker.example.com', 'ftp://poker.example.com', '']) {
+      expect(() => createLaunchClient({ ...options, baseUrl })).toThrow(
+        /createLaunchClient: baseUrl must be the service's root as an absolute http\(s\) URL/,
+      );
+    }
+    expect(() => createLaunchClient({ ...options, baseUrl: 'http://127.0.0.1:8080/' })).not.toThrow();
+  });
+});
+
+describe('what an error tells the integrator to do', () => {
+  it('player_not_found from session control: the player must have been launched (or added) first', async () => {
+    const fetch = answering(404, 'player_not_found', 'Player not found');
+    const launch = createLaunchClient({ ...options, fetch });
+    const error = await failure(launch.blockPlayer('never-launched'));
+    expect(error.code).toBe('player_not_found');
+    expect(error.message).toContain(
+      'the service knows a player once a launch (createSession or openGame) registered it',
+    );
+  });
+
+  it('currency_not_active: the operator activates the currency, or send another', async () => {
+    const fetch = answering(
+      422,
+      'currency_not_active',
+      'This currency is not active',
+      '/data/attributes/currency',
+    );
+    const launch = createLaunchClient({ ...options, fetch });
+    const error = await failure(
+      launch.createSession('u-1', { gameCode: 'casino', gameId: 'g-1', currency: 'EUR' }),
+    );
+    expect(error.message).toContain('poker-launch currency enable');
+  });
+});
