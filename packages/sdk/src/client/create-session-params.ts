@@ -9,7 +9,7 @@ interface SessionParamsBase {
   nick?: string | undefined;
   /** `external` (default) opens the HTML5 app in a browser; `internal` is for desktop or mobile clients. */
   authType?: AuthType | undefined;
-  /** Two-letter ISO 639-1 language code (default `en`). */
+  /** ISO 639-1 language code, optionally with a region: `de`, `pt-BR` (default `en`). */
   lang?: string | undefined;
   /** Options embedded in the launch URL, e.g. `restoreSessionUrl`; an object or a string holding one. */
   launchOptions?: LaunchOptions | string | undefined;

@@ -3,12 +3,22 @@ import type { LaunchOptions } from './launch-options.js';
 
 /** `data.attributes.session` of an OpenGame document. */
 export interface OpenGameSession {
+  /** Your session id (1–128 characters), answered as `sessionId`; a UUID is generated without one. */
   id?: string | undefined;
+  /** `internal` adds `authType=internal` to the URL (default `external`). */
   authType?: AuthType | undefined;
+  /** Opens that poker table (1–2147483647) instead of the lobby. */
   tableId?: number | undefined;
+  /** ISO 639-1 language code, optionally with a region: `de`, `pt-BR` (default `en`). */
   lang?: string | undefined;
+  /** Options embedded in the launch URL, e.g. `restoreSessionUrl`; an object or a string holding one. */
   launchOptions?: LaunchOptions | string | undefined;
+  /**
+   * Default `true` in v3, unlike v2's `createSession`: the token lives `LongAuthorizationTicketLifetime`.
+   * `false` for the short `AuthorizationTicketLifetime`.
+   */
   longLifeLoginToken?: boolean | undefined;
+  /** The player's IP address. */
   userIp?: string | undefined;
 }
 
