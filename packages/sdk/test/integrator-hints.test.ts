@@ -57,3 +57,21 @@ describe('what an error tells the integrator to do', () => {
     expect(error.message).toContain('poker-launch currency enable');
   });
 });
+
+describe('blockPlayer', () => {
+  it('takes until and reason null, as getPlayerBlock answers them, and sends neither: a block until lifted', async () => {
+    const bodies: string[] = [];
+    const fetch: FetchLike = async (_url, init) => {
+      bodies.push(String(init.body));
+      const block = { blocked: true, since: '2026-11-21T12:00:00.000Z', until: null, reason: null };
+      const body = JSON.stringify({
+        data: { type: 'PlayerBlock', id: 'u-1', attributes: block },
+        meta: { revokedSessions: 0 },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/vnd.api+json' } });
+    };
+    const launch = createLaunchClient({ ...options, fetch });
+    await launch.blockPlayer('u-1', { until: null, reason: null });
+    expect(JSON.parse(bodies[0] ?? '')).toEqual({ data: { type: 'PlayerBlock', attributes: {} } });
+  });
+});

@@ -26,10 +26,13 @@ export interface PlayerBlockResult extends PlayerBlock {
 
 /** Options of `blockPlayer`. */
 export interface BlockPlayerOptions {
-  /** When the block ends by itself (a Date, or ISO 8601 with a time zone); omitted: until lifted. */
-  until?: Date | string | undefined;
-  /** Why, at most 200 characters. */
-  reason?: string | undefined;
+  /**
+   * When the block ends by itself (a Date, or ISO 8601 with a time zone); omitted or null (as
+   * `getPlayerBlock` answers it): until lifted.
+   */
+  until?: Date | string | null | undefined;
+  /** Why, at most 200 characters; null (as `getPlayerBlock` answers it) is none. */
+  reason?: string | null | undefined;
 }
 
 /** Builds one session-control request, to be signed (each attempt) and sent. */
@@ -98,9 +101,10 @@ export function playerRequest(
 
 export function blockAttributes(options: BlockPlayerOptions): PlayerBlockAttributes {
   const until = options.until instanceof Date ? options.until.toISOString() : options.until;
+  // null is "none", as a PlayerBlock read back says it: left out, like undefined.
   return {
-    ...(until === undefined ? {} : { until }),
-    ...(options.reason === undefined ? {} : { reason: options.reason }),
+    ...(until === undefined || until === null ? {} : { until }),
+    ...(options.reason === undefined || options.reason === null ? {} : { reason: options.reason }),
   };
 }
 
