@@ -75,3 +75,13 @@ describe('blockPlayer', () => {
     expect(JSON.parse(bodies[0] ?? '')).toEqual({ data: { type: 'PlayerBlock', attributes: {} } });
   });
 });
+
+describe('a client with an API key and no secret', () => {
+  it('says, when v2 refuses its unsigned createSession, that an API key opens v3 only', async () => {
+    const fetch = answering(400, 'invalid_signature', 'Not valid request signature');
+    const launch = createLaunchClient({ baseUrl: options.baseUrl, clientId: 'demo', apiKey: 'plk_x', fetch });
+    const error = await failure(launch.createSession('u-1'));
+    expect(error.message).toContain('the request was sent unsigned: no secretKey was configured');
+    expect(error.message).toContain('v2 createSession takes no API key');
+  });
+});

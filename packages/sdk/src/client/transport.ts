@@ -266,6 +266,9 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
       ...(refusedSignature && unsigned
         ? ['the request was sent unsigned: no secretKey was configured, and this client needs one']
         : []),
+      ...(refusedSignature && unsigned && isCreateSession(request)
+        ? ['v2 createSession takes no API key: only a sign made with the secretKey opens it']
+        : []),
       ...(wantedReplayFields(errors, request.evidence)
         ? [
             "the request was signed without ts and nonce: the service requires them of this client; create the client with signature: { replayFields: true } (or { scheme: 'hmac' }, where the client accepts it)",
@@ -301,6 +304,11 @@ const WHAT_TO_DO: Partial<Record<LaunchErrorCode, string>> = {
 function whatToDo(errors: readonly LaunchErrorObject[]): string[] {
   const codes = new Set(errors.map((error) => error.code));
   return [...codes].flatMap((code) => WHAT_TO_DO[code] ?? []);
+}
+
+/** A v2 create session: an API key, which opens v3 and session control, does not open it. */
+function isCreateSession(request: PreparedRequest): boolean {
+  return new URL(request.url).pathname.includes('/api/web/v2/app/users/');
 }
 
 /** The service requires replay fields of the client, and the SDK signed the spec's way without them. */
