@@ -31,6 +31,8 @@ await launch.openGame({
 });
 await launch.openGame({ player: { id: 'u-1' }, session: undefined });
 await launch.blockPlayer('u-1', { until: maybe, reason: maybe });
+// A numeric player id, as the integration guide allows for v3's player.id (and as many databases keep it).
+await launch.openGame({ player: { id: 12345 } });
 // A block read back (until and reason null when there is none) set again as it is.
 const read = await launch.getPlayerBlock('u-1');
 await launch.blockPlayer('u-2', { until: read.until, reason: read.reason });

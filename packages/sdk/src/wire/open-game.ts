@@ -24,7 +24,8 @@ export interface OpenGameSession {
 
 /** `data.attributes.player` of an OpenGame document: the player's profile; only `id` is required. */
 export interface OpenGamePlayer {
-  id: string;
+  /** Your player id, 1–64 characters: text, or an integer (answered as text, `playerId`). */
+  id: string | number;
   nick?: string | undefined;
   name?: string | undefined;
   email?: string | undefined;
