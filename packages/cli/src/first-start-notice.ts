@@ -17,7 +17,8 @@ export async function firstStartNotice(address: string, clientId: string, secret
   const body = new URLSearchParams(EXAMPLE_PARAMS).toString();
   return [
     '',
-    `No clients yet, so client "${clientId}" was created. Its secret is shown this once: store it now.`,
+    `No clients yet, so client "${clientId}" was created. Store its secret now (later starts do not print it;`,
+    `poker-launch client show ${clientId} --show-secret does):`,
     `  client id: ${clientId}`,
     `  secret:    ${secret}`,
     '',

@@ -28,7 +28,10 @@ export const clientAddCommand: Command = {
       valueOrFail(await addClient(admin, { id, changes })),
     );
     context.out(`client ${client.id} added`);
-    if (generated !== undefined) context.out(`secret: ${generated}   (shown this once; store it now)`);
+    if (generated !== undefined)
+      context.out(
+        `secret: ${generated}   (store it now; poker-launch client show ${client.id} --show-secret prints it again)`,
+      );
     else if (client.secretKey === null) context.out('no secret: its requests need no sign');
     return 0;
   },

@@ -12,6 +12,8 @@ describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
     expect(added.code).toBe(0);
     const secret = /secret: ([0-9a-f]+)/.exec(added.stdout)?.[1] ?? '';
     expect(secret).toMatch(/^[0-9a-f]{32,}$/);
+    // Not "shown this once": the service keeps the secret to verify signatures, and says where it is.
+    expect(added.stdout).toContain('poker-launch client show casino-1 --show-secret prints it again');
 
     const shown = await cli('client', 'show', 'casino-1');
     expect(shown.code).toBe(0);
