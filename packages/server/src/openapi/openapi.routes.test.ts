@@ -82,6 +82,29 @@ describe.each(DIALECTS)('the API reference on %s', (dialect) => {
     expect(openApiProblems(document)).toEqual([]);
   });
 
+  it('names the replay fields ts and nonce among the query parameters of every signed operation', async () => {
+    // An integrator who builds requests from the reference must find where replay fields go (docs/integration.md "Replay fields").
+    const paths = (await reference()).paths as Record<
+      string,
+      Record<string, { operationId?: string; parameters?: { in: string; name: string }[] }>
+    >;
+    const signed = Object.values(paths).flatMap((operations) =>
+      Object.values(operations).filter(
+        (operation) => operation.operationId && !/TokenSession$/.test(operation.operationId),
+      ),
+    );
+    expect(signed.length).toBeGreaterThan(5);
+    for (const operation of signed) {
+      const query = (operation.parameters ?? [])
+        .filter((parameter) => parameter.in === 'query')
+        .map(({ name }) => name);
+      expect([operation.operationId, query]).toEqual([
+        operation.operationId,
+        expect.arrayContaining(['ts', 'nonce']),
+      ]);
+    }
+  });
+
   it('documents every registered API route, and no route that does not exist', async () => {
     const routes = registeredRoutes(h().app);
     expect(routes.some((route) => route.method === 'POST' && route.url.startsWith('/api/web/v2/'))).toBe(

@@ -4,6 +4,7 @@ import { CLIENT_ID_PATTERN } from '../clients/client.js';
 import { USER_ID } from '../launch/launch-fields.js';
 import { fieldsSchema, SIGNED_OR_API_KEY } from '../openapi/document-schemas.js';
 import { errorResponses } from '../openapi/error-responses.js';
+import { REPLAY_QUERY_PROPERTIES } from '../signature/replay-fields-schema.js';
 import { PLAYER_BLOCK_FIELDS, PLAYER_BLOCK_TYPE } from './player-block-document.js';
 import {
   END_SESSION_ERRORS,
@@ -17,24 +18,15 @@ import {
 const CLIENT_QUERY = {
   type: 'object',
   required: ['client'],
-  properties: { client: { type: 'string', pattern: CLIENT_ID_PATTERN.source, description: 'The client id' } },
+  properties: {
+    client: { type: 'string', pattern: CLIENT_ID_PATTERN.source, description: 'The client id' },
+    ...REPLAY_QUERY_PROPERTIES,
+  },
 };
 /** A player route's query: client and the replay fields, nothing else (session-control.routes.ts). */
 const PLAYER_QUERY = {
   ...CLIENT_QUERY,
-  properties: {
-    ...CLIENT_QUERY.properties,
-    ts: {
-      type: 'string',
-      pattern: '^[1-9][0-9]{0,10}$',
-      description: 'Replay fields: the signed time (Unix seconds)',
-    },
-    nonce: {
-      type: 'string',
-      pattern: '^[A-Za-z0-9_-]{16,64}$',
-      description: 'Replay fields: a value used once',
-    },
-  },
+  properties: CLIENT_QUERY.properties,
   additionalProperties: false,
 };
 const PLAYER_PARAMS = {

@@ -7,6 +7,7 @@ import { headerValue, type RouteDefinition, route } from '../../http/routes.js';
 import { fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../../openapi/document-schemas.js';
 import { errorResponses } from '../../openapi/error-responses.js';
 import { authenticateClient } from '../../signature/authenticate-client.js';
+import { REPLAY_QUERY_PROPERTIES } from '../../signature/replay-fields-schema.js';
 import { isNotSent, isPlainObject } from '../../validation/parse-fields.js';
 import { checkAndLaunch } from '../check-and-launch.js';
 import { USER_ID } from '../launch-fields.js';
@@ -44,7 +45,11 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
         querystring: {
           type: 'object',
           required: ['clientId'],
-          properties: { clientId: { type: 'string', pattern: CLIENT_ID_PATTERN.source } },
+          // ts and nonce may travel in the body too (docs/integration.md "Replay fields").
+          properties: {
+            clientId: { type: 'string', pattern: CLIENT_ID_PATTERN.source },
+            ...REPLAY_QUERY_PROPERTIES,
+          },
         },
         // Nothing is required in the body: userId travels in the path (the body may repeat it).
         body: fieldsSchema(V2_FIELDS),

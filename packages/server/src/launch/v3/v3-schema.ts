@@ -9,6 +9,7 @@ import {
   SIGNED_OR_API_KEY,
 } from '../../openapi/document-schemas.js';
 import { errorResponses } from '../../openapi/error-responses.js';
+import { REPLAY_QUERY_PROPERTIES } from '../../signature/replay-fields-schema.js';
 import { V3_GAME_SESSION_ERRORS, V3_OPEN_GAME_ERRORS } from './v3-error-examples.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS } from './v3-fields.js';
 
@@ -19,7 +20,10 @@ import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS } from './v3-fields.js';
 const CLIENT_QUERY = {
   type: 'object',
   required: ['client'],
-  properties: { client: { type: 'string', pattern: CLIENT_ID_PATTERN.source, description: 'The client id' } },
+  properties: {
+    client: { type: 'string', pattern: CLIENT_ID_PATTERN.source, description: 'The client id' },
+    ...REPLAY_QUERY_PROPERTIES,
+  },
 };
 
 const OPEN_GAME_DOCUMENT = {
@@ -101,6 +105,7 @@ export function v3GameSessionSchema() {
           description:
             'The client id: required for a signed read; optional with an API key (the session knows it)',
         },
+        ...REPLAY_QUERY_PROPERTIES,
       },
     },
     produces: [JSON_API_MEDIA_TYPE],
