@@ -83,5 +83,8 @@ describe('a client with an API key and no secret', () => {
     const error = await failure(launch.createSession('u-1'));
     expect(error.message).toContain('the request was sent unsigned: no secretKey was configured');
     expect(error.message).toContain('v2 createSession takes no API key');
+    // Without an API key there is nothing to explain about one.
+    const unsigned = createLaunchClient({ baseUrl: options.baseUrl, clientId: 'demo', fetch });
+    expect((await failure(unsigned.createSession('u-1'))).message).not.toContain('API key');
   });
 });

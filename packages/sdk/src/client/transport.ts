@@ -71,6 +71,8 @@ export interface PreparedRequest {
   body?: string;
   /** What the signature covered, to explain a staging server's signature error. */
   evidence: SignatureEvidence;
+  /** The client has an API key, which this request (a v2 create session) cannot use. */
+  apiKeyNotSent?: true;
 }
 
 export interface Answer {
@@ -266,7 +268,7 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
       ...(refusedSignature && unsigned
         ? ['the request was sent unsigned: no secretKey was configured, and this client needs one']
         : []),
-      ...(refusedSignature && unsigned && isCreateSession(request)
+      ...(refusedSignature && unsigned && request.apiKeyNotSent
         ? ['v2 createSession takes no API key: only a sign made with the secretKey opens it']
         : []),
       ...(wantedReplayFields(errors, request.evidence)
@@ -304,11 +306,6 @@ const WHAT_TO_DO: Partial<Record<LaunchErrorCode, string>> = {
 function whatToDo(errors: readonly LaunchErrorObject[]): string[] {
   const codes = new Set(errors.map((error) => error.code));
   return [...codes].flatMap((code) => WHAT_TO_DO[code] ?? []);
-}
-
-/** A v2 create session: an API key, which opens v3 and session control, does not open it. */
-function isCreateSession(request: PreparedRequest): boolean {
-  return new URL(request.url).pathname.includes('/api/web/v2/app/users/');
 }
 
 /** The service requires replay fields of the client, and the SDK signed the spec's way without them. */
