@@ -88,3 +88,21 @@ describe('a client with an API key and no secret', () => {
     expect((await failure(unsigned.createSession('u-1'))).message).not.toContain('API key');
   });
 });
+
+describe('getGameSession of a session it cannot read', () => {
+  it('says that only v3 sessions are read back, since the 404 of a v2 id is that of an unknown one', async () => {
+    const fetch = answering(
+      404,
+      'not_found',
+      'No GameSession /apiweb/v3/game-sessions/0123456789abcdef0123456789abcdef',
+    );
+    const launch = createLaunchClient({ ...options, fetch });
+    const error = await failure(launch.getGameSession('0123456789abcdef0123456789abcdef'));
+    expect(error.code).toBe('not_found');
+    expect(error.message).toContain("getGameSession reads v3 sessions (openGame's) only");
+    // revokeSession takes v2 ids too: its 404 is an unknown session, and needs no such line.
+    expect((await failure(launch.revokeSession('0123456789abcdef0123456789abcdef'))).message).not.toContain(
+      'getGameSession',
+    );
+  });
+});

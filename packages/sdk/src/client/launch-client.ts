@@ -225,17 +225,23 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
     };
 
   /** A v3 session-control request or read: `client` in the query, the API key if there is one. */
-  const sendControl = (method: string, request: UnsignedRequest, call: CallOptions | undefined) =>
-    send(
-      fetch,
-      policy,
-      preparer(request, {
-        accept: JSON_API_MEDIA_TYPE,
-        ...(request.body === '' ? {} : { 'content-type': JSON_API_MEDIA_TYPE }),
-        ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
-      }),
-      limits(method, call),
-    );
+  const sendControl = (
+    method: string,
+    request: UnsignedRequest,
+    call: CallOptions | undefined,
+    explains?: PreparedRequest['explains'],
+  ) => {
+    const prepare = preparer(request, {
+      accept: JSON_API_MEDIA_TYPE,
+      ...(request.body === '' ? {} : { 'content-type': JSON_API_MEDIA_TYPE }),
+      ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
+    });
+    const prepared =
+      explains === undefined
+        ? prepare
+        : async (): Promise<PreparedRequest> => ({ ...(await prepare()), explains });
+    return send(fetch, policy, prepared, limits(method, call));
+  };
   const build = controlRequest(`${baseUrl}`, options.clientId);
 
   return {
@@ -244,7 +250,11 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
     },
 
     async getGameSession(id, call) {
-      const answer = await sendControl('getGameSession', sessionRequest(build, 'GET', id), call);
+      const answer = await sendControl('getGameSession', sessionRequest(build, 'GET', id), call, {
+        // The service answers a v2 session's id as it answers an unknown one (docs/integration.md).
+        not_found:
+          "getGameSession reads v3 sessions (openGame's) only: a v2 session (createSession's id), another client's and an unknown one all answer 404 alike",
+      });
       return readGameSessionStateDocument(answer.body) ?? unexpected(answer, 'a GameSession document');
     },
 

@@ -73,6 +73,8 @@ export interface PreparedRequest {
   evidence: SignatureEvidence;
   /** The client has an API key, which this request (a v2 create session) cannot use. */
   apiKeyNotSent?: true;
+  /** What to do about an error code, said for this operation only (a line of the error's message). */
+  explains?: Partial<Record<LaunchErrorCode, string>>;
 }
 
 export interface Answer {
@@ -277,7 +279,7 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
           ]
         : []),
       ...hints,
-      ...whatToDo(errors),
+      ...whatToDo(errors, request.explains),
     ],
     status: answer.status,
     errors,
@@ -303,9 +305,12 @@ const WHAT_TO_DO: Partial<Record<LaunchErrorCode, string>> = {
     'the service takes only the currencies its operator activated (poker-launch currency enable <CODE>): ask for this one, or send an active one',
 };
 
-function whatToDo(errors: readonly LaunchErrorObject[]): string[] {
+function whatToDo(
+  errors: readonly LaunchErrorObject[],
+  explains: PreparedRequest['explains'] = {},
+): string[] {
   const codes = new Set(errors.map((error) => error.code));
-  return [...codes].flatMap((code) => WHAT_TO_DO[code] ?? []);
+  return [...codes].flatMap((code) => explains[code] ?? WHAT_TO_DO[code] ?? []);
 }
 
 /** The service requires replay fields of the client, and the SDK signed the spec's way without them. */
