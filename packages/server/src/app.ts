@@ -47,6 +47,7 @@ import { registerInstanceHeartbeat } from './ops/instance-heartbeat.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { metricsRoutes } from './ops/metrics.routes.js';
 import { type PurgeJobOptions, registerPurgeJob } from './ops/purge-job.js';
+import { RepeatedFailure } from './ops/repeated-failure.js';
 import { registerRequestMetrics, requestObserver } from './ops/request-metrics.js';
 import { WriteHealth } from './ops/write-health.js';
 import { pageRoutes } from './pages/pages.routes.js';
@@ -208,12 +209,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
 /** Launch attempts for the console, written in batches where the sessions are; the last ones at close. */
 function activityRecorder(options: AppOptions, metrics: Metrics, app: FastifyInstance): ActivityRecorder {
+  const writes = new RepeatedFailure(
+    app.log,
+    'could not write launch attempts; keeping them and trying again every second, said again once they are written',
+    'launch attempts written again',
+  );
   const recorder = new ActivityRecorder({
     write: async (attempts) => {
       await options.sessions.executeAll(recordAttemptsStatements(options.db, attempts));
     },
     onDrop: (count) => metrics.activityRecordsDropped.inc(count),
-    onWriteError: (error) => app.log.warn({ err: error }, 'could not write launch attempts; retrying'),
+    onWriteError: (error) => writes.fails(error),
+    onWritten: () => writes.works(),
   });
   app.addHook('onClose', () => recorder.close());
   return recorder;

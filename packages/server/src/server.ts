@@ -67,7 +67,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     opened = { sessions, live };
     app = await buildApp({ config, db: database.db, sessions, live, metrics });
     const running = app;
-    live.start((error) => running.log.warn({ err: error }, 'could not refresh the configuration'));
+    live.start(running.log);
     warnOfUnboundKeys(live.apiUsers, running.log);
     const address = await app.listen({ host: config.host, port: config.port });
     // Fastify's logger is pino's, which flushes its destination (http/log-destination.ts).

@@ -11,6 +11,8 @@ export interface ActivityRecorderOptions {
   flushIntervalMs?: number;
   onDrop?(count: number): void;
   onWriteError?(error: unknown): void;
+  /** A write committed (after failures: the database is back). */
+  onWritten?(): void;
 }
 
 const CAPACITY = 20_000;
@@ -88,5 +90,6 @@ export class ActivityRecorder {
         return;
       }
     }
+    this.options.onWritten?.();
   }
 }

@@ -1,8 +1,10 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Client } from '../clients/client.js';
 import { listClients } from '../clients/client.repository.js';
 import { type CurrencyStatus, listActiveCurrencyCodes } from '../currencies/currency.repository.js';
 import { isKnownCurrency } from '../currencies/iso-currencies.js';
 import type { Db } from '../db/schema.js';
+import { RepeatedFailure } from '../ops/repeated-failure.js';
 import { loadSettings } from '../settings/setting.repository.js';
 import type { Settings } from '../settings/settings.js';
 import type { ApiUser } from '../users/api-user.js';
@@ -138,13 +140,24 @@ export class LiveConfig {
     if (version !== this.snapshot.version) this.snapshot = await loadSnapshot(this.db);
   }
 
-  /** Polls for changes until `stop`; a failed poll (the database is away) keeps what was loaded. */
-  start(onError: (error: unknown) => void): void {
+  /**
+   * Polls for changes until `stop`; a failed poll (the database is away) keeps what was loaded, and is
+   * said once, not at each poll, then once when a poll works again.
+   */
+  start(log: FastifyBaseLogger): void {
+    const polls = new RepeatedFailure(
+      log,
+      'could not refresh the configuration; keeping what was loaded and trying again at each poll, said again once it works',
+      'configuration refreshed again',
+    );
     this.timer ??= setInterval(() => {
       if (this.polling) return;
       this.polling = true;
       this.refresh()
-        .catch(onError)
+        .then(
+          () => polls.works(),
+          (error: unknown) => polls.fails(error),
+        )
         .finally(() => {
           this.polling = false;
         });

@@ -1,63 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addWebhookEndpoint } from '../admin/webhook-admin.js';
 import { createMetrics } from '../ops/metrics.js';
 import { endSessionRequest } from '../test-support/control-requests.js';
-import { DIALECTS, TEST_POSTGRES_URL } from '../test-support/dialects.js';
-import { type Harness, useHarness } from '../test-support/harness.js';
+import { outage } from '../test-support/database-outage.js';
+import { DIALECTS } from '../test-support/dialects.js';
+import { useHarness } from '../test-support/harness.js';
 import { LOCAL_WEBHOOKS } from '../test-support/webhook-world.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function asAdmin(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * The database away for a moment, on this test's database only: PostgreSQL refusing and dropping its
- * connections (a restart, a failover), SQLite locked by another process past the 5 s busy timeout.
- * Resolves once it is away; `back` ends the outage.
- */
-async function outage(h: Harness, dialect: string): Promise<{ back: () => Promise<void> }> {
-  if (dialect === 'postgres') {
-    const name = (await sql<{ name: string }>`select current_database() as name`.execute(h.db)).rows[0]?.name;
-    await asAdmin(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
-    await asAdmin(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
-    );
-    let ended = false;
-    return {
-      back: async () => {
-        if (ended) return;
-        ended = true;
-        await asAdmin(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
-      },
-    };
-  }
-  const file = (
-    await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(h.db)
-  ).rows[0]?.file;
-  const holder = new SQLite(String(file));
-  holder.exec('begin immediate');
-  return {
-    back: async () => {
-      if (!holder.open) return;
-      holder.exec('rollback');
-      holder.close();
-    },
-  };
-}
 
 describe.each(DIALECTS)('webhook deliveries while the database is unavailable on %s', (dialect) => {
   // No launch attempts recorded: their writes would queue before the deliverer's on SQLite's one writer.

@@ -1,0 +1,32 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * A failure that comes back at every try while it lasts (a poll four times a second, a write retried
+ * every second, while the database is away): a warning when it starts, debug lines while it lasts, and
+ * one info line when a try works again, so that an outage is two lines rather than a flood
+ * (docs/operations.md, Database outages).
+ */
+export class RepeatedFailure {
+  private failing = false;
+
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly failed: string,
+    private readonly worksAgain: string,
+  ) {}
+
+  fails(error: unknown): void {
+    if (this.failing) {
+      this.log.debug({ err: error }, this.failed);
+      return;
+    }
+    this.failing = true;
+    this.log.warn({ err: error }, this.failed);
+  }
+
+  works(): void {
+    if (!this.failing) return;
+    this.failing = false;
+    this.log.info(this.worksAgain);
+  }
+}
