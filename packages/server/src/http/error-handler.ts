@@ -24,6 +24,9 @@ const REPLAY_REFUSALS: ReadonlySet<ErrorCode> = new Set([
   'replay_fields_required',
 ]);
 
+/** The nick refusals v2 answers with the API's own 500 (docs/integration.md, v2 errors). */
+const USERNAME_REFUSALS: ReadonlySet<ErrorCode> = new Set(['username_exists', 'username_too_long']);
+
 /** How soon a caller may retry after the database was unavailable: a failover or restart takes seconds. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
@@ -101,6 +104,11 @@ function countError(metrics: Metrics, error: unknown, apiError: ApiError, reques
     if (code === 'address_not_allowed') metrics.addressRefusals.inc();
     if (REPLAY_REFUSALS.has(code)) metrics.replayRefusals.inc({ code });
     if (code === 'rate_limited') metrics.quotaRefusals.inc();
+  }
+  // v2 answers these with the API's 500 (v3 with 422): counted so that an alert on the service's own
+  // 5xx can leave them out (docs/operations.md, Metrics and alerts).
+  if (apiError.status === 500 && apiError.errors.some((entry) => USERNAME_REFUSALS.has(entry.code))) {
+    metrics.v2UsernameRefusals.inc();
   }
 }
 

@@ -7,7 +7,7 @@ import { PURGE_TARGETS } from './purge-targets.js';
 async function documentedMetrics(): Promise<Map<string, string>> {
   const guide = await readFile(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');
   const section = guide.slice(guide.indexOf('## Metrics and alerts'), guide.indexOf('## Webhooks'));
-  const rows = section.matchAll(/^\| `([a-z_]+)` \|[^|]*\|(.*)\|$/gm);
+  const rows = section.matchAll(/^\| `([a-z0-9_]+)` \|[^|]*\|(.*)\|$/gm);
   return new Map([...rows].map(([, name = '', labels = '']) => [name, labels.trim()]));
 }
 

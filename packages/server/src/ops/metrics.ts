@@ -22,6 +22,8 @@ export interface Metrics {
   /** Signed requests refused by replay protection, by code (outside the window, replayed, fields missing). */
   readonly replayRefusals: Counter<'code'>;
   readonly quotaRefusals: Counter;
+  /** v2's username_exists and username_too_long, answered with the API's 500: the caller's, not the service's. */
+  readonly v2UsernameRefusals: Counter;
   /** Quota checks the shared store (Redis) did not answer; the instance counted alone (fail open). */
   readonly quotaStoreFailures: Counter;
   /** `unavailable`: a request met an unavailable database, or `/readyz` found it so (answered 503); `query`: any other database
@@ -101,6 +103,13 @@ export function createMetrics(): Metrics {
     quotaRefusals: new Counter({
       name: `${METRIC_PREFIX}quota_refusals_total`,
       help: 'Requests refused with 429 rate_limited',
+      registers,
+    }),
+    v2UsernameRefusals: new Counter({
+      name: `${METRIC_PREFIX}v2_username_refusals_total`,
+      help:
+        'v2 launches refused with username_exists or username_too_long, which the API answers with 500: ' +
+        "the caller's nick, not a failure of the service",
       registers,
     }),
     quotaStoreFailures: new Counter({

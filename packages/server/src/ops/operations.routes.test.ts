@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
@@ -75,6 +76,29 @@ describe.each(DIALECTS)('health and metrics on %s', (dialect) => {
   it('leaves /livez, /readyz and /metrics out of the API reference', async () => {
     const { paths } = (await h().app.inject({ url: '/openapi.json' })).json();
     expect(Object.keys(paths).filter((path) => /livez|readyz|metrics/.test(path))).toEqual([]);
+  });
+});
+
+describe.each(DIALECTS)("v2's username refusals in the metrics on %s", (dialect) => {
+  const h = useHarness(dialect);
+
+  // v2 answers a taken or too long nick with the API's 500 (docs/integration.md): the caller's mistake,
+  // counted apart so that PokerLaunchServerErrors reads the service's own 5xx only (docs/operations.md).
+  it("counts v2's username refusals, the API's 500s, apart from the service's own 5xx", async () => {
+    expect((await h().createSession('u-1', { nick: 'Zoe' })).statusCode).toBe(200);
+    const taken = await h().createSession('u-2', { nick: 'Zoe' });
+    expect([taken.statusCode, taken.json().errors[0].code]).toEqual([500, 'username_exists']);
+    const long = await h().createSession('u-3', { nick: 'Z'.repeat(21) });
+    expect([long.statusCode, long.json().errors[0].code]).toEqual([500, 'username_too_long']);
+    const text = (await h().app.inject({ url: '/metrics' })).body;
+    expect(text).toMatch(/_count\{method="POST",route="[^"]+",status="500"\} 2$/m);
+    expect(text).toContain('poker_launch_v2_username_refusals_total 2');
+    const guide = await readFile(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');
+    const rule = guide.slice(
+      guide.indexOf('alert: PokerLaunchServerErrors'),
+      guide.indexOf('alert: PokerLaunchSlowLaunches'),
+    );
+    expect(rule).toContain('- sum(rate(poker_launch_v2_username_refusals_total[5m]))');
   });
 });
 
