@@ -31,6 +31,7 @@ import {
   earlyAnswerNotes,
   frameworkErrorHandler,
   MAX_PARAM_LENGTH,
+  noteRouted,
 } from './http/protocol-errors.js';
 import { MemoryQuotaStore, type QuotaStore } from './http/quota-store.js';
 import { type QuotaMetrics, RateLimiter } from './http/rate-limit.js';
@@ -171,6 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // more); each rule stays in its own module. A callback, not an async function: a promise per hook adds up.
   const noticeForwarding = forwardingHeadersNotice(app, options.config);
   app.addHook('onRequest', (request, reply, done) => {
+    noteRouted(request);
     reply.headers(commonHeaders(request.id, options.config));
     assertHostHeader(request);
     assertNotDraining(request, context.state);

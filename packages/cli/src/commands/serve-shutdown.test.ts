@@ -56,8 +56,15 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
   it('answers 408 JSON:API to a request not received within REQUEST_TIMEOUT and closes idle keep-alive connections', async () => {
     serve = await runServe(database().url, { REQUEST_TIMEOUT: '1', KEEP_ALIVE_TIMEOUT: '1' });
     const address = serve.address;
+    // Its head arrived, with the caller's request id: the 408 is that request's answer, under its id and
+    // route (docs/operations.md, Logs and request ids), not an unknown one's.
+    const callersId = '5f0e3c1a-7b2d-4c9e-8f1a-2b3c4d5e6f70';
     const stalledBody = await openRawConnection(address);
-    stalledBody.write(v2Post('demo', 'u-1', 'f'.repeat(64), 'userId=u-1&lang=en').slice(0, -5));
+    stalledBody.write(
+      v2Post('demo', 'u-1', 'f'.repeat(64), 'userId=u-1&lang=en')
+        .replace('host: test', `host: test\r\nx-request-id: ${callersId}`)
+        .slice(0, -5),
+    );
     const stalledHeaders = await openRawConnection(address);
     stalledHeaders.write('GET /livez HTTP/1.1\r\nhost: test\r\nx-slow: ');
     const idle = await openRawConnection(address);
@@ -77,6 +84,33 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
       });
     }
     expect(parseResponses(idle.received()).map((response) => response.status)).toEqual([200]);
+    const [bodyTimedOut] = parseResponses(stalledBody.received());
+    const [headersTimedOut] = parseResponses(stalledHeaders.received());
+    expect(bodyTimedOut?.headers['x-request-id']).toBe(callersId);
+    expect(headersTimedOut?.headers['x-request-id']).not.toBe(callersId);
+    const timedOut = () =>
+      serve
+        ?.stdout()
+        .split('\n')
+        .filter((line) => line.includes('"statusCode":408'))
+        .map((line) => JSON.parse(line)) ?? [];
+    // A turn's lines are written at its end (docs/performance.md): maybe after the answers arrived.
+    for (let waited = 0; timedOut().length < 2 && waited < 10_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const completed = timedOut();
+    expect(completed.map((line) => line.reqId)).toEqual(
+      expect.arrayContaining([callersId, headersTimedOut?.headers['x-request-id']]),
+    );
+    expect(completed.find((line) => line.reqId === callersId)?.req).toMatchObject({
+      method: 'POST',
+      url: '/api/web/v2/app/users/[redacted]/session?clientId=demo',
+    });
+    const metrics = await (await fetch(`${address}/metrics`)).text();
+    expect(metrics).toContain(
+      'count{method="POST",route="/api/web/v2/app/users/:userId/session",status="408"} 1',
+    );
+    expect(metrics).toContain('count{method="unknown",route="unmatched",status="408"} 1');
     // The service still serves.
     const { clientId, secret } = printedCredentials(serve.stdout());
     expect((await createSession(address, clientId, secret, 'u-2')).status).toBe(200);

@@ -14,6 +14,8 @@ export interface EarlyAnswer {
   readonly requestId: string;
   /** Undefined when the HTTP parser refused the request before it could read a method. */
   readonly method?: string | undefined;
+  /** The route pattern, when the request was routed before it was answered (a body that timed out). */
+  readonly route?: string | undefined;
   readonly url?: string | undefined;
   /** The connection's (no header was read, or none is trusted this early). */
   readonly remoteAddress?: string | undefined;
@@ -30,8 +32,8 @@ export type NoteEarlyAnswer = (early: EarlyAnswer) => void;
  */
 export function earlyAnswerNotes(observe: ObserveRequest, log: () => FastifyBaseLogger): NoteEarlyAnswer {
   const asGiven = (value: unknown) => value;
-  return ({ requestId, method, url, remoteAddress, answer, seconds }) => {
-    observe(method ?? UNKNOWN_METHOD, UNMATCHED_ROUTE, answer.status, seconds);
+  return ({ requestId, method, route, url, remoteAddress, answer, seconds }) => {
+    observe(method ?? UNKNOWN_METHOD, route ?? UNMATCHED_ROUTE, answer.status, seconds);
     // The line's req and res are plain objects here, not Fastify's request and reply.
     log()
       .child({ reqId: requestId }, { serializers: { req: asGiven, res: asGiven } })
@@ -88,6 +90,27 @@ export function frameworkErrorHandler(config: Config, note: NoteEarlyAnswer) {
   };
 }
 
+/** Where a routed request is found from its raw message, while its body is still arriving. */
+const ROUTED = Symbol('poker-launch routed request');
+
+/**
+ * Called by the first onRequest hook: a request whose body then stalls past REQUEST_TIMEOUT is answered
+ * by the clientErrorHandler below, with no request in hand; this is how it finds that request's id, method,
+ * URL and route (docs/operations.md, Logs and request ids).
+ */
+export function noteRouted(request: FastifyRequest): void {
+  (request.raw as RoutedMessage)[ROUTED] = request;
+}
+
+type RoutedMessage = IncomingMessage & { [ROUTED]?: FastifyRequest };
+
+/** The routed request whose body the socket is still reading, if any (Node's parser holds its message). */
+function pendingRequest(socket: Duplex): FastifyRequest | undefined {
+  const incoming = (socket as { parser?: { incoming?: RoutedMessage | null } }).parser?.incoming;
+  // A message received whole is an earlier one of the connection: the request that timed out is newer.
+  return incoming && !incoming.complete ? incoming[ROUTED] : undefined;
+}
+
 /** What Node's HTTP parser failed on, in our vocabulary; undefined when there is nobody to answer. */
 function clientErrorAnswer(code: string | undefined): ApiError | undefined {
   switch (code) {
@@ -114,13 +137,24 @@ export function clientErrorHandler(config: Config, log: () => FastifyBaseLogger,
   return (error: Error & { code?: string }, socket: Duplex) => {
     const answer = clientErrorAnswer(error.code);
     if (answer === undefined || socket.destroyed) return;
-    const requestId = randomUUID();
+    // A body that timed out belongs to a request routed already: its answer keeps that request's id
+    // (the caller's, when it sent one) and its line and count keep its method, URL and route.
+    const routed = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? pendingRequest(socket) : undefined;
+    const requestId = routed?.id ?? randomUUID();
     log().debug({ requestId, code: error.code, status: answer.status }, 'client error');
-    const remoteAddress = (socket as { remoteAddress?: string }).remoteAddress;
+    const remoteAddress = routed?.ip ?? (socket as { remoteAddress?: string }).remoteAddress;
     if (writeErrorToSocket(socket, answer, requestId, config)) {
       // A request that timed out took the whole REQUEST_TIMEOUT; the parser refuses the others at once.
       const seconds = answer.status === 408 ? config.requestTimeoutMs / 1000 : 0;
-      note({ requestId, remoteAddress, answer, seconds });
+      note({
+        requestId,
+        method: routed?.method,
+        route: routed?.routeOptions.url,
+        url: routed?.url,
+        remoteAddress,
+        answer,
+        seconds,
+      });
     }
   };
 }
