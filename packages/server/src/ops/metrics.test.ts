@@ -73,6 +73,44 @@ describe("the operations guide's example alert rules", () => {
     expect(named.filter((name) => !served.has(name ?? ''))).toEqual([]);
   });
 
+  it('select by label names their metric has, and by label values the service serves', async () => {
+    const metrics = createMetrics();
+    // What each metric is labelled with, and the values served for its fixed-set labels (kind, outcome, code).
+    const labels = new Map<string, Set<string>>();
+    const values = new Map<string, Set<string>>();
+    for (const { name, type, values: series } of await metrics.registry.getMetricsAsJSON()) {
+      const names = new Set(series.flatMap((one) => Object.keys(one.labels)));
+      const own = (metrics.registry.getSingleMetric(name) as { labelNames?: string[] } | undefined)
+        ?.labelNames;
+      for (const label of own ?? []) names.add(label);
+      const suffixes = String(type) === 'histogram' ? ['_bucket', '_count', '_sum'] : [''];
+      for (const suffix of suffixes) labels.set(`${name}${suffix}`, names);
+      for (const one of series) {
+        for (const [label, value] of Object.entries(one.labels)) {
+          const key = `${name}/${label}`;
+          values.set(key, (values.get(key) ?? new Set()).add(String(value)));
+        }
+      }
+    }
+    const selectors = [...(await rules()).matchAll(/\b((?:poker_launch|nodejs)_[a-z0-9_]+)\{([^}]*)\}/g)];
+    expect(selectors.length).toBeGreaterThan(5);
+    for (const [, metric = '', matchers = ''] of selectors) {
+      for (const [, label = '', , value = ''] of matchers.matchAll(/([a-z_]+)\s*(=~|!=|!~|=)\s*"([^"]*)"/g)) {
+        // job is the scrape's label, which Prometheus adds.
+        if (label === 'job') continue;
+        expect(labels.get(metric)?.has(label), `${metric} has no label ${label}`).toBe(true);
+        if (!['kind', 'outcome', 'code'].includes(label)) continue;
+        const base = metric.replace(/_(bucket|count|sum)$/, '');
+        for (const alternative of value.split('|')) {
+          expect(
+            values.get(`${base}/${label}`)?.has(alternative),
+            `${metric}{${label}="${alternative}"}`,
+          ).toBe(true);
+        }
+      }
+    }
+  });
+
   it('take the launches, and only them, for PokerLaunchSlowLaunches', async () => {
     const text = await rules();
     const block = text.slice(text.indexOf('PokerLaunchSlowLaunches'));
