@@ -31,7 +31,7 @@ import {
   earlyAnswerNotes,
   frameworkErrorHandler,
   MAX_PARAM_LENGTH,
-  noteRouted,
+  routedRequests,
 } from './http/protocol-errors.js';
 import { MemoryQuotaStore, type QuotaStore } from './http/quota-store.js';
 import { type QuotaMetrics, RateLimiter } from './http/rate-limit.js';
@@ -171,8 +171,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Every request's first checks, in this order, in one hook (a hook each cost a call and a `done`
   // more); each rule stays in its own module. A callback, not an async function: a promise per hook adds up.
   const noticeForwarding = forwardingHeadersNotice(app, options.config);
+  const watchRouted = routedRequests(observeRequest, unscrubbed);
   app.addHook('onRequest', (request, reply, done) => {
-    noteRouted(request);
+    watchRouted(request, reply);
     reply.headers(commonHeaders(request.id, options.config));
     assertHostHeader(request);
     assertNotDraining(request, context.state);

@@ -65,11 +65,22 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
         .replace('host: test', `host: test\r\nx-request-id: ${callersId}`)
         .slice(0, -5),
     );
+    // A caller that gives up before its answer (a body cut short here; a slow answer alike): its request
+    // has its line and its count all the same, with nginx's 499, so the requests callers gave up on
+    // still weigh in the latency alerts.
+    const givenUpId = '5f0e3c1a-7b2d-4c9e-8f1a-2b3c4d5e6f71';
+    const givenUp = await openRawConnection(address);
+    givenUp.write(
+      v2Post('demo', 'u-1', 'f'.repeat(64), 'userId=u-1&lang=en')
+        .replace('host: test', `host: test\r\nx-request-id: ${givenUpId}`)
+        .slice(0, -5),
+    );
     const stalledHeaders = await openRawConnection(address);
     stalledHeaders.write('GET /livez HTTP/1.1\r\nhost: test\r\nx-slow: ');
     const idle = await openRawConnection(address);
     idle.write('GET /livez HTTP/1.1\r\nhost: test\r\n\r\n');
     await idle.waitFor('"status":"live"');
+    givenUp.destroy();
 
     await Promise.all([stalledBody.closed, stalledHeaders.closed, idle.closed]);
     for (const connection of [stalledBody, stalledHeaders]) {
@@ -88,17 +99,20 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
     const [headersTimedOut] = parseResponses(stalledHeaders.received());
     expect(bodyTimedOut?.headers['x-request-id']).toBe(callersId);
     expect(headersTimedOut?.headers['x-request-id']).not.toBe(callersId);
-    const timedOut = () =>
+    const linesOf = (status: number) =>
       serve
         ?.stdout()
         .split('\n')
-        .filter((line) => line.includes('"statusCode":408'))
+        .filter((line) => line.includes(`"statusCode":${status}`))
         .map((line) => JSON.parse(line)) ?? [];
     // A turn's lines are written at its end (docs/performance.md): maybe after the answers arrived.
-    for (let waited = 0; timedOut().length < 2 && waited < 10_000; waited += 20) {
+    for (let waited = 0; linesOf(408).length < 2 && waited < 10_000; waited += 20) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const completed = timedOut();
+    const completed = linesOf(408);
+    expect(linesOf(499).map((line) => [line.reqId, line.req.method, line.msg])).toEqual([
+      [givenUpId, 'POST', 'request completed'],
+    ]);
     expect(completed.map((line) => line.reqId)).toEqual(
       expect.arrayContaining([callersId, headersTimedOut?.headers['x-request-id']]),
     );
@@ -111,6 +125,9 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
       'count{method="POST",route="/api/web/v2/app/users/:userId/session",status="408"} 1',
     );
     expect(metrics).toContain('count{method="unknown",route="unmatched",status="408"} 1');
+    expect(metrics).toContain(
+      'count{method="POST",route="/api/web/v2/app/users/:userId/session",status="499"} 1',
+    );
     // The service still serves.
     const { clientId, secret } = printedCredentials(serve.stdout());
     expect((await createSession(address, clientId, secret, 'u-2')).status).toBe(200);

@@ -244,7 +244,11 @@ const INFO = pino.levels.values.info;
  * give the line scrubbed whole. The URL's JSON, scrubbed, is kept (urlJson). Built this way the line
  * costs 4.4k instructions instead of 13.3k (docs/performance.md).
  */
-export function completedLine(request: FastifyRequest, reply: FastifyReply): string {
+export function completedLine(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  statusCode: number = reply.statusCode,
+): string {
   const remoteAddress = request.ip;
   const bindings = (request.log as unknown as Record<symbol, string>)[chindingsSym] ?? '';
   const address =
@@ -253,7 +257,7 @@ export function completedLine(request: FastifyRequest, reply: FastifyReply): str
   return (
     `{"level":${INFO}${pino.stdTimeFunctions.epochTime()}${scrubCredentials(bindings)}` +
     `,"req":{"method":${jsonText(request.method)},"url":${urlJson(request.url, request.routeOptions.url)}${address}}` +
-    `,"res":{"statusCode":${reply.statusCode}${codesOf(reply)}},"responseTime":${Number.isFinite(time) ? String(time) : 'null'}` +
+    `,"res":{"statusCode":${statusCode}${codesOf(reply)}},"responseTime":${Number.isFinite(time) ? String(time) : 'null'}` +
     `,"msg":"request completed"}\n`
   );
 }

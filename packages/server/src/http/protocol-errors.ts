@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { type ObserveRequest, UNKNOWN_METHOD, UNMATCHED_ROUTE } from '../ops/request-metrics.js';
 import { ApiError } from './api-error.js';
-import { redactUrl, requestIdFrom } from './logging.js';
+import { completedLine, type LogDestination, redactUrl, requestIdFrom } from './logging.js';
 import { commonHeaders, errorDocument, writeErrorToResponse, writeErrorToSocket } from './raw-error.js';
 
 /** An answer given before any route ran, which no route hook sees: counted and logged all the same. */
@@ -92,17 +92,49 @@ export function frameworkErrorHandler(config: Config, note: NoteEarlyAnswer) {
 
 /** Where a routed request is found from its raw message, while its body is still arriving. */
 const ROUTED = Symbol('poker-launch routed request');
+/** Set on the raw message of a routed request answered here (408), whose line and count are written. */
+const ANSWERED = Symbol('poker-launch answered before its route');
+/** Where a response's reply is found when its connection closes. */
+const REPLY = Symbol('poker-launch reply');
+
+type RoutedMessage = IncomingMessage & { [ROUTED]?: FastifyRequest; [ANSWERED]?: true };
+type WatchedResponse = ServerResponse & { [REPLY]?: FastifyReply };
+
+/** nginx's status for a request whose caller closed the connection before the answer was written. */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /**
- * Called by the first onRequest hook: a request whose body then stalls past REQUEST_TIMEOUT is answered
- * by the clientErrorHandler below, with no request in hand; this is how it finds that request's id, method,
- * URL and route (docs/operations.md, Logs and request ids).
+ * What the first onRequest hook calls on every routed request (docs/operations.md, Logs and request ids):
+ * - a request whose body then stalls past REQUEST_TIMEOUT is answered by the clientErrorHandler below,
+ *   with no request in hand: this is how it finds that request's id, method, URL and route;
+ * - a request whose caller closes the connection before its answer is written (gives up on a slow answer,
+ *   or cuts its body short) never finishes its response, so Fastify logs and counts nothing of it: its
+ *   `request completed` line and its count are written when the connection closes, with status 499,
+ *   so that the slow answers callers gave up on still weigh in the latency alert.
  */
-export function noteRouted(request: FastifyRequest): void {
-  (request.raw as RoutedMessage)[ROUTED] = request;
+export function routedRequests(observe: ObserveRequest, destination: LogDestination) {
+  function closed(this: WatchedResponse): void {
+    const reply = this[REPLY];
+    // An answer sent is Fastify's to log and count, when its response finishes (or errs).
+    if (reply === undefined || reply.sent || this.writableFinished) return;
+    const { request } = reply;
+    if ((request.raw as RoutedMessage)[ANSWERED]) return;
+    observe(
+      request.method,
+      request.routeOptions.url ?? UNMATCHED_ROUTE,
+      CLIENT_CLOSED_REQUEST,
+      reply.elapsedTime / 1000,
+    );
+    if ((request.log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) {
+      destination.write(completedLine(request, reply, CLIENT_CLOSED_REQUEST));
+    }
+  }
+  return (request: FastifyRequest, reply: FastifyReply): void => {
+    (request.raw as RoutedMessage)[ROUTED] = request;
+    (reply.raw as WatchedResponse)[REPLY] = reply;
+    reply.raw.on('close', closed);
+  };
 }
-
-type RoutedMessage = IncomingMessage & { [ROUTED]?: FastifyRequest };
 
 /** The routed request whose body the socket is still reading, if any (Node's parser holds its message). */
 function pendingRequest(socket: Duplex): FastifyRequest | undefined {
@@ -140,6 +172,7 @@ export function clientErrorHandler(config: Config, log: () => FastifyBaseLogger,
     // A body that timed out belongs to a request routed already: its answer keeps that request's id
     // (the caller's, when it sent one) and its line and count keep its method, URL and route.
     const routed = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? pendingRequest(socket) : undefined;
+    if (routed) (routed.raw as RoutedMessage)[ANSWERED] = true;
     const requestId = routed?.id ?? randomUUID();
     log().debug({ requestId, code: error.code, status: answer.status }, 'client error');
     const remoteAddress = routed?.ip ?? (socket as { remoteAddress?: string }).remoteAddress;
