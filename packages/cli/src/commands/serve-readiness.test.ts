@@ -183,10 +183,27 @@ describe('/readyz follows whether the instance can commit a launch', () => {
         detail: 'The database does not take writes',
       });
       expect(await unavailableErrors(address)).toBe(counted + 1);
+      // Each probe a second apart tries the heartbeat's write, which fails: said once, not at every probe
+      // (docs/operations.md, Database outages), however long a replica takes to be promoted.
+      for (let probe = 0; probe < 3; probe++) {
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        expect(await readiness(address)).toMatchObject({ status: 503 });
+      }
+      const said = (message: string) =>
+        serve
+          ?.stdout()
+          .split('\n')
+          .filter((line) => line.includes(message)).length;
+      expect(said('could not record this instance as alive')).toBe(1);
 
       await setReadOnly(name, false);
       await readinessBecomes(address, 200);
       expect(await launchStatus(serve, 'after')).toBe(200);
+      for (let waited = 0; said('instance recorded as alive again') === 0 && waited < 5000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(said('instance recorded as alive again')).toBe(1);
+      expect(said('could not record this instance as alive')).toBe(1);
     });
   });
 });

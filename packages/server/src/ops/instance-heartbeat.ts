@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { Db } from '../db/schema.js';
+import { RepeatedFailure } from './repeated-failure.js';
 
 /** How often a listening instance says it is alive; the console calls one silent for 3 beats "silent". */
 export const HEARTBEAT_INTERVAL_MS = 15_000;
@@ -19,13 +20,20 @@ export interface InstanceRecord {
 /**
  * Each listening instance records itself in `instances` every HEARTBEAT_INTERVAL_MS (through the session
  * writer, like the purge), so the console of any instance shows them all; a closing instance deletes
- * its row. Failures are logged and retried at the next beat. A beat is also the write readiness tries
+ * its row. Failures are retried at the next beat, and logged once until one works again. A beat is also the write readiness tries
  * while writes fail (docs/design.md §10).
  */
 export function registerInstanceHeartbeat(app: FastifyInstance, context: AppContext): void {
   const id = randomUUID();
   const startedAt = context.clock().toISOString();
   let timer: NodeJS.Timeout | undefined;
+  // Readiness tries a beat once a second while writes fail (a read-only database can last hours): said
+  // once, not at every beat (docs/operations.md, Database outages).
+  const beats = new RepeatedFailure(
+    app.log,
+    'could not record this instance as alive; retrying at the next beat, said again once it works',
+    'instance recorded as alive again',
+  );
   const beat = async () => {
     const now = context.clock().toISOString();
     const row = { id, host: hostname(), pid: process.pid, started_at: startedAt, seen_at: now };
@@ -35,9 +43,10 @@ export function registerInstanceHeartbeat(app: FastifyInstance, context: AppCont
       .values({ ...row, draining })
       .onConflict((conflict) => conflict.column('id').doUpdateSet({ seen_at: now, draining }))
       .compile();
-    await context.sessions.execute(statement).catch((error: unknown) => {
-      app.log.warn({ err: error }, 'could not record this instance as alive; retrying at the next beat');
-    });
+    await context.sessions.execute(statement).then(
+      () => beats.works(),
+      (error: unknown) => beats.fails(error),
+    );
   };
   // Readiness's probe write once a write failed (write-health.ts); never once the row is deleted at close.
   context.writeHealth.probeWith(async () => {
