@@ -99,4 +99,30 @@ describe('startPurgeScheduler', () => {
     expect(lines.join('')).toContain('session purge failed; retrying at the next interval');
     expect(lines.join('')).toContain('"databaseUnavailable":true');
   });
+
+  // Nine kinds of records purge once a minute each: an outage or a read-only database lasting hours would
+  // log nine warnings a minute, each with its stack (docs/operations.md, Database outages).
+  it('says a failure once while runs keep failing, and once that a run works again', async () => {
+    const lines: string[] = [];
+    const logged = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    let calls = 0;
+    const scheduler = startPurgeScheduler({
+      purgeBatch: async () => {
+        calls++;
+        if (calls <= 5) throw new Error('Connection terminated unexpectedly');
+        return 0;
+      },
+      retentionSeconds: async () => 0,
+      clock: () => new Date(),
+      log: logged,
+      metrics: createMetrics(),
+      intervalMs: 10,
+      firstRunDelayMs: 0,
+    });
+    await eventually(() => calls >= 7);
+    await scheduler.stop();
+    const said = (message: string) => lines.filter((line) => line.includes(message)).length;
+    expect(said('session purge failed')).toBe(1);
+    expect(said('session purge works again')).toBe(1);
+  });
 });

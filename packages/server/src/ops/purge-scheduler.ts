@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
 import type { Metrics } from './metrics.js';
 import { type PurgeBatchFunction, purgeInBatches } from './purge.js';
+import { RepeatedFailure } from './repeated-failure.js';
 
 /** How often each instance looks for sessions to purge. */
 export const PURGE_INTERVAL_MS = 60_000;
@@ -41,6 +42,12 @@ export function startPurgeScheduler(options: PurgeSchedulerOptions): PurgeSchedu
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  // Each kind of record runs once a minute: a database away for hours is said once, not at every run.
+  const runs = new RepeatedFailure(
+    options.log,
+    `${what} purge failed; retrying at the next interval, said again once it works`,
+    `${what} purge works again`,
+  );
 
   const timedBatch: PurgeBatchFunction = async (batch) => {
     const endTimer = options.metrics.purgeBatchDuration.startTimer();
@@ -62,12 +69,10 @@ export function startPurgeScheduler(options: PurgeSchedulerOptions): PurgeSchedu
       });
       if (removed > 0)
         options.log.info({ removed, before: before.toISOString(), what }, 'purged old records');
+      runs.works();
     } catch (error) {
       // The next run tries again; an outage is already answered (503) and counted where requests meet it.
-      options.log.warn(
-        { err: error, databaseUnavailable: isDatabaseUnavailable(error) },
-        `${what} purge failed; retrying at the next interval`,
-      );
+      runs.fails(error, { databaseUnavailable: isDatabaseUnavailable(error) });
     }
   };
 

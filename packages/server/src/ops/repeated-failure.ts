@@ -15,13 +15,14 @@ export class RepeatedFailure {
     private readonly worksAgain: string,
   ) {}
 
-  fails(error: unknown): void {
+  /** `fields`: more to say of the failure, on its line (whether the database was unavailable, say). */
+  fails(error: unknown, fields: object = {}): void {
     if (this.failing) {
-      this.log.debug({ err: error }, this.failed);
+      this.log.debug({ ...fields, err: error }, this.failed);
       return;
     }
     this.failing = true;
-    this.log.warn({ err: error }, this.failed);
+    this.log.warn({ ...fields, err: error }, this.failed);
   }
 
   works(): void {
