@@ -75,12 +75,21 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
         .replace('host: test', `host: test\r\nx-request-id: ${givenUpId}`)
         .slice(0, -5),
     );
+    // A body the HTTP parser refuses (a chunk size that is no number) is its request's 400, once.
+    const badChunkId = '5f0e3c1a-7b2d-4c9e-8f1a-2b3c4d5e6f72';
+    const badChunk = await openRawConnection(address);
+    badChunk.write(
+      'POST /apiweb/v3/open-game?client=demo HTTP/1.1\r\nhost: test\r\n' +
+        `x-request-id: ${badChunkId}\r\ncontent-type: application/vnd.api+json\r\n` +
+        'transfer-encoding: chunked\r\n\r\n',
+    );
     const stalledHeaders = await openRawConnection(address);
     stalledHeaders.write('GET /livez HTTP/1.1\r\nhost: test\r\nx-slow: ');
     const idle = await openRawConnection(address);
     idle.write('GET /livez HTTP/1.1\r\nhost: test\r\n\r\n');
     await idle.waitFor('"status":"live"');
     givenUp.destroy();
+    badChunk.write('zz\r\n{}\r\n');
 
     await Promise.all([stalledBody.closed, stalledHeaders.closed, idle.closed]);
     for (const connection of [stalledBody, stalledHeaders]) {
@@ -113,6 +122,8 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
     expect(linesOf(499).map((line) => [line.reqId, line.req.method, line.msg])).toEqual([
       [givenUpId, 'POST', 'request completed'],
     ]);
+    // One line each: not a 400 more under a fresh id for the body cut short, nor a 499 more for the bad chunk.
+    expect(linesOf(400).map((line) => [line.reqId, line.req.method])).toEqual([[badChunkId, 'POST']]);
     expect(completed.map((line) => line.reqId)).toEqual(
       expect.arrayContaining([callersId, headersTimedOut?.headers['x-request-id']]),
     );
@@ -127,6 +138,10 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
     expect(metrics).toContain('count{method="unknown",route="unmatched",status="408"} 1');
     expect(metrics).toContain(
       'count{method="POST",route="/api/web/v2/app/users/:userId/session",status="499"} 1',
+    );
+    expect(metrics).toContain('count{method="POST",route="/apiweb/v3/open-game",status="400"} 1');
+    expect(metrics).not.toMatch(
+      /_count\{[^}]*status="400"\} [^1]|_count\{[^}]*route="unmatched",status="(400|499)"/,
     );
     // The service still serves.
     const { clientId, secret } = printedCredentials(serve.stdout());

@@ -169,9 +169,16 @@ export function clientErrorHandler(config: Config, log: () => FastifyBaseLogger,
   return (error: Error & { code?: string }, socket: Duplex) => {
     const answer = clientErrorAnswer(error.code);
     if (answer === undefined || socket.destroyed) return;
-    // A body that timed out belongs to a request routed already: its answer keeps that request's id
-    // (the caller's, when it sent one) and its line and count keep its method, URL and route.
-    const routed = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? pendingRequest(socket) : undefined;
+    // A body that timed out or that the parser refused belongs to a request routed already: its answer
+    // keeps that request's id (the caller's, when it sent one), its line and count its method, URL and
+    // route, and it is that request's only line (no 499 when the connection then closes).
+    const routed = pendingRequest(socket);
+    if (routed && error.code === 'HPE_INVALID_EOF_STATE') {
+      // The caller closed the connection in the middle of its body: nobody reads an answer, and the
+      // request's line is the 499 written when the connection closes (routedRequests).
+      socket.destroy();
+      return;
+    }
     if (routed) (routed.raw as RoutedMessage)[ANSWERED] = true;
     const requestId = routed?.id ?? randomUUID();
     log().debug({ requestId, code: error.code, status: answer.status }, 'client error');
