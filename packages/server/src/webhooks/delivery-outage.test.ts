@@ -9,6 +9,7 @@ import { DIALECTS } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
 import { LOCAL_WEBHOOKS } from '../test-support/webhook-world.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
+import { startExpiryScan } from './webhook-jobs.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -149,6 +150,33 @@ describe.each(DIALECTS)('webhook deliveries while the database is unavailable on
         await sleep(50);
       expect(said('looking for webhook deliveries again')).toBe(1);
       expect(said('could not look for webhook deliveries')).toBe(1);
+    },
+    60_000,
+  );
+
+  // Every 15 s on every instance: an outage of an hour left 240 warnings with their stacks.
+  it.skipIf(dialect !== 'postgres')(
+    'says once that the expiry scan fails, not at every scan, and once that it works again',
+    async () => {
+      const scan = startExpiryScan({ ...h(), clock: () => new Date() }, h().app.log, 20);
+      cleanups.push(() => scan.stop());
+      const said = (message: string) =>
+        h()
+          .logs()
+          .split('\n')
+          .filter((line) => line.includes(message)).length;
+      const away = await outage(h(), dialect);
+      cleanups.push(away.back);
+      for (let waited = 0; said('webhook expiry scan failed') === 0 && waited < 5000; waited += 20)
+        await sleep(20);
+      // About fifty scans meet the outage.
+      await sleep(1000);
+      expect(said('webhook expiry scan failed')).toBe(1);
+      await away.back();
+      for (let waited = 0; said('webhook expiry scan works again') === 0 && waited < 10_000; waited += 50)
+        await sleep(50);
+      expect(said('webhook expiry scan works again')).toBe(1);
+      expect(said('webhook expiry scan failed')).toBe(1);
     },
     60_000,
   );

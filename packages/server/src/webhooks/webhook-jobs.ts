@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import { RepeatedFailure } from '../ops/repeated-failure.js';
 import { oldestPendingAgeSeconds } from './delivery.repository.js';
 import {
   EXPIRY_SCAN_BATCH,
@@ -25,8 +26,7 @@ export function registerWebhookJobs(
 ): void {
   context.metrics.webhookBacklog.age = () => oldestPendingAgeSeconds(context.db, context.clock());
   let deliverer: WebhookDeliverer | undefined;
-  let scan: NodeJS.Timeout | undefined;
-  let scanning: Promise<void> = Promise.resolve();
+  let scan: { stop(): Promise<void> } | undefined;
   app.addHook('onListen', async () => {
     deliverer = new WebhookDeliverer({
       ...context,
@@ -34,18 +34,42 @@ export function registerWebhookJobs(
       ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     });
     deliverer.start();
-    scan = setInterval(() => {
-      scanning = scanExpiries(context, context.clock()).catch((error: unknown) =>
-        app.log.warn({ err: error }, 'webhook expiry scan failed; retrying at the next interval'),
-      );
-    }, options.expiryScanIntervalMs ?? EXPIRY_SCAN_INTERVAL_MS);
-    scan.unref();
+    scan = startExpiryScan(context, app.log, options.expiryScanIntervalMs ?? EXPIRY_SCAN_INTERVAL_MS);
   });
   app.addHook('preClose', async () => {
-    clearInterval(scan);
-    await scanning;
+    await scan?.stop();
     await deliverer?.stop();
   });
+}
+
+/**
+ * Scans for expired sessions every `intervalMs` until stopped; a failing scan (the database away) is
+ * said once, not at every scan, and once when one works again (docs/operations.md, Database outages).
+ */
+export function startExpiryScan(
+  context: Pick<AppContext, 'db' | 'sessions' | 'clock'>,
+  log: FastifyBaseLogger,
+  intervalMs: number,
+): { stop(): Promise<void> } {
+  const scans = new RepeatedFailure(
+    log,
+    'webhook expiry scan failed; retrying at the next interval, said again once it works',
+    'webhook expiry scan works again',
+  );
+  let scanning: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    scanning = scanExpiries(context, context.clock()).then(
+      () => scans.works(),
+      (error: unknown) => scans.fails(error),
+    );
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await scanning;
+    },
+  };
 }
 
 /**
