@@ -57,11 +57,19 @@ export function startExpiryScan(
     'webhook expiry scan works again',
   );
   let scanning: Promise<void> = Promise.resolve();
+  let running = false;
   const timer = setInterval(() => {
-    scanning = scanExpiries(context, context.clock()).then(
-      () => scans.works(),
-      (error: unknown) => scans.fails(error),
-    );
+    // One scan at a time: one still running (a database slow to answer) is not joined by another.
+    if (running) return;
+    running = true;
+    scanning = scanExpiries(context, context.clock())
+      .then(
+        () => scans.works(),
+        (error: unknown) => scans.fails(error),
+      )
+      .finally(() => {
+        running = false;
+      });
   }, intervalMs);
   timer.unref();
   return {
