@@ -193,16 +193,20 @@ describe('/readyz follows whether the instance can commit a launch', () => {
         serve
           ?.stdout()
           .split('\n')
-          .filter((line) => line.includes(message)).length;
-      expect(said('could not record this instance as alive')).toBe(1);
+          .filter((line) => line.includes(message)).length ?? 0;
+      // The line may reach the pipe after the answers that followed it, on a loaded machine.
+      const saidAtLeastOnce = async (message: string) => {
+        for (let waited = 0; said(message) === 0 && waited < 10_000; waited += 50) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return said(message);
+      };
+      expect(await saidAtLeastOnce('could not record this instance as alive')).toBe(1);
 
       await setReadOnly(name, false);
       await readinessBecomes(address, 200);
       expect(await launchStatus(serve, 'after')).toBe(200);
-      for (let waited = 0; said('instance recorded as alive again') === 0 && waited < 5000; waited += 50) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(said('instance recorded as alive again')).toBe(1);
+      expect(await saidAtLeastOnce('instance recorded as alive again')).toBe(1);
       expect(said('could not record this instance as alive')).toBe(1);
     });
   });
