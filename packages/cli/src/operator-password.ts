@@ -2,8 +2,9 @@ import { hashPassword, passwordProblem } from '@poker-launch/server/admin';
 import { type CommandContext, CommandError } from './command.js';
 
 /**
- * The new password of an operator, checked and hashed before the database is opened: hashing takes a
- * fifth of a second, which no transaction waits for, and only the hash goes further.
+ * The new password of an operator, checked and hashed outside any transaction: hashing takes a fifth of
+ * a second, which no transaction waits for, and only the hash goes further. Asked for once the name is
+ * known to be usable (operator add, operator password).
  */
 export async function readNewPasswordHash(context: CommandContext): Promise<string> {
   const password = await context.readPassword();

@@ -1,5 +1,11 @@
-import { addOperator, isOperatorRole, OPERATOR_ROLES, PASSWORD_MIN_LENGTH } from '@poker-launch/server/admin';
-import { type Command, UsageError } from '../command.js';
+import {
+  addOperator,
+  isOperatorRole,
+  newOperatorProblem,
+  OPERATOR_ROLES,
+  PASSWORD_MIN_LENGTH,
+} from '@poker-launch/server/admin';
+import { type Command, CommandError, UsageError } from '../command.js';
 import { withAdmin } from '../database.js';
 import { readNewPasswordHash } from '../operator-password.js';
 import { valueOrFail } from '../output.js';
@@ -25,10 +31,14 @@ export const operatorAddCommand: Command = {
     if (!isOperatorRole(role)) {
       throw new UsageError(`--role must be ${OPERATOR_ROLES.join(' or ')}, got "${role}"`);
     }
-    const passwordHash = await readNewPasswordHash(context);
-    const operator = await withAdmin(context, async (admin) =>
-      valueOrFail(await addOperator(admin, { username, role, passwordHash })),
-    );
+    const operator = await withAdmin(context, async (admin) => {
+      // The name first: a password typed twice for a taken name, or a database that is not there, is
+      // typed for nothing. Hashing waits for no transaction: each change opens its own.
+      const problem = await newOperatorProblem(admin.db, username);
+      if (problem !== undefined) throw new CommandError(problem);
+      const passwordHash = await readNewPasswordHash(context);
+      return valueOrFail(await addOperator(admin, { username, role, passwordHash }));
+    });
     context.out(`operator ${operator.username} added (${operator.role}); sign in at /console`);
     return 0;
   },

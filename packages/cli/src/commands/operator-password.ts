@@ -1,5 +1,5 @@
-import { changeOperatorPassword } from '@poker-launch/server/admin';
-import type { Command } from '../command.js';
+import { changeOperatorPassword, unknownOperatorProblem } from '@poker-launch/server/admin';
+import { type Command, CommandError } from '../command.js';
 import { withAdmin } from '../database.js';
 import { readNewPasswordHash } from '../operator-password.js';
 import { valueOrFail } from '../output.js';
@@ -14,10 +14,13 @@ export const operatorPasswordCommand: Command = {
   ],
   positionals: [1, 1],
   async run({ positionals: [username = ''] }, context) {
-    const passwordHash = await readNewPasswordHash(context);
-    const { endedSessions } = await withAdmin(context, async (admin) =>
-      valueOrFail(await changeOperatorPassword(admin, { username, passwordHash })),
-    );
+    const { endedSessions } = await withAdmin(context, async (admin) => {
+      // The account first, as operator add checks the name: a password typed for no one is typed for nothing.
+      const problem = await unknownOperatorProblem(admin.db, username);
+      if (problem !== undefined) throw new CommandError(problem);
+      const passwordHash = await readNewPasswordHash(context);
+      return valueOrFail(await changeOperatorPassword(admin, { username, passwordHash }));
+    });
     context.out(`password of operator ${username} changed; ${endedSessions} console session(s) ended`);
     return 0;
   },

@@ -16,18 +16,30 @@ export interface NewOperator {
   passwordHash: string;
 }
 
+/**
+ * Why `username` cannot be a new operator's (its form, or taken), if it cannot: the CLI asks before it
+ * asks for the password, which is typed twice at a terminal and hashed for nothing otherwise.
+ */
+export async function newOperatorProblem(db: Db, username: string): Promise<string | undefined> {
+  if (!OPERATOR_USERNAME_PATTERN.test(username)) {
+    return 'a username is 1 to 64 lower-case letters, digits, ".", "_", "@" or "-", starting with a letter or digit';
+  }
+  return (await findOperator(db, username)) ? `an operator named "${username}" exists already` : undefined;
+}
+
+/** Why there is no operator `username` to change, if there is none (see newOperatorProblem). */
+export async function unknownOperatorProblem(db: Db, username: string): Promise<string | undefined> {
+  return (await findOperator(db, username)) ? undefined : unknownOperatorMessage(username);
+}
+
 export async function addOperatorChange(
   db: Db,
   input: NewOperator,
   now: Date,
 ): Promise<AdminResult<Operator>> {
-  if (!OPERATOR_USERNAME_PATTERN.test(input.username)) {
-    return fail(
-      'a username is 1 to 64 lower-case letters, digits, ".", "_", "@" or "-", starting with a letter or digit',
-    );
-  }
+  const problem = await newOperatorProblem(db, input.username);
+  if (problem !== undefined) return fail(problem);
   const exists = fail(`an operator named "${input.username}" exists already`);
-  if (await findOperator(db, input.username)) return exists;
   try {
     await insertOperator(db, input, now);
   } catch (error) {
@@ -70,5 +82,9 @@ export async function changeOperatorPasswordChange(
 }
 
 function unknownOperator(username: string): AdminResult<never> {
-  return fail(`no operator named "${username}"; see "operator list"`);
+  return fail(unknownOperatorMessage(username));
+}
+
+function unknownOperatorMessage(username: string): string {
+  return `no operator named "${username}"; see "operator list"`;
 }
