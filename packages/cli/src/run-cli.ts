@@ -34,12 +34,12 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       // `poker-launch client`: a group's name alone, or with a subcommand it does not have.
       const subcommands = group.map((c) => c.name.slice(`${argv[0]} `.length)).join(', ');
       context.err(
-        `${PROGRAM}: unknown command "${prefix}"; ${argv[0]} takes one of: ${subcommands} ` +
+        `${PROGRAM}: unknown command "${printable(prefix)}"; ${argv[0]} takes one of: ${subcommands} ` +
           `(${PROGRAM} ${argv[0]} --help explains them)`,
       );
       return 2;
     }
-    context.err(`${PROGRAM}: unknown command "${prefix}"; run ${PROGRAM} --help for the list`);
+    context.err(`${PROGRAM}: unknown command "${printable(prefix)}"; run ${PROGRAM} --help for the list`);
     return 2;
   }
   const command = await entry.load();
@@ -65,11 +65,11 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
     return (await command.run({ values, positionals }, context)) ?? 0;
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {
-      context.err(`${PROGRAM} ${entry.name}: ${usageProblem(error, entry)}`);
+      context.err(`${PROGRAM} ${entry.name}: ${printable(usageProblem(error, entry))}`);
       return 2;
     }
     if (error instanceof CommandError || (error instanceof Error && error.name === 'ConfigError')) {
-      context.err(`${PROGRAM} ${entry.name}: ${firstLine(error)}`);
+      context.err(`${PROGRAM} ${entry.name}: ${printable(firstLine(error))}`);
       return 1;
     }
     throw error;
@@ -137,9 +137,39 @@ function usageProblem(error: Error, entry: CommandEntry): string {
   const code = (error as Error & { code?: unknown }).code;
   const flag = /^Unknown option '([^']*)'/.exec(error.message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
+    // `setting set NickMaxLength -1`: a value, not a flag; `--` ends the flags (docs/cli.md, "Exit codes").
+    if (/^-\d/.test(flag)) {
+      return `unknown flag ${flag}; an argument that starts with "-" goes after --, as in "-- ${flag}"`;
+    }
     return `unknown flag ${flag}; "${PROGRAM} ${entry.name} --help" lists its flags`;
   }
+  // `--secret` last, or followed by another flag: node's first line says "argument missing" or "is
+  // ambiguous", its advice is on the lines after it.
+  const valueless = /^Option '(-[^' ]+)(?: <value>)?' argument (missing|is ambiguous)/.exec(error.message);
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && valueless) {
+    const [, name, problem] = valueless;
+    return problem === 'missing'
+      ? `${name} needs a value`
+      : `${name} needs a value, not the flag after it; give a value that starts with "-" as ${name}=<value>`;
+  }
   return firstLine(error);
+}
+
+/**
+ * A line as a terminal shows it: a control character of an argument echoed back (an escape sequence that
+ * retitles the window or clears the screen, a right-to-left override) is written as its escape instead.
+ */
+export function printable(line: string): string {
+  return line.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (char) => {
+      const code = char.charCodeAt(0);
+      return code <= 0xff
+        ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
+        : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    },
+  );
 }
 
 function firstLine(error: Error): string {

@@ -79,6 +79,50 @@ describe('a mistyped command line', () => {
     });
   });
 
+  // node's own words: "Option '--secret' argument is ambiguous." and nothing after it (firstLine), or
+  // "unknown flag -1" for a negative number given as a value.
+  it('says a flag needs a value, and how to give a value that starts with "-"', async () => {
+    const [missing, ambiguous, negative] = await Promise.all([
+      runPokerLaunch(['sign', '--secret']),
+      runPokerLaunch(['sign', '--secret', '--explain', 'a=1']),
+      runPokerLaunch(['setting', 'set', 'NickMaxLength', '-1']),
+    ]);
+    expect(missing).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'poker-launch sign: --secret needs a value\n',
+    });
+    expect(ambiguous).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'poker-launch sign: --secret needs a value, not the flag after it; give a value that starts with "-" as --secret=<value>\n',
+    });
+    expect(negative).toMatchObject({
+      code: 2,
+      stderr:
+        'poker-launch setting set: unknown flag -1; an argument that starts with "-" goes after --, as in "-- -1"\n',
+    });
+  });
+
+  // An id or value is echoed in the error line: a terminal would obey the escape sequences in it (a
+  // retitled window, a hidden line, text that runs right to left).
+  it('echoes no control character of an argument to the terminal', async () => {
+    const [value, command] = await Promise.all([
+      runPokerLaunch(['client', 'add', 'x', '--player-ids', '\x1b]0;pwned\x07\u202e']),
+      runPokerLaunch(['\x1b[2Jclient']),
+    ]);
+    expect(value).toMatchObject({
+      code: 2,
+      stderr:
+        'poker-launch client add: --player-ids must be external or internal, got "\\x1B]0;pwned\\x07\\u202E"\n',
+    });
+    expect(command).toMatchObject({
+      code: 2,
+      stderr: 'poker-launch: unknown command "\\x1B[2Jclient"; run poker-launch --help for the list\n',
+    });
+  });
+
   it('prints the usage of a command without arguments as one line with nothing after it', async () => {
     expect(await runPokerLaunch(['session', 'purge', 'extra'])).toMatchObject({
       code: 2,
