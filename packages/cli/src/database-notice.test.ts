@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteConnection } from '../../server/src/db/sqlite/sqlite-connection.js';
 import { freePort } from '../../server/src/test-support/free-port.js';
 import { runPokerLaunch } from './test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from './test-support/run-serve.js';
@@ -60,7 +61,27 @@ describe('the database a command opens', () => {
     const result = await inDirectory(folder, ['client', 'list'], { DATABASE_URL: url });
     expect(result.code, result.stderr).toBe(0);
     expect(result.databaseNotes).toEqual([`poker-launch: database ${url} (from DATABASE_URL)`]);
-  });
+
+    // Held for writing past the busy timeout (a sqlite3 shell left in a transaction, say): it was "cannot
+    // reach the database: database is locked", as if the file were elsewhere, and nothing to do.
+    const other = openSqliteConnection(join(folder, 'elsewhere.db'));
+    other.exec('BEGIN EXCLUSIVE');
+    try {
+      const locked = await inDirectory(folder, ['setting', 'set', 'NickMaxLength', '30'], {
+        DATABASE_URL: url,
+      });
+      expect(locked).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr:
+          'poker-launch setting set: the database is locked: another process has held it for writing for 5 s ' +
+          '(a transaction left open, a sqlite3 shell); nothing was changed: try again once it lets go\n',
+      });
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+  }, 20_000);
 
   it('serve says so too, without the advice meant for other commands', async () => {
     serve = await runServe(`sqlite:${join(folder, 'served.db')}`);

@@ -3,6 +3,7 @@ import {
   type Actor,
   type Admin,
   adminAs,
+  SQLITE_BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS,
   type Database,
   type Db,
   isDatabaseUnavailable,
@@ -94,7 +95,9 @@ export async function withOpenDatabase<T>(
       throw new CommandError(
         isReadOnlyFile(error)
           ? `cannot write the database: ${databaseProblem(error)}`
-          : `cannot reach the database: ${messageOf(error)}${unreachableAdvice(error, config.database)}`,
+          : isLockedFile(error)
+            ? `the database is locked: another process has held it for writing for ${BUSY_TIMEOUT_MS / 1000} s (a transaction left open, a sqlite3 shell); nothing was changed: try again once it lets go`
+            : `cannot reach the database: ${messageOf(error)}${unreachableAdvice(error, config.database)}`,
       );
     }
     // PostgreSQL's insufficient_privilege: the schema made by another role, e.g. migrated as a superuser.
@@ -122,6 +125,15 @@ function unreachableAdvice(error: unknown, database: DatabaseConfig): string {
     return `; create it (createdb ${name}) and run "poker-launch migrate", or set DATABASE_URL to the service's database`;
   }
   return '';
+}
+
+/**
+ * SQLite's answer when another connection kept its write lock past the busy timeout. A running serve
+ * does not: it holds it for a transaction's milliseconds (WAL lets readers and one writer share the file).
+ */
+function isLockedFile(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
 }
 
 /** SQLite's answer when the file (or its -wal, -shm or folder) cannot be written by this process. */

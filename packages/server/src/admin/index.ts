@@ -26,6 +26,7 @@ export { isDatabaseUnavailable } from '../db/database-errors.js';
 export { type MigrationState, schemaBehindMessage } from '../db/migrations.js';
 export { type OpenDatabaseOptions, openDatabase } from '../db/open-database.js';
 export type { Db } from '../db/schema.js';
+export { BUSY_TIMEOUT_MS as SQLITE_BUSY_TIMEOUT_MS } from '../db/sqlite/sqlite-connection.js';
 export { type BackupReport, backupSqlite } from '../db/sqlite-backup.js';
 export type { RestoreReport } from '../db/sqlite-restore.js';
 export { TABLE_PLANS, type TablePlan } from '../db/store-copy/copied-tables.js';
