@@ -49,7 +49,7 @@ export function toWebhookEndpointJson(endpoint: WebhookEndpoint, now: Date): Web
   };
 }
 
-/** Event types from a comma list (`a,b`); all of them when undefined. */
+/** Event types from a comma list (`a,b`), each once; all of them when undefined. */
 export function parseEventTypes(list: string | undefined): AdminResult<WebhookEventType[]> {
   if (list === undefined) return succeed([...WEBHOOK_EVENT_TYPES]);
   const names = list
@@ -62,7 +62,8 @@ export function parseEventTypes(list: string | undefined): AdminResult<WebhookEv
       `events must be a comma list of: ${WEBHOOK_EVENT_TYPES.join(', ')}${unknown.length > 0 ? ` (not: ${unknown.join(', ')})` : ''}`,
     );
   }
-  return succeed(names.filter(isWebhookEventType));
+  // Each type once: `a,b,a` is two types, and says so.
+  return succeed([...new Set(names.filter(isWebhookEventType))]);
 }
 
 /** A new endpoint of a client; answers it with its secret, shown this once. */
