@@ -39,7 +39,12 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       );
       return 2;
     }
-    context.err(`${PROGRAM}: unknown command "${printable(prefix)}"; run ${PROGRAM} --help for the list`);
+    const first = argv[0] ?? '';
+    context.err(
+      first.startsWith('-')
+        ? `${PROGRAM}: unknown flag ${printable(first)} before the command; run ${PROGRAM} --help for the list`
+        : `${PROGRAM}: unknown command "${printable(prefix)}"; run ${PROGRAM} --help for the list`,
+    );
     return 2;
   }
   const command = await entry.load();
@@ -152,6 +157,8 @@ function usageProblem(error: Error, entry: CommandEntry): string {
       ? `${name} needs a value`
       : `${name} needs a value, not the flag after it; give a value that starts with "-" as ${name}=<value>`;
   }
+  const valued = /^Option '(--[^' ]+)' does not take an argument/.exec(error.message);
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && valued) return `${valued[1]} takes no value`;
   return firstLine(error);
 }
 

@@ -123,6 +123,23 @@ describe('a mistyped command line', () => {
     });
   });
 
+  // It said: unknown command ""; and node's own words for a value given to a flag that takes none.
+  it('names a flag given before any command, and a value given to a flag that takes none', async () => {
+    const [flagFirst, valued] = await Promise.all([
+      runPokerLaunch(['--json', 'client', 'list']),
+      runPokerLaunch(['client', 'list', '--json=yes']),
+    ]);
+    expect(flagFirst).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'poker-launch: unknown flag --json before the command; run poker-launch --help for the list\n',
+    });
+    expect(valued).toMatchObject({
+      code: 2,
+      stderr: 'poker-launch client list: --json takes no value\n',
+    });
+  });
+
   it('prints the usage of a command without arguments as one line with nothing after it', async () => {
     expect(await runPokerLaunch(['session', 'purge', 'extra'])).toMatchObject({
       code: 2,
