@@ -14,9 +14,14 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   const entry = findCommand(argv);
   if (!entry) {
-    if (argv.length === 0 || (wantsHelp && argv[0]?.startsWith('-'))) {
+    if (wantsHelp && argv[0]?.startsWith('-')) {
       context.out(overview());
-      return argv.length === 0 ? 2 : 0;
+      return 0;
+    }
+    if (argv.length === 0) {
+      // A usage mistake (exit 2): the list on stderr, as every other one's message, none on stdout.
+      context.err(overview());
+      return 2;
     }
     const prefix = argv
       .filter((word) => !word.startsWith('-'))

@@ -125,10 +125,17 @@ describe('a mistyped command line', () => {
 
   // It said: unknown command ""; and node's own words for a value given to a flag that takes none.
   it('names a flag given before any command, and a value given to a flag that takes none', async () => {
-    const [flagFirst, valued] = await Promise.all([
+    const [flagFirst, valued, nothing] = await Promise.all([
       runPokerLaunch(['--json', 'client', 'list']),
       runPokerLaunch(['client', 'list', '--json=yes']),
+      runPokerLaunch([]),
     ]);
+    // No command at all is a usage mistake too: the list goes to stderr, nothing a script would read.
+    expect(nothing).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^usage: poker-launch <command> \[options\]/),
+    });
     expect(flagFirst).toMatchObject({
       code: 2,
       stdout: '',
