@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TEST_POSTGRES_URL } from '../../../server/src/test-support/dialects.js';
 import { MIGRATIONS, recordLaterVersionMigration } from '../test-support/migration-names.js';
@@ -13,10 +14,24 @@ describe.each(DIALECTS)('poker-launch migrate on %s', (dialect) => {
 
   it('lists pending migrations, applies and reports them, then says the schema is up to date', async () => {
     const before = await cli('migrate', '--status', '--json');
-    expect(before.code, before.stderr).toBe(0);
-    expect(JSON.parse(before.stdout)).toEqual(
-      MIGRATIONS.map((name) => ({ name, state: 'pending', appliedAt: null })),
-    );
+    if (dialect === 'sqlite') {
+      // No file yet: --status only looks. It created an empty database (and its folder) and listed every
+      // migration as pending, as if a wrong directory's database only needed migrating.
+      const path = database().url.slice('sqlite:'.length);
+      expect(before).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr:
+          `poker-launch migrate: no database at ${path}: run poker-launch where the service runs, set ` +
+          'DATABASE_URL to its database, or create a new one with "poker-launch migrate"\n',
+      });
+      expect(existsSync(path)).toBe(false);
+    } else {
+      expect(before.code, before.stderr).toBe(0);
+      expect(JSON.parse(before.stdout)).toEqual(
+        MIGRATIONS.map((name) => ({ name, state: 'pending', appliedAt: null })),
+      );
+    }
 
     const applied = await cli('migrate');
     expect(applied).toMatchObject({ code: 0, stderr: '' });

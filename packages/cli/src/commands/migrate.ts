@@ -1,7 +1,8 @@
-import { isDatabaseUnavailable } from '@poker-launch/server/admin';
+import { isDatabaseUnavailable, loadConfig } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { CommandError } from '../command.js';
 import { messageOf, withOpenDatabase } from '../database.js';
+import { missingDatabase } from '../database-notice.js';
 import { JSON_OPTION, printJson, printTable } from '../output.js';
 
 export const migrateCommand: Command = {
@@ -18,6 +19,12 @@ export const migrateCommand: Command = {
   ],
   options: { status: { type: 'boolean' }, ...JSON_OPTION },
   async run({ values }, context) {
+    if (values.status) {
+      // --status only looks: where there is no SQLite file (run from another directory, say) it says so,
+      // as the other commands do, instead of creating an empty one to list every migration as pending.
+      const missing = missingDatabase(loadConfig(context.env).database);
+      if (missing !== undefined) throw new CommandError(missing);
+    }
     return withOpenDatabase(context, async (database) => {
       if (values.status) {
         const migrations = (await database.migrationStatus()).map(({ name, appliedAt, newer }) => ({
