@@ -145,6 +145,18 @@ describe('poker-launch backup', () => {
       stderr: 'poker-launch backup: the file name is empty; give the file to write the copy to\n',
     });
 
+    // "-" is standard output to most tools (sign --json - reads standard input): it wrote a file named "-"
+    // holding every client secret in the working directory and said "wrote -".
+    const folder = folderOf(database().url);
+    const dash = await runPokerLaunch(['backup', '-'], { DATABASE_URL: database().url }, { cwd: folder });
+    expect(dash).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'poker-launch backup: backup writes a file, not standard output ("-"): give its name, e.g. ./poker-launch-backup.db\n',
+    });
+    expect(await readdir(folder)).not.toContain('-');
+
     const postgres = await runPokerLaunch(['backup', '/tmp/never-written.db'], {
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
     });

@@ -18,6 +18,12 @@ export const backupCommand: Command = {
   async run({ positionals: [file = ''] }, context) {
     // An unset variable in a script: else the whole copy is written under ".partial-…" here, then fails.
     if (file === '') throw new UsageError('the file name is empty; give the file to write the copy to');
+    // Standard output to most tools: a file named "-" holding every secret would be left in the directory.
+    if (file === '-') {
+      throw new UsageError(
+        'backup writes a file, not standard output ("-"): give its name, e.g. ./poker-launch-backup.db',
+      );
+    }
     const { database } = loadConfig(context.env);
     if (database.dialect !== 'sqlite') {
       throw new CommandError(
