@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { type Database, openDatabase, parseDatabaseUrl, TABLE_PLANS } from '@poker-launch/server/admin';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_POSTGRES_URL } from '../../../server/src/test-support/dialects.js';
 import { createSession, launchingDuring, printedCredentials } from '../test-support/create-session.js';
 import { recordLaterVersionMigration } from '../test-support/migration-names.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
@@ -290,9 +291,20 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
       expect(await refusal(source().url)).toBe(
         'poker-launch copy-store: the target is the database DATABASE_URL names; give another one\n',
       );
-      expect(await refusal('postgres://nobody@127.0.0.1:1/none')).toMatch(
-        /^poker-launch copy-store: cannot reach the target database: .+\n$/,
+      // What to do, as for DATABASE_URL's database: it said only what the driver said.
+      expect(await refusal('postgres://nobody@127.0.0.1:1/none')).toBe(
+        'poker-launch copy-store: cannot reach the target database: connect ECONNREFUSED 127.0.0.1:1; ' +
+          'check that PostgreSQL runs at the host and port the target URL names\n',
       );
+      if (TEST_POSTGRES_URL !== undefined) {
+        const absent = new URL(TEST_POSTGRES_URL);
+        absent.pathname = '/poker_launch_no_such_target';
+        expect(await refusal(absent.href)).toBe(
+          'poker-launch copy-store: cannot reach the target database: database "poker_launch_no_such_target" ' +
+            'does not exist; create it first (createdb poker_launch_no_such_target): copy-store fills an ' +
+            'empty database, it creates none\n',
+        );
+      }
     },
     COPY_TEST_TIMEOUT_MS,
   );

@@ -92,7 +92,9 @@ async function withTarget<T>(config: DatabaseConfig, work: (database: Database) 
   });
   try {
     await database.migrationStatus().catch((error: unknown) => {
-      throw new CommandError(`cannot reach the target database: ${messageOf(error)}`);
+      throw new CommandError(
+        `cannot reach the target database: ${messageOf(error)}${targetAdvice(error, config)}`,
+      );
     });
     return await work(database);
   } finally {
@@ -114,4 +116,16 @@ async function createOwnerOnly(config: DatabaseConfig): Promise<void> {
     .catch((error: unknown) => {
       throw new CommandError(`cannot create the target database: ${messageOf(error)}`);
     });
+}
+
+/** What to do about a PostgreSQL target that refuses the connection or does not exist (docs/cli.md, copy-store). */
+function targetAdvice(error: unknown, config: DatabaseConfig): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ECONNREFUSED')
+    return '; check that PostgreSQL runs at the host and port the target URL names';
+  if (code === '3D000' && config.dialect === 'postgres') {
+    const name = decodeURIComponent(new URL(config.url).pathname.slice(1));
+    return `; create it first (createdb ${name}): copy-store fills an empty database, it creates none`;
+  }
+  return '';
 }
