@@ -79,8 +79,25 @@ describe('the database a command opens', () => {
       });
     } finally {
       other.exec('ROLLBACK');
-      other.close();
     }
+
+    // A database damaged by hand (a table dropped): an error no command expects is one line, not node's
+    // stack trace of the driver; LOG_LEVEL=debug adds the trace for a bug report.
+    other.exec('PRAGMA foreign_keys = OFF; DROP TABLE webhook_subscriptions');
+    other.close();
+    const [damaged, traced] = await Promise.all([
+      inDirectory(folder, ['webhook', 'list'], { DATABASE_URL: url }),
+      inDirectory(folder, ['webhook', 'list'], { DATABASE_URL: url, LOG_LEVEL: 'debug' }),
+    ]);
+    expect(damaged).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr:
+        'poker-launch webhook list: unexpected error: no such table: webhook_subscriptions (SQLITE_ERROR); ' +
+        'a damaged database or a bug: LOG_LEVEL=debug prints where it happened\n',
+    });
+    expect(traced.code).toBe(1);
+    expect(traced.stderr).toMatch(/^poker-launch webhook list: unexpected error: .*\n {4}at /);
   }, 20_000);
 
   it('serve says so too, without the advice meant for other commands', async () => {

@@ -82,7 +82,19 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       context.err(`${PROGRAM} ${entry.name}: ${printable(firstLine(error))}`);
       return 1;
     }
-    throw error;
+    // Nothing a command expects (a table dropped by hand, a bug): one line, not node's stack trace of the
+    // driver; the trace only when asked for, for a bug report (docs/cli.md, "Exit codes").
+    const problem = error instanceof Error ? firstLine(error) : String(error);
+    const code = (error as { code?: unknown } | null)?.code;
+    context.err(
+      `${PROGRAM} ${entry.name}: unexpected error: ${printable(problem)}${typeof code === 'string' ? ` (${printable(code)})` : ''}; ` +
+        'a damaged database or a bug: LOG_LEVEL=debug prints where it happened',
+    );
+    const level = context.env.LOG_LEVEL;
+    if ((level === 'debug' || level === 'trace') && error instanceof Error && error.stack) {
+      context.err(error.stack.split('\n').slice(1).join('\n'));
+    }
+    return 1;
   }
 }
 
