@@ -161,6 +161,24 @@ describe('poker-launch client', () => {
     ]) {
       expect(lines[0]).toContain(part);
     }
+    // A launch URL with an escape sequence was stored as given, and client show printed it to the
+    // terminal; one too long was "not an absolute http or https URL", quoted whole.
+    const long = `https://casino.example/${'a'.repeat(3000)}`;
+    const urls = await cli(
+      'client',
+      'add',
+      'good',
+      '--url-poker',
+      'https://casino.example/\u001b[31m',
+      '--url-casino',
+      long,
+    );
+    expect(urls).toMatchObject({
+      code: 1,
+      stderr:
+        'poker-launch client add: the poker URL has no control characters (tab, line break, escape…); ' +
+        'the casino URL is at most 2048 characters\n',
+    });
     expect(JSON.parse((await cli('client', 'list', '--json')).stdout)).toEqual([]);
   });
 

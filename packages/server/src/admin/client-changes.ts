@@ -9,10 +9,12 @@ import {
   replayWindowProblem,
   SIGNATURE_SCHEMES,
 } from '../clients/request-protection.js';
-import { parseHttpUrl } from '../validation/field-rules.js';
+import { hasControlCharacters, parseHttpUrl } from '../validation/field-rules.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 
 export type LaunchTarget = keyof LaunchUrls;
+/** What parseHttpUrl takes at most, as a webhook URL. */
+const LAUNCH_URL_MAX_LENGTH = 2048;
 export const LAUNCH_TARGETS = ['poker', 'casinoLobby', 'casino', 'sport'] as const satisfies LaunchTarget[];
 
 /** What an operator sets on a client; a field left out stays as it is. `null` removes a secret or URL. */
@@ -112,12 +114,18 @@ export function clientChangeProblems(changes: ClientChanges): ClientChangeProble
   }
   for (const target of LAUNCH_TARGETS) {
     const url = launchUrls[target];
-    if (typeof url === 'string' && !parseHttpUrl(url)) {
-      problems.push({
-        field: `launchUrls.${target}`,
-        problem: `the ${target} URL must be an absolute http or https URL, got "${url}"`,
-      });
-    }
+    if (typeof url !== 'string') continue;
+    // As a webhook URL (webhook-url.ts): the parser would escape a control character, but the URL is kept
+    // and printed (client show) as given, where an escape sequence acts in a terminal.
+    const problem =
+      url.length > LAUNCH_URL_MAX_LENGTH
+        ? `the ${target} URL is at most ${LAUNCH_URL_MAX_LENGTH} characters`
+        : hasControlCharacters(url)
+          ? `the ${target} URL has no control characters (tab, line break, escape…)`
+          : !parseHttpUrl(url)
+            ? `the ${target} URL must be an absolute http or https URL, got "${url}"`
+            : undefined;
+    if (problem !== undefined) problems.push({ field: `launchUrls.${target}`, problem });
   }
   for (const origin of frameOrigins ?? []) {
     if (bareOrigin(origin) === undefined) {
