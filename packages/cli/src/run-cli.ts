@@ -74,11 +74,21 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
     }
     return (await command.run({ values, positionals }, context)) ?? 0;
   } catch (error) {
-    if (error instanceof UsageError || isParseArgsError(error)) {
+    // Our own messages are one line, whatever they quote: a line break in a value given is shown as \x0A,
+    // not taken for the end of the message.
+    if (error instanceof UsageError) {
+      context.err(`${PROGRAM} ${entry.name}: ${printable(error.message)}`);
+      return 2;
+    }
+    if (isParseArgsError(error)) {
       context.err(`${PROGRAM} ${entry.name}: ${printable(usageProblem(error, entry))}`);
       return 2;
     }
-    if (error instanceof CommandError || (error instanceof Error && error.name === 'ConfigError')) {
+    if (error instanceof CommandError) {
+      context.err(`${PROGRAM} ${entry.name}: ${printable(error.message)}`);
+      return 1;
+    }
+    if (error instanceof Error && error.name === 'ConfigError') {
       context.err(`${PROGRAM} ${entry.name}: ${printable(firstLine(error))}`);
       return 1;
     }

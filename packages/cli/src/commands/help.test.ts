@@ -109,13 +109,14 @@ describe('a mistyped command line', () => {
   // retitled window, a hidden line, text that runs right to left).
   it('echoes no control character of an argument to the terminal', async () => {
     const [value, command] = await Promise.all([
-      runPokerLaunch(['client', 'add', 'x', '--player-ids', '\x1b]0;pwned\x07\u202e']),
+      // A line break too: the message was cut there, the rest of the value and of the message lost.
+      runPokerLaunch(['client', 'add', 'x', '--player-ids', '\x1b]0;pwned\x07\u202e\nnext']),
       runPokerLaunch(['\x1b[2Jclient']),
     ]);
     expect(value).toMatchObject({
       code: 2,
       stderr:
-        'poker-launch client add: --player-ids must be external or internal, got "\\x1B]0;pwned\\x07\\u202E"\n',
+        'poker-launch client add: --player-ids must be external or internal, got "\\x1B]0;pwned\\x07\\u202E\\x0Anext"\n',
     });
     expect(command).toMatchObject({
       code: 2,
