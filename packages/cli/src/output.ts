@@ -13,7 +13,7 @@ export function printTable(
   header: readonly string[],
   rows: readonly string[][],
 ): void {
-  const lines = [header.map((title) => title.toUpperCase()), ...rows];
+  const lines = [header.map((title) => title.toUpperCase()), ...rows.map((row) => row.map(printable))];
   const widths = header.map((_, column) => Math.max(...lines.map((line) => (line[column] ?? '').length)));
   for (const line of lines) {
     context.out(
@@ -27,7 +27,7 @@ export function printTable(
 /** `label  value` lines with the values aligned. */
 export function printFields(context: CommandContext, fields: readonly (readonly [string, string])[]): void {
   const width = Math.max(...fields.map(([label]) => label.length));
-  for (const [label, value] of fields) context.out(`${label.padEnd(width)}  ${value}`);
+  for (const [label, value] of fields) context.out(`${label.padEnd(width)}  ${printable(value)}`);
 }
 
 /** For scripts: the whole value as JSON. */
@@ -38,3 +38,21 @@ export function printJson(context: CommandContext, value: unknown): void {
 export const JSON_OPTION = { json: { type: 'boolean' } } as const;
 
 export const yesNo = (value: boolean): string => (value ? 'yes' : 'no');
+
+/**
+ * A line as a terminal shows it: a control character of an argument echoed back in an error, or of a value
+ * stored before it was refused (an escape sequence that retitles the window or clears the screen, a
+ * right-to-left override), is written as its escape instead. --json escapes them as JSON does.
+ */
+export function printable(line: string): string {
+  return line.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (char) => {
+      const code = char.charCodeAt(0);
+      return code <= 0xff
+        ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
+        : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    },
+  );
+}

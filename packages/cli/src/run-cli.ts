@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { SERVICE_VERSION } from '@poker-launch/server/version';
 import { type Command, type CommandContext, CommandError, UsageError } from './command.js';
 import { COMMANDS, type CommandEntry } from './commands/index.js';
+import { printable } from './output.js';
 
 const PROGRAM = 'poker-launch';
 
@@ -187,23 +188,6 @@ function usageProblem(error: Error, entry: CommandEntry): string {
   const valued = /^Option '(--[^' ]+)' does not take an argument/.exec(error.message);
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && valued) return `${valued[1]} takes no value`;
   return firstLine(error);
-}
-
-/**
- * A line as a terminal shows it: a control character of an argument echoed back (an escape sequence that
- * retitles the window or clears the screen, a right-to-left override) is written as its escape instead.
- */
-export function printable(line: string): string {
-  return line.replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (char) => {
-      const code = char.charCodeAt(0);
-      return code <= 0xff
-        ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
-        : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
-    },
-  );
 }
 
 function firstLine(error: Error): string {

@@ -64,6 +64,22 @@ describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
       (await cli('client', 'show', 'casino-2', '--json', '--show-secret')).stdout,
     );
     expect(withSecret.secret).toBe('sixteen-chars-ok');
+
+    // A URL stored before launch URLs were refused with control characters (or written by hand): the
+    // table shows its escape, the terminal does not obey it; --json escapes it as JSON does.
+    const opened = await database().open();
+    try {
+      await opened.db
+        .updateTable('clients')
+        .set({ url_poker: 'https://casino.example/\u001b]0;pwned\u0007' })
+        .where('id', '=', 'casino-2')
+        .execute();
+    } finally {
+      await opened.close();
+    }
+    const text = await cli('client', 'show', 'casino-2');
+    expect(text.stdout).toMatch(/^poker URL +https:\/\/casino\.example\/\\x1B\]0;pwned\\x07$/m);
+    expect(text.stdout).not.toContain('\u001b');
   });
 
   it('refuses a duplicate id with exit code 1 and a message naming it', async () => {
