@@ -86,7 +86,7 @@ export const CLIENT_OPTIONS_USAGE =
 
 export const CLIENT_OPTIONS_HELP = [
   '',
-  '  --secret <s>            the shared secret of the signature (16 characters or more)',
+  '  --secret <s>            the shared secret of the signature: 16 to 512 characters, no spaces',
   '  --no-secret             no secret: the client may call unsigned',
   '  --currency-mandatory    requests must carry an active currency (--no-currency-mandatory: optional)',
   '  --player-ids <mode>     external: unknown userIds are registered (default);',
