@@ -91,6 +91,12 @@ describe.each(DIALECTS)('poker-launch session and player control on %s', (kind) 
         // The flags the operator gave, as every other refusal of a flag's value names them.
         'poker-launch player block: --reason must be at most 200 characters long; --until must be in the future\n',
     });
+    // A day the month does not have was rolled over: 30 February blocked until 2 March.
+    expect(await blockU1('2099-02-30T00:00:00Z', 'typo')).toMatchObject({
+      code: 1,
+      stderr:
+        'poker-launch player block: --until must be an ISO 8601 date and time with a time zone, e.g. 2099-12-31T00:00:00Z\n',
+    });
     expect((await cli('player', 'unblock', 'u-1', '--client', 'casino-1')).stdout).toBe(
       'player u-1 unblocked\n',
     );

@@ -13,6 +13,16 @@ export const blockPointer = (field: string): string => `/data/attributes/${field
 /** ISO 8601 with a time zone, e.g. 2099-12-31T00:00:00Z or 2099-12-31T01:00:00+01:00; stored in UTC. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
+/**
+ * Whether the date written is a day of its month: Date.parse rolls 2099-02-30 over to 2 March, a block
+ * until a day no one asked for. 24:00 is ISO 8601's end of the day, and stays the next day's 00:00.
+ */
+function isCalendarDay(raw: string): boolean {
+  const [year, month, day] = raw.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** `until`: null, like an absent one, is a block until it is lifted (the integration guide says so). */
 function until(): FieldRule<string> {
   return {
@@ -27,7 +37,9 @@ function until(): FieldRule<string> {
       if (typeof raw !== 'string' || raw.length > 40 || !DATE_TIME.test(raw))
         return refuse('invalid_field', detail);
       const time = Date.parse(raw);
-      return Number.isNaN(time) ? refuse('invalid_field', detail) : accept(new Date(time).toISOString());
+      return Number.isNaN(time) || !isCalendarDay(raw)
+        ? refuse('invalid_field', detail)
+        : accept(new Date(time).toISOString());
     },
   };
 }
