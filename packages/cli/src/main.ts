@@ -5,8 +5,10 @@ const serving = process.argv[2] === 'serve';
 if (!serving) {
   // `poker-launch currency list | head`: the reader has all it wants; stop quietly, not with a stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(process.exitCode ?? 0);
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    // `> /dev/full`, a full disk: the output is lost, so the command failed; one line, not a stack trace.
+    process.stderr.write(`poker-launch: cannot write to standard output: ${error.message}\n`);
+    process.exit(1);
   });
 }
 

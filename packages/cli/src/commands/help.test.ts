@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { type CliResult, runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { BIN, type CliResult, runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { COMMANDS } from './index.js';
 
 const HELP_RUNS_AT_ONCE = Math.max(2, availableParallelism());
@@ -57,6 +59,25 @@ describe('poker-launch serve --help', () => {
     const help = await runPokerLaunch(['serve', '--help']);
     for (const variable of [...variables, 'TRUST_PROXY']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${variable} `, 'm'));
+    }
+  });
+});
+
+describe('standard output that cannot be written', () => {
+  // A full disk: node's stack trace of the failed write, from the stream's error handler.
+  it.runIf(existsSync('/dev/full'))('says so in one line, with exit code 1', () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const result = spawnSync(process.execPath, [BIN, '--help'], {
+        stdio: ['ignore', full, 'pipe'],
+        encoding: 'utf8',
+      });
+      expect({ code: result.status, stderr: result.stderr }).toEqual({
+        code: 1,
+        stderr: 'poker-launch: cannot write to standard output: ENOSPC: no space left on device, write\n',
+      });
+    } finally {
+      closeSync(full);
     }
   });
 });
