@@ -39,7 +39,12 @@ export function readConnection(values: ParsedArgs['values'], context: CommandCon
       `--url must be the http(s) address of the service, e.g. http://127.0.0.1:8080, got "${baseUrl}"`,
     );
   }
+  // A user name or password in the URL: fetch refuses it, after three attempts, quoting the password.
+  if (/^https?:\/\/[^/?#]*@/.test(baseUrl)) {
+    throw new UsageError('--url must be the address of the service without a user name or password');
+  }
   if (clientId === undefined) throw new UsageError('--client <id> is required');
+  if (clientId === '') throw new UsageError('--client is empty (an unset variable?): give your client id');
   const flag = stringOption(values, 'secret');
   const secretKey = flag ?? context.env.POKER_LAUNCH_SECRET;
   if (secretKey === '') {

@@ -114,6 +114,21 @@ describe('poker-launch open-game on the wire', () => {
       const result = await openGame(url, '--secret', 's', '--player-id', 'u-1', ...pairs);
       expect(result).toMatchObject({ code: 2, stderr: `poker-launch open-game: ${message}\n` });
     }
+    // An unset variable sent no key at all (and the request unsigned); both ways of calling at once left
+    // one of them unused, unsaid.
+    const [emptyKey, both] = await Promise.all([
+      openGame(url, '--api-key', '', '--player-id', 'u-1'),
+      openGame(url, '--api-key', 'plk_x', '--secret', 's', '--player-id', 'u-1'),
+    ]);
+    expect(emptyKey).toMatchObject({
+      code: 2,
+      stderr:
+        'poker-launch open-game: --api-key is empty (an unset variable?): give your API key, or --secret to sign instead\n',
+    });
+    expect(both).toMatchObject({
+      code: 2,
+      stderr: 'poker-launch open-game: give --secret or --api-key, not both\n',
+    });
     const noPlayer = await openGame(url, '--secret', 's');
     expect(noPlayer).toMatchObject({
       code: 2,

@@ -36,7 +36,19 @@ export const openGameCommand: Command = {
   positionals: [0, Number.POSITIVE_INFINITY],
   async run({ values, positionals }, context) {
     const connection = readConnection(values, context);
-    const apiKey = stringOption(values, 'api-key') ?? context.env.POKER_LAUNCH_API_KEY;
+    const keyFlag = stringOption(values, 'api-key');
+    const apiKey = keyFlag ?? context.env.POKER_LAUNCH_API_KEY;
+    if (apiKey === '') {
+      // As an empty secret (readConnection): an unset variable, not a choice to call without a key.
+      throw new UsageError(
+        keyFlag === undefined
+          ? 'POKER_LAUNCH_API_KEY is set but empty: set it to your API key, or unset it to sign with a secret'
+          : '--api-key is empty (an unset variable?): give your API key, or --secret to sign instead',
+      );
+    }
+    if (keyFlag !== undefined && stringOption(values, 'secret') !== undefined) {
+      throw new UsageError('give --secret or --api-key, not both');
+    }
     const playerId = stringOption(values, 'player-id');
     if (playerId === undefined || playerId === '') throw new UsageError('--player-id <id> is required');
     const { session, player, ...other } = parseKeyValues(positionals, openGameValue);

@@ -164,6 +164,34 @@ describe('poker-launch session create, wrong calls', () => {
       code: 2,
       stderr: 'poker-launch session create: expected key=value, got "nick"\n',
     });
+    // Unset variables: an empty client was sent, an empty userId was the SDK's TypeError; a URL with a
+    // password was sent three times and the refusal printed it.
+    const [noClient, noUser, credentials] = await Promise.all([
+      runPokerLaunch(['session', 'create', '--url', 'http://127.0.0.1:1', '--client', '', 'u-1']),
+      runPokerLaunch([...base, '']),
+      runPokerLaunch([
+        'session',
+        'create',
+        '--url',
+        'http://ops:hunter2@127.0.0.1:1',
+        '--client',
+        'demo',
+        'u-1',
+      ]),
+    ]);
+    expect(noClient).toMatchObject({
+      code: 2,
+      stderr: 'poker-launch session create: --client is empty (an unset variable?): give your client id\n',
+    });
+    expect(noUser).toMatchObject({
+      code: 2,
+      stderr: 'poker-launch session create: the userId is empty (an unset variable?)\n',
+    });
+    expect(credentials).toMatchObject({
+      code: 2,
+      stderr:
+        'poker-launch session create: --url must be the address of the service without a user name or password\n',
+    });
   });
 
   it('exits 1 with network_error when nothing answers', async () => {

@@ -1,5 +1,5 @@
 import { type CreateSessionParams, createLaunchClient } from '@poker-launch/sdk';
-import type { Command } from '../command.js';
+import { type Command, UsageError } from '../command.js';
 import {
   CONNECTION_HELP,
   CONNECTION_OPTIONS,
@@ -30,6 +30,7 @@ export const sessionCreateCommand: Command = {
   async run({ values, positionals }, context) {
     const connection = readConnection(values, context);
     const [userId = '', ...pairs] = positionals;
+    if (userId === '') throw new UsageError('the userId is empty (an unset variable?)');
     // The service validates every value with the spec's messages; the CLI passes them on as text.
     const params = parseKeyValues(pairs) as CreateSessionParams;
     try {
