@@ -21,13 +21,24 @@ const DOCUMENTS = [
  */
 const OUTSIDE_THE_REPOSITORY = /decisions\.md|shared\/|spec\/session-launch-api/;
 
+/** Folders of what is installed or built, never entered: other tests make and remove folders in them. */
+const NOT_THE_REPOSITORY = new Set(['node_modules', 'dist', '.git']);
+
 /** Every file of the repository a reader gets: sources, tests, scripts and docs (nothing installed or built). */
-async function repositoryFiles(): Promise<string[]> {
-  const entries = await readdir(ROOT, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
-    .filter((path) => !/(^|\/)(node_modules|dist|\.git)\//.test(path) && path !== 'package-lock.json');
+async function repositoryFiles(folder = ROOT): Promise<string[]> {
+  const files: string[] = [];
+  // A folder a running test made and removed meanwhile holds nothing of the repository.
+  const entries = await readdir(folder, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  for (const entry of entries) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory() && !NOT_THE_REPOSITORY.has(entry.name))
+      files.push(...(await repositoryFiles(path)));
+    else if (entry.isFile() && relative(ROOT, path) !== 'package-lock.json') files.push(relative(ROOT, path));
+  }
+  return files;
 }
 
 /** The text outside fenced code blocks, where Markdown links and headings are. */
