@@ -21,6 +21,7 @@ import {
   RequestLogController,
   requestIdFrom,
   scrubbingDestination,
+  serializeError,
   serializeRequest,
 } from './http/logging.js';
 import {
@@ -102,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     logger: {
       level: options.config.logLevel,
-      serializers: { req: serializeRequest },
+      serializers: { req: serializeRequest, err: serializeError },
       stream: logDestination,
     },
     // Its `request completed` lines come scrubbed part by part (completedLine), the cheaper way.
@@ -165,7 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
   // `true` passes the value as it is, where `{ value }` made an object and wrote the request part back.
   app.setValidatorCompiler(() => () => true);
-  registerErrorHandler(app, rateLimiter, metrics);
+  registerErrorHandler(app, rateLimiter, metrics, clock);
   answerUnmetExpectations(app, options.config, noteEarlyAnswer);
   answerConnect(app, options.config, noteEarlyAnswer);
   // Every request's first checks, in this order, in one hook (a hook each cost a call and a `done`

@@ -1,5 +1,6 @@
 import type { ErrorCode } from '@poker-launch/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.js';
 import { isDatabaseError, isDatabaseUnavailable } from '../db/database-errors.js';
 import type { Metrics } from '../ops/metrics.js';
 import { ApiError, errorObject, serviceUnavailable } from './api-error.js';
@@ -34,7 +35,13 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * Renders every failure as a JSON:API errors document. An unavailable database is a 503 with
  * Retry-After (the request may succeed later); other unknown errors become a logged 500 with no internals.
  */
-export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimiter, metrics: Metrics): void {
+export function registerErrorHandler(
+  app: FastifyInstance,
+  rateLimiter: RateLimiter,
+  metrics: Metrics,
+  clock: Clock,
+): void {
+  const outageWarnings = new OutageWarnings(clock);
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const callerAborted = isCallerAbort(error, request);
     const apiError =
@@ -48,7 +55,7 @@ export function registerErrorHandler(app: FastifyInstance, rateLimiter: RateLimi
       apiError.extras.failedAuthentication;
     countError(metrics, error, apiError, request);
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
-      if (apiError.status === 503) request.log.warn({ err: error }, 'database unavailable');
+      if (apiError.status === 503) outageWarnings.say(request, error);
       else request.log.error({ err: error }, 'unhandled error');
     }
     // Answered once counted (in Redis too), so the caller's next request sees it.
@@ -79,6 +86,38 @@ function fromUnknownError(error: FastifyError, request: FastifyRequest): ApiErro
     return serviceUnavailable('The database is unavailable; retry later', DATABASE_RETRY_AFTER_SECONDS);
   }
   return fromFrameworkError(error, request);
+}
+
+/** How often requests answered 503 for an unavailable database say so with a warning. */
+const OUTAGE_WARNING_INTERVAL_MS = 10_000;
+
+/**
+ * In an outage every request answers 503: each keeps its own `request completed` line and its count, but
+ * only one a OUTAGE_WARNING_INTERVAL_MS warns `database unavailable` with the error, saying how many
+ * answered 503 since the last warning; the others are debug lines (docs/operations.md, Database outages).
+ * Thousands of requests a second would otherwise log thousands of stacks a second.
+ */
+class OutageWarnings {
+  private lastWarnedAt = Number.NEGATIVE_INFINITY;
+  private since = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  say(request: FastifyRequest, error: unknown): void {
+    const now = this.clock().getTime();
+    if (now - this.lastWarnedAt < OUTAGE_WARNING_INTERVAL_MS) {
+      this.since++;
+      request.log.debug({ err: error }, 'database unavailable');
+      return;
+    }
+    const unavailableSinceLastWarning = this.since;
+    this.lastWarnedAt = now;
+    this.since = 0;
+    request.log.warn(
+      { err: error, ...(unavailableSinceLastWarning > 0 ? { unavailableSinceLastWarning } : {}) },
+      'database unavailable',
+    );
+  }
 }
 
 /**

@@ -164,3 +164,39 @@ describe('the check that lets a log line skip the scrubbing', () => {
     );
   });
 });
+
+describe('a PostgreSQL error in a log line', () => {
+  const h = useHarness('postgres');
+
+  it('keeps its message, code and constraint, not the row values of its detail, also as a cause', async () => {
+    await h().addClient({ id: 'casino-1' });
+    const error = await h()
+      .db.insertInto('clients')
+      .values({
+        ...(await h()
+          .db.selectFrom('clients')
+          .selectAll()
+          .where('id', '=', 'casino-1')
+          .executeTakeFirstOrThrow()),
+      })
+      .execute()
+      .then(
+        () => undefined,
+        (refused: unknown) => refused,
+      );
+    expect(error).toMatchObject({ code: '23505', detail: expect.stringContaining('(casino-1)') });
+    h().app.log.error({ err: error }, 'a failure');
+    h().app.log.error({ err: new Error('wrapped', { cause: error }) }, 'a wrapped failure');
+    const lines = h()
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('failure'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('"code":"23505"');
+    expect(lines[0]).toContain('"constraint":"clients_pkey"');
+    expect(lines[0]).toContain('"detail":"[redacted]"');
+    // A cause is written into the message and stack, which hold no detail.
+    expect(lines[1]).toContain('wrapped: duplicate key value violates unique constraint');
+    for (const line of lines) expect(line).not.toContain('(casino-1)');
+  });
+});

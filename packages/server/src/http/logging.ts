@@ -69,6 +69,19 @@ const KNOWN_NAMES: ReadonlySet<string> = new Set([
   ...['key', 'secret', 'password', 'q', 'refused', 'revoked', 'done', 'failed', 'status', 'frame'],
 ]);
 
+/**
+ * An error as pino writes it (message, type, stack, code and the driver's fields), without PostgreSQL's
+ * `detail`, which quotes the values of the row at fault ("Key (nick)=(…)", "Failing row contains (…)"): a
+ * player's name or email has no place in a log line (docs/operations.md, Logs and request ids).
+ */
+export function serializeError(error: Error): pino.SerializedError {
+  // pino writes a cause into the message and stack, where no detail goes: the top level is all there is.
+  const serialized = pino.stdSerializers.err(error);
+  return typeof serialized === 'object' && serialized !== null && 'detail' in serialized
+    ? { ...serialized, detail: REDACTED }
+    : serialized;
+}
+
 /** A name as logged: known, then with `[]` or an opaque `[…]` after it, else replaced. */
 function loggedName(rawName: string): string {
   const name = safeDecode(rawName);
