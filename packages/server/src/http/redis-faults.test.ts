@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { sign } from '@poker-launch/sdk';
@@ -341,6 +346,39 @@ const KEY = `${PREFIX}caller:client:demo`;
         expect(app.quotas.storeFailures).toBeGreaterThanOrEqual(4);
       },
     );
+
+    it('says what is wrong once, with the hint, when the connection fails only after the start stopped waiting', async () => {
+      // Under load the start's wait (2 s) can end before the connection's own error: a TLS handshake to a
+      // plain port fails by connectTimeout (2 s) counted from the connection's last activity, which a busy
+      // machine delays. Checks meanwhile find the connection not ready; the warning must still be Redis's
+      // error with its hint. Made certain here: the libuv pool is held (opens of a FIFO without a writer), so
+      // resolving "localhost" waits, and the connection starts after the wait (the start itself waits on the
+      // pool too, after connecting to Redis: the pool is let go 2.5 s after the start began).
+      const server = await own(['--requirepass', 's3cret-pw']);
+      const dir = mkdtempSync(join(tmpdir(), 'held-pool-'));
+      const fifo = join(dir, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+      const held = Array.from({ length: threads }, () => open(fifo, 'r'));
+      try {
+        const started = instance({ REDIS_URL: `rediss://:s3cret-pw@localhost:${server.port}` });
+        await delay(1_000);
+        for (let index = 0; index < threads; index++) closeSync(openSync(fifo, 'w'));
+        await Promise.all(held.map(async (handle) => (await handle).close()));
+        const app = await started;
+        expect(await launch(app, 'u-0')).toBe(200);
+        await waitFor(() => warnings().length > 0);
+        expect(await launch(app, 'u-1')).toBe(200);
+        expect(warnings()).toHaveLength(1);
+        expect(backs()).toHaveLength(0);
+        const warning = JSON.parse(warnings()[0] ?? '{}');
+        expect(warning.hint).toContain('rediss://');
+        expect(logs.join('')).not.toContain('s3cret-pw');
+        expect(app.quotas.storeFailures).toBeGreaterThanOrEqual(2);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
 
     it('starts with a Redis host that does not resolve, and counts per instance', async () => {
       const app = await instance({ REDIS_URL: 'redis://redis.invalid:6379' });

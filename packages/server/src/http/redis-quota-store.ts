@@ -37,6 +37,10 @@ export class RedisQuotaStore implements QuotaStore {
   /** Set from a check Redis failed until Redis counts a probe: checks skip Redis meanwhile. */
   private bypass: NodeJS.Timeout | undefined;
   private probing = false;
+  /** Whether the outage in course was logged (see startBypass). */
+  private warned = false;
+  /** Whether the first connection ended, ready or in an error: until then a check finds it "not ready". */
+  private settled = false;
   private closed = false;
   /** Keys whose value is no count, said once each (see countFailure). */
   private readonly wrongKeys = new Set<string>();
@@ -94,7 +98,13 @@ export class RedisQuotaStore implements QuotaStore {
     });
     this.db = Number(this.redis.options.db ?? 0);
     // Connection errors are reported here and handled per command; without a listener ioredis prints them.
-    this.redis.on('error', (error: Error) => this.startBypass(error));
+    this.redis.on('error', (error: Error) => {
+      this.settled = true;
+      this.startBypass(error);
+    });
+    this.redis.once('ready', () => {
+      this.settled = true;
+    });
     // No insurance limiter: the library would hand it only the key, and the log should say what Redis
     // answered (an OOM is not a timeout). A failed check is counted in the fallback below instead.
     this.limiter = new RateLimiterRedis({
@@ -159,7 +169,11 @@ export class RedisQuotaStore implements QuotaStore {
     this.onFailure();
     const cause = error instanceof Error ? error : new Error(String(error));
     if (!KEY_ERROR.test(cause.message)) {
-      this.startBypass(cause);
+      // A check made while the first connection is still under way (the start waits for it 2 s at most,
+      // and a busy machine can end that wait first) says nothing of Redis: the warning waits for the
+      // connection's own error (connectTimeout bounds it), which says what is wrong; none if it gets ready
+      // (docs/design.md §10).
+      this.startBypass(cause, this.settled);
       return;
     }
     if (this.wrongKeys.has(key) || this.wrongKeys.size >= 1_000) return;
@@ -170,9 +184,12 @@ export class RedisQuotaStore implements QuotaStore {
     );
   }
 
-  private startBypass(error: Error): void {
-    if (this.bypass !== undefined || this.closed) return;
-    this.bypass = setInterval(() => this.probe(), PROBE_INTERVAL_MS).unref();
+  /** Bypasses Redis and logs the outage, once: `say` false leaves the warning to a later error. */
+  private startBypass(error: Error, say = true): void {
+    if (this.closed) return;
+    this.bypass ??= setInterval(() => this.probe(), PROBE_INTERVAL_MS).unref();
+    if (!say || this.warned) return;
+    this.warned = true;
     const hint = whatToDo(error, this.config);
     this.log.warn(
       { err: { message: error.message }, ...(hint === undefined ? {} : { hint }) },
@@ -193,6 +210,8 @@ export class RedisQuotaStore implements QuotaStore {
           if (this.bypass === undefined) return;
           clearInterval(this.bypass);
           this.bypass = undefined;
+          if (!this.warned) return;
+          this.warned = false;
           this.log.info('quotas: Redis is back; quotas are shared again');
         },
         () => {
