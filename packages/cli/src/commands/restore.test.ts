@@ -180,10 +180,10 @@ describe('poker-launch restore', () => {
   it('restores onto a new machine, and a backup of an earlier version is migrated as it starts', async () => {
     const backup = join(folder(), 'backup.db');
     expect((await runPokerLaunch(['backup', backup], { DATABASE_URL: database().url })).code).toBe(0);
-    // An earlier version's store: the last migration not yet applied.
+    // An earlier version's store: the last two migrations not yet applied (026 changes nothing on SQLite).
     const store = new SQLite(backup);
     store.exec(`drop index webhook_deliveries_failed_idx;
-      delete from kysely_migration where name = '025_failed_deliveries_index'`);
+      delete from kysely_migration where name in ('025_failed_deliveries_index', '026_concurrent_first_launch_nick')`);
     store.close();
     await mkdir(join(folder(), 'new'));
     const url = `sqlite:${join(folder(), 'new', 'poker-launch.db')}`;
@@ -191,11 +191,13 @@ describe('poker-launch restore', () => {
     const restored = await runPokerLaunch(['restore', backup], { DATABASE_URL: url });
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stdout.split('\n').slice(1)).toEqual([
-      'the backup is 1 migration(s) behind this version: serve applies them at start (or run poker-launch migrate)',
+      'the backup is 2 migration(s) behind this version: serve applies them at start (or run poker-launch migrate)',
       '',
     ]);
     const migrated = await runPokerLaunch(['migrate'], { DATABASE_URL: url });
-    expect(migrated.stdout).toBe('applied 025_failed_deliveries_index\n');
+    expect(migrated.stdout).toBe(
+      'applied 025_failed_deliveries_index\napplied 026_concurrent_first_launch_nick\n',
+    );
   });
 
   // Giving a file to another user takes root: run as root (as CI does), the test plays both parts.

@@ -26,6 +26,7 @@ export const MIGRATIONS = [
   '023_replay_signed_not_before',
   '024_launch_activity_minutes',
   '025_failed_deliveries_index',
+  '026_concurrent_first_launch_nick',
 ] as const;
 
 /** Records a migration this version does not know, as a later version that migrated the store would. */

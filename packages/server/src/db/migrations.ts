@@ -20,6 +20,7 @@ import { compactOutboxEntries } from './migrations/022-compact-outbox-entries.js
 import { replaySignedNotBefore } from './migrations/023-replay-signed-not-before.js';
 import { launchActivityMinutes } from './migrations/024-launch-activity-minutes.js';
 import { failedDeliveriesIndex } from './migrations/025-failed-deliveries-index.js';
+import { concurrentFirstLaunchNick } from './migrations/026-concurrent-first-launch-nick.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -44,6 +45,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '023_replay_signed_not_before': replaySignedNotBefore,
     '024_launch_activity_minutes': launchActivityMinutes(dialect),
     '025_failed_deliveries_index': failedDeliveriesIndex,
+    '026_concurrent_first_launch_nick': concurrentFirstLaunchNick(dialect),
   };
 }
 

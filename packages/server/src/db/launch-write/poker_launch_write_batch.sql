@@ -1,4 +1,4 @@
--- poker_launch_write_batch, version 8: the launch write on PostgreSQL (docs/design.md §10).
+-- poker_launch_write_batch, version 9: the launch write on PostgreSQL (docs/design.md §10).
 -- Applied by name and version (db/launch-write/routines.ts); a change here is a new version and a new
 -- migration that applies it. The SQLite writer beside it (sqlite-batch-writer.ts) runs the same steps.
 --
@@ -73,7 +73,10 @@ begin
     end if;
 
     if created then
-      if profile ? 'nick_key' and exists (select 1 from players where nick_key = profile->>'nick_key') then
+      -- Another player's nick: not this one's, registered meanwhile by a concurrent launch on another
+      -- instance (committed after the lookup above), which goes on below as a returning player's launch.
+      if profile ? 'nick_key' and exists (select 1 from players where nick_key = profile->>'nick_key'
+          and not (client_id = op->>'clientId' and external_id = op->>'userId')) then
         results := results || '{"ok":false,"reason":"username_exists"}'::jsonb;
         continue;
       end if;

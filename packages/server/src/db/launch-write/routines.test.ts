@@ -11,8 +11,8 @@ import { routineSource } from './routines.js';
  */
 const PINNED = {
   poker_launch_write_batch: {
-    version: 8,
-    sha256: '52d868c08771219ee345dcf3c601e187b0a70298108fc9b8f2eb5173f0d5aa56',
+    version: 9,
+    sha256: '18d1aed99f422ec479d7004a48420035164512c445e6e75bcafa445e00a63041',
   },
 };
 
