@@ -67,11 +67,7 @@ describe.each(DIALECTS)('the configuration an instance holds on %s', (dialect) =
       await h().addClient();
       h().live.start(h().app.log);
       onTestFinished(() => h().live.stop());
-      const said = (message: string) =>
-        h()
-          .logs()
-          .split('\n')
-          .filter((line) => line.includes(message)).length;
+      const said = (message: string) => h().said(message);
       const away = await outage(h(), dialect);
       try {
         // Launches that meet the outage (503) are launch attempts all the same, held for the next write.

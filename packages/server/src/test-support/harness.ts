@@ -29,6 +29,8 @@ export interface Harness {
   live: LiveConfig;
   /** Every log line the app wrote. */
   logs(): string;
+  /** How many log lines hold `text`: what a fault logs once, not at every try. */
+  said(text: string): number;
   /**
    * Makes the app see a change written straight to the database (the helpers below call it). A real
    * instance polls for changes; the tests that prove that run real processes.
@@ -99,6 +101,11 @@ async function createHarness(database: Database, env: Record<string, string>): P
     config,
     live,
     logs: () => lines.join(''),
+    said: (text) =>
+      lines
+        .join('')
+        .split('\n')
+        .filter((line) => line.includes(text)).length,
     refresh: () => live.refresh(),
     async addClient(overrides = {}) {
       const client = testClient(clock.now(), overrides);

@@ -128,11 +128,7 @@ describe.each(DIALECTS)('webhook deliveries while the database is unavailable on
         pollMs: 20,
       });
       cleanups.push(() => deliverer.stop());
-      const said = (message: string) =>
-        h()
-          .logs()
-          .split('\n')
-          .filter((line) => line.includes(message)).length;
+      const said = (message: string) => h().said(message);
       const away = await outage(h(), dialect);
       cleanups.push(away.back);
       deliverer.start();
@@ -160,11 +156,7 @@ describe.each(DIALECTS)('webhook deliveries while the database is unavailable on
     async () => {
       const scan = startExpiryScan({ ...h(), clock: () => new Date() }, h().app.log, 20);
       cleanups.push(() => scan.stop());
-      const said = (message: string) =>
-        h()
-          .logs()
-          .split('\n')
-          .filter((line) => line.includes(message)).length;
+      const said = (message: string) => h().said(message);
       const away = await outage(h(), dialect);
       cleanups.push(away.back);
       for (let waited = 0; said('webhook expiry scan failed') === 0 && waited < 5000; waited += 20)
