@@ -36,6 +36,9 @@ export const CLIENT_OPTIONS = {
   'no-allowed-addresses': { type: 'boolean' },
 } as const satisfies OptionSpec;
 
+/** The one client flag whose `--no-` form is meant: a mandatory currency made optional again. */
+export const CLIENT_NEGATABLE = ['currency-mandatory'] as const;
+
 /** `client update` takes the same flags, plus ways back: --enable, --no-url-…, --no-frame-origins. */
 export const CLIENT_UPDATE_OPTIONS = {
   ...CLIENT_OPTIONS,
@@ -112,7 +115,7 @@ export function readClientChanges(values: ParsedArgs['values']): ClientChanges {
   else if (typeof values.secret === 'string') changes.secretKey = values.secret;
   if (typeof values['currency-mandatory'] === 'boolean')
     changes.currencyMandatory = values['currency-mandatory'];
-  if (typeof values.enable === 'boolean') changes.active = values.enable;
+  if (values.enable === true) changes.active = true;
   const mode = values['player-ids'];
   if (mode !== undefined) {
     if (!PLAYER_ID_MODES.includes(mode as (typeof PLAYER_ID_MODES)[number])) {

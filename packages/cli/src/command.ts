@@ -31,6 +31,12 @@ export interface Command {
   /** Extra help lines shown by --help. */
   readonly help?: readonly string[];
   readonly options?: OptionSpec;
+  /**
+   * Boolean flags whose `--no-` form means something (`--no-currency-mandatory`). Any other `--no-x` is
+   * refused as unknown, though node's parser would read it as `x: false`: `client update --no-enable`
+   * disabled a client without ending its sessions, where `client disable` ends them.
+   */
+  readonly negatable?: readonly string[];
   /** Positional arguments it takes: [min, max] (max Infinity for "any number"). */
   readonly positionals?: readonly [number, number];
   /** Exit code: 0 (or nothing) on success. */

@@ -69,6 +69,7 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       tokens: true,
     });
     refuseRepeatedFlags(tokens, command);
+    refuseUndeclaredNegations(tokens, command, entry);
     const [min, max] = command.positionals ?? [0, 0];
     if (positionals.length < min || positionals.length > max) {
       throw new UsageError(`usage: ${PROGRAM} ${entry.name} ${command.usage}`.trimEnd());
@@ -154,6 +155,15 @@ function refuseRepeatedFlags(tokens: readonly Token[], command: Command): void {
     } else if (first.value !== token.value) {
       throw new UsageError(`${token.rawName} given twice, with different values; give it once`);
     }
+  }
+}
+
+/** A `--no-x` the command neither declares as a flag of its own nor lists as negatable (command.ts). */
+function refuseUndeclaredNegations(tokens: readonly Token[], command: Command, entry: CommandEntry): void {
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.rawName !== `--no-${token.name}`) continue;
+    if (command.options?.[`no-${token.name}`] || command.negatable?.includes(token.name)) continue;
+    throw new UsageError(`unknown flag ${token.rawName}; "${PROGRAM} ${entry.name} --help" lists its flags`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { addClient, generateClientSecret } from '@poker-launch/server/admin';
 import {
+  CLIENT_NEGATABLE,
   CLIENT_OPTIONS,
   CLIENT_OPTIONS_HELP,
   CLIENT_OPTIONS_USAGE,
@@ -19,6 +20,7 @@ export const clientAddCommand: Command = {
     'example: poker-launch client add casino-1 --frame-origin https://casino.example',
   ],
   options: CLIENT_OPTIONS,
+  negatable: CLIENT_NEGATABLE,
   positionals: [1, 1],
   async run({ values, positionals: [id = ''] }, context) {
     const changes = readClientChanges(values);

@@ -6,6 +6,7 @@ import {
   updateClient,
 } from '@poker-launch/server/admin';
 import {
+  CLIENT_NEGATABLE,
   CLIENT_OPTIONS_HELP,
   CLIENT_OPTIONS_USAGE,
   CLIENT_UPDATE_OPTIONS,
@@ -33,6 +34,7 @@ export const clientUpdateCommand: Command = {
     'example: poker-launch client update casino-1 --signature hmac --allow-address 203.0.113.0/24',
   ],
   options: CLIENT_UPDATE_OPTIONS,
+  negatable: CLIENT_NEGATABLE,
   positionals: [1, 1],
   async run({ values, positionals: [id = ''] }, context) {
     const changes = readClientChanges(values);

@@ -271,6 +271,39 @@ describe('poker-launch client', () => {
     expect(await showJson('c1')).toMatchObject({ active: true });
   });
 
+  it('refuses --no-enable: only client disable disables, since it also ends the live sessions', async () => {
+    await cli('client', 'add', 'c1', '--no-secret');
+    // node's parser reads any --no-<flag> of a boolean as <flag>: false; this one disabled the client
+    // through an update, its players' sessions left running.
+    expect(await cli('client', 'update', 'c1', '--no-enable')).toMatchObject({
+      code: 2,
+      stderr:
+        'poker-launch client update: unknown flag --no-enable; "poker-launch client update --help" lists its flags\n',
+    });
+    expect(await cli('client', 'list', '--no-json')).toMatchObject({ code: 2 });
+    expect(await showJson('c1')).toMatchObject({ active: true });
+  });
+
+  it('refuses a frame origin no browser could have, and more origins than a CSP header should carry', async () => {
+    const label64 = `https://${'a'.repeat(64)}.example`;
+    const refused = await cli('client', 'add', 'c1', '--frame-origin', label64);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `its host an IP address or a DNS name (labels of 1 to 63 characters), got "${label64}"`,
+    );
+    const long = `https://${Array.from({ length: 6 }, () => 'b'.repeat(60)).join('.')}`;
+    expect((await cli('client', 'add', 'c1', '--frame-origin', long)).stderr).toContain(
+      `a frame origin is at most 300 characters, got ${long.length}`,
+    );
+    const many = Array.from({ length: 33 }, (_, i) => ['--frame-origin', `https://s${i}.example`]).flat();
+    expect((await cli('client', 'add', 'c1', ...many)).stderr).toContain('at most 32 frame origins, got 33');
+    expect(JSON.parse((await cli('client', 'list', '--json')).stdout)).toEqual([]);
+    // The longest names DNS allows, and 32 origins, are taken.
+    const label63 = `https://${'a'.repeat(63)}.example`;
+    expect((await cli('client', 'add', 'c1', '--frame-origin', label63, ...many.slice(4))).code).toBe(0);
+    expect((await showJson('c1')).frameOrigins).toHaveLength(32);
+  });
+
   it('rotates a secret keeping the previous one for --keep-previous-for, and client show says until when', async () => {
     await cli('client', 'add', 'c1', '--secret', 'the-first-secret-00');
     const before = Date.now();

@@ -29,11 +29,16 @@ describe('poker-launch currency', () => {
     const result = await cli('currency', 'enable', 'EUR', 'XQZ');
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'poker-launch currency enable: not an ISO 4217 currency code: XQZ; nothing was changed\n',
+      'poker-launch currency enable: not an ISO 4217 currency code: "XQZ"; nothing was changed\n',
     );
     expect(await activeCodes()).toEqual([]);
     await cli('currency', 'enable', 'EUR');
     expect((await cli('currency', 'disable', 'EUR', 'EURO')).code).toBe(1);
+    // An empty code is named, not left out of the sentence.
+    expect(await cli('currency', 'disable', '', 'EUR')).toMatchObject({
+      code: 1,
+      stderr: 'poker-launch currency disable: not an ISO 4217 currency code: ""; nothing was changed\n',
+    });
     expect(await activeCodes()).toEqual(['EUR']);
   });
 

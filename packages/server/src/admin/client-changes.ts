@@ -1,5 +1,5 @@
 import { CLIENT_ID_PATTERN, type ClientUpdate, type LaunchUrls } from '../clients/client.js';
-import { bareOrigin } from '../clients/frame-origin.js';
+import { bareOrigin, FRAME_ORIGINS_MAX } from '../clients/frame-origin.js';
 import {
   ALLOWED_ADDRESSES_MAX,
   isReplayProtection,
@@ -18,7 +18,11 @@ const LAUNCH_URL_MAX_LENGTH = 2048;
 export const LAUNCH_TARGETS = ['poker', 'casinoLobby', 'casino', 'sport'] as const satisfies LaunchTarget[];
 
 /** What an operator sets on a client; a field left out stays as it is. `null` removes a secret or URL. */
-export type ClientChanges = ClientUpdate;
+/**
+ * What an operator's update may change: everything but disabling, which is `disableClient` alone, since
+ * it also ends the client's live sessions (docs/design.md §6).
+ */
+export type ClientChanges = Omit<ClientUpdate, 'active'> & { active?: true };
 
 /** The fields of a change that say how the client's requests are checked (docs/design.md §11). */
 export const PROTECTION_FIELDS = [
@@ -46,6 +50,8 @@ export function isProtectionOnly(changes: ClientChanges): boolean {
 
 export const SECRET_MIN_LENGTH = 16;
 const SECRET_MAX_LENGTH = 512;
+/** A scheme, a 253-character host name and a port, with room to spare. */
+const FRAME_ORIGIN_MAX_LENGTH = 300;
 
 export function checkClientId(id: string): AdminResult<string> {
   return CLIENT_ID_PATTERN.test(id)
@@ -127,11 +133,24 @@ export function clientChangeProblems(changes: ClientChanges): ClientChangeProble
             : undefined;
     if (problem !== undefined) problems.push({ field: `launchUrls.${target}`, problem });
   }
+  if (frameOrigins !== undefined && frameOrigins.length > FRAME_ORIGINS_MAX) {
+    problems.push({
+      field: 'frameOrigins',
+      problem: `at most ${FRAME_ORIGINS_MAX} frame origins, got ${frameOrigins.length}`,
+    });
+  }
   for (const origin of frameOrigins ?? []) {
-    if (bareOrigin(origin) === undefined) {
+    if (origin.length > FRAME_ORIGIN_MAX_LENGTH) {
       problems.push({
         field: 'frameOrigins',
-        problem: `a frame origin must be scheme://host[:port] without a path, got "${origin}"`,
+        problem: `a frame origin is at most ${FRAME_ORIGIN_MAX_LENGTH} characters, got ${origin.length}`,
+      });
+    } else if (bareOrigin(origin) === undefined) {
+      problems.push({
+        field: 'frameOrigins',
+        problem:
+          'a frame origin must be scheme://host[:port] without a path, its host an IP address or a DNS ' +
+          `name (labels of 1 to 63 characters), got "${origin}"`,
       });
     }
   }

@@ -47,7 +47,9 @@ function checkCodes(codes: readonly string[]): AdminResult<string[]> {
   const upper = [...new Set(codes.map((code) => code.trim().toUpperCase()))];
   const unknown = upper.filter((code) => !isKnownCurrency(code));
   if (unknown.length > 0) {
-    return fail(`not an ISO 4217 currency code: ${unknown.join(', ')}; nothing was changed`);
+    // Quoted: an empty code (`currency disable ""`) is named as "", not as nothing.
+    const named = unknown.map((code) => `"${code}"`).join(', ');
+    return fail(`not an ISO 4217 currency code: ${named}; nothing was changed`);
   }
   return succeed(upper);
 }
