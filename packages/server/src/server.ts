@@ -5,6 +5,7 @@ import type { Database } from './db/database.js';
 import { schemaBehindMessage } from './db/migrations.js';
 import { openDatabase } from './db/open-database.js';
 import type { SessionStore } from './db/session-store.js';
+import { warnOfReadableStore } from './db/sqlite/readable-store.js';
 import { LiveConfig } from './live-config/live-config.js';
 import { histogramSeries } from './ops/metric-series.js';
 import { createMetrics } from './ops/metrics.js';
@@ -69,6 +70,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const running = app;
     live.start(running.log);
     warnOfUnboundKeys(live.apiUsers, running.log);
+    if (config.database.dialect === 'sqlite') warnOfReadableStore(config.database.path, running.log);
     const address = await app.listen({ host: config.host, port: config.port });
     // Fastify's logger is pino's, which flushes its destination (http/log-destination.ts).
     const flushLog = () => (running.log as FastifyBaseLogger & { flush(): void }).flush();

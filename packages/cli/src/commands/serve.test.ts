@@ -1,3 +1,4 @@
+import { chmod } from 'node:fs/promises';
 import type { SessionDocument } from '@poker-launch/sdk';
 import { listClients } from '@poker-launch/server/admin';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,6 +65,22 @@ describe('poker-launch serve', () => {
     expect(serve.stdout()).toContain('Server listening at');
     expect(serve.stdout()).not.toContain(secret);
     expect(serve.stdout()).not.toContain('curl');
+  });
+
+  it('warns at start when other users may read the SQLite database file, which holds the secrets', async () => {
+    const path = database().url.slice('sqlite:'.length);
+    await chmod(path, 0o600);
+    serve = await runServe(database().url);
+    expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(serve.stdout()).not.toContain('other users of this machine may read');
+
+    await chmod(path, 0o644);
+    serve = await runServe(database().url);
+    const warning = serve
+      .stdout()
+      .split('\n')
+      .find((line) => line.includes('other users of this machine may read the SQLite database'));
+    expect(JSON.parse(warning ?? '{}')).toMatchObject({ level: 40, path, mode: '0644' });
   });
 
   it('in a production deployment creates no demo client, prints no secret, and says on stderr how to add a client', async () => {

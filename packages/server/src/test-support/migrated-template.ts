@@ -29,7 +29,8 @@ export async function writeMigratedSqlite(path: string): Promise<void> {
       await rm(folder, { recursive: true, force: true });
     }
   })();
-  await writeFile(path, await sqliteBytes);
+  // 0600, as the service makes a new database (db/sqlite/sqlite-connection.ts).
+  await writeFile(path, await sqliteBytes, { mode: 0o600 });
 }
 
 let postgresTemplate: Promise<string> | undefined;

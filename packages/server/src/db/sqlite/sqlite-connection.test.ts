@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,6 +38,35 @@ describe('openSqliteConnection', () => {
       expect(sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
     } finally {
       sqlite.close();
+    }
+  });
+
+  it("makes a new database file, its -wal and -shm and its folder the owner's alone; an existing file keeps its mode", () => {
+    const folder = mkdtempSync(join(tmpdir(), 'poker-launch-connection-'));
+    folders.push(folder);
+    const modeOf = (path: string) => statSync(path).mode & 0o777;
+    // The umask most machines have, which gave 0644 files any user could read.
+    const umask = process.umask(0o022);
+    try {
+      const path = join(folder, 'store', 'poker-launch.db');
+      const sqlite = openSqliteConnection(path);
+      try {
+        sqlite.exec('create table t (x); insert into t values (1)');
+        const files = readdirSync(join(folder, 'store')).sort();
+        expect(files).toEqual(['poker-launch.db', 'poker-launch.db-shm', 'poker-launch.db-wal']);
+        for (const file of files) expect(modeOf(join(folder, 'store', file)), file).toBe(0o600);
+        expect(modeOf(join(folder, 'store'))).toBe(0o700);
+      } finally {
+        sqlite.close();
+      }
+
+      const shared = join(folder, 'shared.db');
+      writeFileSync(shared, '');
+      chmodSync(shared, 0o640);
+      openSqliteConnection(shared).close();
+      expect(modeOf(shared)).toBe(0o640);
+    } finally {
+      process.umask(umask);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 
@@ -28,7 +28,7 @@ export const BUSY_TIMEOUT_MS = 5000;
  * `cacheSizeKib`: its page cache (the writer's is smaller, see WRITER_CACHE_SIZE_KIB).
  */
 export function openSqliteConnection(path: string, cacheSizeKib = CACHE_SIZE_KIB): SQLite.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') createPrivately(path);
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a commit is on disk before the response that confirms it; NORMAL could lose it on power loss.
@@ -37,4 +37,18 @@ export function openSqliteConnection(path: string, cacheSizeKib = CACHE_SIZE_KIB
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`cache_size = -${cacheSizeKib}`);
   return sqlite;
+}
+
+/**
+ * A new database file (and any folder made for it) is its owner's alone, whatever the umask: it holds the
+ * clients' and webhooks' secrets and players' personal fields, and SQLite gives its -wal and -shm files
+ * the database file's mode. An existing file keeps its mode (`serve` warns when others may read it).
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch {
+    // There already (EEXIST), or not ours to make (a folder we may not write): SQLite's own open says why.
+  }
 }
