@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LiveConfig } from '../live-config/live-config.js';
+import type { Client } from '../clients/client.js';
 import type { ActivityRecorder } from './activity-recorder.js';
 import type { AttemptError, LaunchAttempt } from './launch-attempt.js';
 
@@ -22,7 +22,7 @@ const MAX_PLAYER_ID = 64;
  */
 export function recordLaunchAttempts(
   app: FastifyInstance,
-  live: LiveConfig,
+  live: { client(id: string): Client | undefined },
   recorder: ActivityRecorder,
   now: () => number,
 ): void {

@@ -4,7 +4,7 @@ import { listClients } from '../clients/client.repository.js';
 import { type CurrencyStatus, listActiveCurrencyCodes } from '../currencies/currency.repository.js';
 import { isKnownCurrency } from '../currencies/iso-currencies.js';
 import type { Db } from '../db/schema.js';
-import { RepeatedFailure } from '../ops/repeated-failure.js';
+import { RepeatedFailure } from '../repeated-failure.js';
 import { loadSettings } from '../settings/setting.repository.js';
 import type { Settings } from '../settings/settings.js';
 import type { ApiUser } from '../users/api-user.js';

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { Db } from '../db/schema.js';
-import { RepeatedFailure } from './repeated-failure.js';
+import { RepeatedFailure } from '../repeated-failure.js';
 
 /** How often a listening instance says it is alive; the console calls one silent for 3 beats "silent". */
 export const HEARTBEAT_INTERVAL_MS = 15_000;

@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { LOG_BACKLOG_LIMIT_BYTES } from '../http/log-destination.js';
 import { SERVICE_VERSION } from '../version.js';
+import { DELIVERY_OUTCOMES } from '../webhooks/delivery-outcome.js';
 import { counterSeries, type Series } from './metric-series.js';
 import { PURGE_TARGETS } from './purge-targets.js';
 
@@ -61,9 +62,6 @@ const REPLAY_REFUSAL_CODES = [
   'request_replayed',
   'replay_fields_required',
 ] as const;
-/** What became of one webhook delivery attempt, as the deliverer counts it. */
-const WEBHOOK_OUTCOMES = ['delivered', 'retrying', 'failed', 'gone', 'refused'] as const;
-export type DeliveryOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
 export function createMetrics(): Metrics {
   const own = new Registry();
@@ -199,7 +197,7 @@ export function createMetrics(): Metrics {
   });
   for (const kind of DATABASE_ERROR_KINDS) metrics.databaseErrors.inc({ kind }, 0);
   for (const code of REPLAY_REFUSAL_CODES) metrics.replayRefusals.inc({ code }, 0);
-  for (const outcome of WEBHOOK_OUTCOMES) metrics.webhookDeliveries.inc({ outcome }, 0);
+  for (const outcome of DELIVERY_OUTCOMES) metrics.webhookDeliveries.inc({ outcome }, 0);
   for (const { what } of PURGE_TARGETS) {
     // Sessions have a counter of their own (purge-job.ts).
     if (what !== 'session') metrics.consoleRecordsPurged.inc({ kind: what }, 0);

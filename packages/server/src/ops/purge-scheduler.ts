@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
+import { RepeatedFailure } from '../repeated-failure.js';
 import type { Metrics } from './metrics.js';
 import { type PurgeBatchFunction, purgeInBatches } from './purge.js';
-import { RepeatedFailure } from './repeated-failure.js';
 
 /** How often each instance looks for sessions to purge. */
 export const PURGE_INTERVAL_MS = 60_000;

@@ -1,6 +1,5 @@
 import { ApiError } from '../http/api-error.js';
 import { parseBearer } from '../http/bearer.js';
-import type { LiveConfig } from '../live-config/live-config.js';
 import { hashApiKey } from './api-key.js';
 import { type ApiPermission, type ApiUser, hasPermission } from './api-user.js';
 
@@ -14,8 +13,13 @@ import { type ApiPermission, type ApiUser, hasPermission } from './api-user.js';
  * leading bits of *the hash of the guess* match a stored hash. That says nothing about any real key
  * (it would need a SHA-256 preimage), unlike comparing the key text itself, which leaks it byte by byte.
  */
+/** Where API users are found by their key's hash: the live configuration (live-config/live-config.ts). */
+export interface ApiUsersByKeyHash {
+  findApiUserByKeyHash(keyHash: string): ApiUser | undefined;
+}
+
 export async function authorizeApiKey(
-  live: LiveConfig,
+  live: ApiUsersByKeyHash,
   header: string,
   permission: ApiPermission,
 ): Promise<ApiUser> {

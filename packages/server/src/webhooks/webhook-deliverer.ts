@@ -4,8 +4,6 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/schema.js';
 import type { SessionStore } from '../db/session-store.js';
-import type { LiveConfig } from '../live-config/live-config.js';
-import type { DeliveryOutcome, Metrics } from '../ops/metrics.js';
 import {
   type Attempted,
   claimedDeliveries,
@@ -20,6 +18,7 @@ import {
   releaseLeasesStatement,
   type SentDelivery,
 } from './delivery.repository.js';
+import type { DeliveryCounter, DeliveryOutcome } from './delivery-outcome.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { SENDER_NICE, SenderThread } from './send-jobs.js';
 import { endpointSecrets, type WebhookEndpoint } from './webhook-endpoint.js';
@@ -41,13 +40,14 @@ export interface DelivererOptions {
   db: Db;
   /** Where claims and attempts are written: the session store's writer. */
   sessions: Pick<SessionStore, 'execute' | 'executeAll'>;
-  live: Pick<LiveConfig, 'webhookEndpoints'>;
+  /** The endpoints as the live configuration holds them (live-config/live-config.ts). */
+  live: { readonly webhookEndpoints: readonly WebhookEndpoint[] };
   config: Pick<
     Config,
     'deployment' | 'webhookAllowPrivateAddresses' | 'webhookRetrySchedule' | 'webhookTimeoutMs'
   >;
   clock: Clock;
-  metrics: Pick<Metrics, 'webhookDeliveries'>;
+  metrics: { webhookDeliveries: DeliveryCounter };
   log: FastifyBaseLogger;
   pollMs?: number;
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { RepeatedFailure } from '../ops/repeated-failure.js';
+import { RepeatedFailure } from '../repeated-failure.js';
 import { oldestPendingAgeSeconds } from './delivery.repository.js';
 import {
   EXPIRY_SCAN_BATCH,
