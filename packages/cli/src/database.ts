@@ -83,7 +83,7 @@ export async function withOpenDatabase<T>(
   const config = loadConfig(context.env);
   const notes = databaseNotes(config.database, { serving: false });
   const database = await openDatabase(config.database, options).catch((error: unknown) => {
-    throw new CommandError(`cannot open the database: ${messageOf(error)}`);
+    throw new CommandError(`cannot open the database: ${databaseProblem(error)}`);
   });
   for (const note of notes) context.err(note);
   try {
@@ -142,11 +142,23 @@ function isReadOnlyFile(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_READONLY');
 }
 
-/** A database error in one line, with what to do about a SQLite file this user cannot write. */
+/**
+ * SQLite's answer when the file cannot be opened at all: among other causes, one this user may not read
+ * (a new store is its creator's alone, mode 0600: docs/operations.md, "What is stored how").
+ */
+function isUnopenableFile(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'SQLITE_CANTOPEN';
+}
+
+/** A database error in one line, with what to do about a SQLite file this user cannot read or write. */
 export function databaseProblem(error: unknown): string {
-  return isReadOnlyFile(error)
-    ? `${messageOf(error)}: the SQLite file, its -wal and -shm files and its folder must be writable by the user that runs poker-launch (run the CLI as the service's own user)`
-    : messageOf(error);
+  if (isReadOnlyFile(error)) {
+    return `${messageOf(error)}: the SQLite file, its -wal and -shm files and its folder must be writable by the user that runs poker-launch (run the CLI as the service's own user)`;
+  }
+  if (isUnopenableFile(error)) {
+    return `${messageOf(error)}: the SQLite file, its -wal and -shm files and its folder must be readable and writable by the user that runs poker-launch (run the CLI as the service's own user)`;
+  }
+  return messageOf(error);
 }
 
 export function messageOf(error: unknown): string {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import {
   chmod,
   chown,
@@ -12,25 +12,14 @@ import {
   stat,
   writeFile,
 } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, printedCredentials } from '../test-support/create-session.js';
-import { BIN, runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { canRunAsNobody, NOBODY } from '../test-support/other-account.js';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
 import { useTempSqlite } from '../test-support/temp-database.js';
-
-/** An account of no privilege, as an operator's own would be. */
-const NOBODY = { uid: 65534, gid: 65534 };
-
-/** Whether any account can read `file`: it and every folder above it open to others. */
-function readableByAll(file: string): boolean {
-  if ((statSync(file).mode & 0o004) === 0) return false;
-  for (let folder = dirname(file); ; folder = dirname(folder)) {
-    if ((statSync(folder).mode & 0o001) === 0) return false;
-    if (dirname(folder) === folder) return true;
-  }
-}
 
 // docs/operations.md, "Backups and restore".
 describe('poker-launch restore', () => {
@@ -218,7 +207,7 @@ describe('poker-launch restore', () => {
 
   // As another account: in a folder of /tmp, which it can reach (the test's own temporary folder may sit
   // in one only root may enter, as CI's does), and only where that account can read the installed bin.
-  it.skipIf(!asRoot || !readableByAll(BIN))(
+  it.skipIf(!canRunAsNobody())(
     "says which chown to run when it cannot give the file the database's owner",
     async () => {
       const backup = join(folder(), 'backup.db');

@@ -61,7 +61,7 @@ export const serveCommand: Command = {
     const { closeOnSignals, stagingExposureWarning, startServer } = await import('@poker-launch/server');
     const notes = databaseNotes(config.database, { serving: true });
     const server = await startServer(config).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = databaseProblem(error);
       // "role "poker" does not exist" alone does not say which server said it.
       throw new CommandError(
         isDatabaseUnavailable(error)
