@@ -200,6 +200,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./operator-disable.js')).operatorDisableCommand,
   },
   {
+    name: 'operator enable',
+    summary: 'Enable a disabled operator account again; it signs in with its password.',
+    load: async () => (await import('./operator-enable.js')).operatorEnableCommand,
+  },
+  {
     name: 'operator password',
     summary: "Set an operator's password (asked as for operator add); its console sessions end.",
     load: async () => (await import('./operator-password.js')).operatorPasswordCommand,

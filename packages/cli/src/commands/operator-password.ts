@@ -14,7 +14,7 @@ export const operatorPasswordCommand: Command = {
   ],
   positionals: [1, 1],
   async run({ positionals: [username = ''] }, context) {
-    const { endedSessions } = await withAdmin(context, async (admin) => {
+    const { endedSessions, operator } = await withAdmin(context, async (admin) => {
       // The account first, as operator add checks the name: a password typed for no one is typed for nothing.
       const problem = await unknownOperatorProblem(admin.db, username);
       if (problem !== undefined) throw new CommandError(problem);
@@ -22,6 +22,10 @@ export const operatorPasswordCommand: Command = {
       return valueOrFail(await changeOperatorPassword(admin, { username, passwordHash }));
     });
     context.out(`password of operator ${username} changed; ${endedSessions} console session(s) ended`);
+    // A new password is often the first step of bringing an account back: it does not enable it.
+    if (!operator.active) {
+      context.err(`operator ${username} is disabled: "operator enable ${username}" lets it sign in`);
+    }
     return 0;
   },
 };

@@ -119,6 +119,36 @@ describe.each(DIALECTS)('poker-launch operator commands on %s', (kind) => {
     );
   });
 
+  it('enables a disabled operator again; a new password alone says the account is still disabled', async () => {
+    await cli(['operator', 'add', 'erin', '--role', 'support'], `${PASSWORD}\n`);
+    await cli(['operator', 'disable', 'erin']);
+    const password = await cli(['operator', 'password', 'erin'], 'a newer long password\n');
+    expect(password).toMatchObject({
+      code: 0,
+      stdout: 'password of operator erin changed; 0 console session(s) ended\n',
+      stderr: 'operator erin is disabled: "operator enable erin" lets it sign in\n',
+    });
+    expect((await stored((db) => findOperator(db, 'erin')))?.active).toBe(false);
+
+    const enabled = await cli(['operator', 'enable', 'erin']);
+    expect(enabled).toMatchObject({ code: 0, stdout: 'operator erin enabled\n' });
+    expect((await stored((db) => findOperator(db, 'erin')))?.active).toBe(true);
+    expect((await cli(['operator', 'enable', 'erin'])).stdout).toBe('operator erin was enabled already\n');
+    expect(await cli(['operator', 'enable', 'nobody'])).toMatchObject({
+      code: 1,
+      stderr: 'poker-launch operator enable: no operator named "nobody"; see "operator list"\n',
+    });
+    const again = await cli(['operator', 'password', 'erin'], 'the newest long password\n');
+    expect(again.stderr).not.toContain('disabled');
+    const records = await stored((db) => listAuditRecords(db, { limit: 10, offset: 0 }));
+    expect(records.map((record) => record.action).slice(0, 4)).toEqual([
+      'operator.password',
+      'operator.enable',
+      'operator.enable',
+      'operator.password',
+    ]);
+  });
+
   it('records every change of the other commands too, with the OS user, and never a secret', async () => {
     await cli(['client', 'add', 'casino-1', '--secret', 's'.repeat(20)]);
     await cli(['client', 'update', 'casino-1', '--url-poker', 'https://poker.example/']);

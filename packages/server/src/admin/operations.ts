@@ -11,7 +11,12 @@ import {
   disableCurrencies as disableCurrenciesChange,
   enableCurrencies as enableCurrenciesChange,
 } from './currency-admin.js';
-import { addOperatorChange, changeOperatorPasswordChange, disableOperatorChange } from './operator-admin.js';
+import {
+  addOperatorChange,
+  changeOperatorPasswordChange,
+  disableOperatorChange,
+  enableOperatorChange,
+} from './operator-admin.js';
 import { registerPlayer } from './player-admin.js';
 import { erasePlayer as erasePlayerChange, PERSONAL_COLUMNS } from './player-erase.js';
 import { endPlayerSessionsChange, endSessionChange } from './session-admin.js';
@@ -91,6 +96,7 @@ export const endPlayerSessions = audited('player.end-sessions', endPlayerSession
 
 export const addOperator = audited('operator.add', addOperatorChange);
 export const disableOperator = audited('operator.disable', disableOperatorChange);
+export const enableOperator = audited('operator.enable', enableOperatorChange);
 export const changeOperatorPassword = audited('operator.password', changeOperatorPasswordChange);
 
 /** A client's player: the integrator's id (or ours, in internal player-id mode). */

@@ -68,6 +68,21 @@ export async function disableOperatorChange(
   return succeed({ operator: { ...operator, active: false }, endedSessions, wasDisabled: !operator.active });
 }
 
+/**
+ * Enables a disabled account again (someone back from leave, a disable by mistake): its old password
+ * signs in again, so give it a new one first (`operator password`) if the old one may be known.
+ */
+export async function enableOperatorChange(
+  db: Db,
+  input: { username: string },
+  now: Date,
+): Promise<AdminResult<{ operator: Operator; wasEnabled: boolean }>> {
+  const operator = await findOperator(db, input.username);
+  if (!operator) return unknownOperator(input.username);
+  await updateOperator(db, input.username, { active: true }, now);
+  return succeed({ operator: { ...operator, active: true }, wasEnabled: operator.active });
+}
+
 /** A new password ends the account's console sessions: whoever knew the old one is signed out. */
 export async function changeOperatorPasswordChange(
   db: Db,
