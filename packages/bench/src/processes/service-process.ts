@@ -36,6 +36,8 @@ export async function startService(options: ServiceOptions): Promise<ServerProce
       HOST: SERVICE_HOST,
       PORT: String(port),
       POKER_LAUNCH_ENV: 'production',
+      // As a deployment sets it (production warns without it); the same URLs the default gives here.
+      PUBLIC_URL: `http://${SERVICE_HOST}:${port}`,
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: options.logLevel,
       ...options.env,

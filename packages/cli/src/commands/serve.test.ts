@@ -84,7 +84,10 @@ describe('poker-launch serve', () => {
   });
 
   it('in a production deployment creates no demo client, prints no secret, and says on stderr how to add a client', async () => {
-    serve = await runServe(database().url, { POKER_LAUNCH_ENV: 'production' });
+    serve = await runServe(database().url, {
+      POKER_LAUNCH_ENV: 'production',
+      PUBLIC_URL: 'https://poker.example.com',
+    });
     // stderr is its own pipe: read it once the process has ended and both pipes are drained.
     expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     expect(serve.stdout()).not.toContain('secret');
@@ -102,6 +105,19 @@ describe('poker-launch serve', () => {
     } finally {
       await opened.close();
     }
+  });
+
+  it('in a production deployment without PUBLIC_URL says on stderr and in the log that launch URLs start with its own address', async () => {
+    serve = await runServe(database().url, { POKER_LAUNCH_ENV: 'production', HOST: '0.0.0.0' });
+    expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    const port = new URL(serve.address).port;
+    expect(serve.stderr()).toContain(
+      `PUBLIC_URL is not set: every launch URL starts with http://localhost:${port}, this instance's own address, ` +
+        "which players' browsers do not reach; set PUBLIC_URL to the address they use (https://poker.example.com)\n",
+    );
+    expect(serve.stdout()).toContain(
+      `"publicUrl":"http://localhost:${port}","msg":"PUBLIC_URL is not set in a production deployment"`,
+    );
   });
 
   it('in a staging deployment (named, not only the default) creates client demo and prints its secret', async () => {

@@ -20,7 +20,8 @@ export const serveCommand: Command = {
     '  DATABASE_URL           sqlite:<path> (default sqlite:./data/poker-launch.db) or postgres://…',
     '  HOST                   interface to listen on (default 127.0.0.1)',
     '  PORT                   port to listen on (default 8080)',
-    '  PUBLIC_URL             base of every launch URL (default http://HOST:PORT)',
+    "  PUBLIC_URL             base of every launch URL, as players' browsers reach it (default",
+    '                         http://HOST:PORT, localhost for 0.0.0.0; production warns without it)',
     '  POKER_LAUNCH_ENV       staging (default) or production',
     '  RATE_LIMIT_PER_MINUTE  API requests a minute per client (default 1200; 0: off); per instance',
     '                         unless REDIS_URL is set',
@@ -75,6 +76,19 @@ export const serveCommand: Command = {
     if (exposure.length > 0) {
       for (const line of exposure) context.err(line);
       server.app.log.warn({ host: config.host }, 'staging deployment listening beyond this machine');
+    }
+    if (config.deployment === 'production' && (context.env.PUBLIC_URL ?? '').trim() === '') {
+      // The default, http://HOST:PORT (localhost for 0.0.0.0), is this machine's own address: every
+      // launch URL would send players' browsers to themselves (docs/operations.md, "Deploying").
+      context.err(
+        `PUBLIC_URL is not set: every launch URL starts with ${config.publicUrl}, this instance's own ` +
+          "address, which players' browsers do not reach; set PUBLIC_URL to the address they use " +
+          '(https://poker.example.com)',
+      );
+      server.app.log.warn(
+        { publicUrl: config.publicUrl },
+        'PUBLIC_URL is not set in a production deployment',
+      );
     }
     if (server.appliedMigrations.length > 0) {
       server.app.log.info({ migrations: server.appliedMigrations }, 'applied migrations');
