@@ -49,6 +49,7 @@ export const CLIENT_UPDATE_OPTIONS = {
   'no-url-sport': { type: 'boolean' },
   'no-frame-origins': { type: 'boolean' },
   'keep-previous-for': { type: 'string' },
+  'rotate-secret': { type: 'boolean' },
 } as const satisfies OptionSpec;
 
 const DAY_MS = 86_400_000;

@@ -1,4 +1,5 @@
 import {
+  generateClientSecret,
   isProtectionOnly,
   protectClient,
   rotateClientSecret,
@@ -18,11 +19,14 @@ import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
 
 export const clientUpdateCommand: Command = {
-  usage: `<id> ${CLIENT_OPTIONS_USAGE} [--keep-previous-for <duration>] [--enable] [--no-url-poker …] [--no-frame-origins]`,
+  usage: `<id> ${CLIENT_OPTIONS_USAGE} [--rotate-secret] [--keep-previous-for <duration>] [--enable] [--no-url-poker …] [--no-frame-origins]`,
   help: [
     ...CLIENT_OPTIONS_HELP,
-    '  --keep-previous-for <d> with --secret: the secret it replaces still signs for this long (24h, 90m,',
-    '                          3s, 7d; at most 90d), so integrators can switch without a failed request',
+    '  --rotate-secret         a new random secret, which it prints (a secret given with --secret is',
+    '                          seen by every user of the host in the process list while the command runs)',
+    '  --keep-previous-for <d> with --secret or --rotate-secret: the secret it replaces still signs for',
+    '                          this long (24h, 90m, 3s, 7d; at most 90d), so integrators can switch',
+    '                          without a failed request',
     '  --enable                enable a disabled client',
     '  --no-url-poker          back to the built-in page (likewise --no-url-casino-lobby, …)',
     '  --no-frame-origins      allow no origin to frame the game',
@@ -30,7 +34,7 @@ export const clientUpdateCommand: Command = {
     'Only the flags given change; --frame-origin and --allow-address replace the whole list. Running',
     'servers use the change within a second.',
     '',
-    'example: poker-launch client update casino-1 --secret "$NEW_SECRET" --keep-previous-for 24h',
+    'example: poker-launch client update casino-1 --rotate-secret --keep-previous-for 24h',
     'example: poker-launch client update casino-1 --signature hmac --allow-address 203.0.113.0/24',
   ],
   options: CLIENT_UPDATE_OPTIONS,
@@ -38,10 +42,16 @@ export const clientUpdateCommand: Command = {
   positionals: [1, 1],
   async run({ values, positionals: [id = ''] }, context) {
     const changes = readClientChanges(values);
+    const generated = values['rotate-secret'] === true ? generateClientSecret() : undefined;
+    if (generated !== undefined) {
+      if (changes.secretKey !== undefined)
+        throw new UsageError('--rotate-secret makes a new secret: give it without --secret or --no-secret');
+      changes.secretKey = generated;
+    }
     const overlap = values['keep-previous-for'];
     // Before "nothing to change": given alone, it is the flag that is wrong, not the lack of one.
     if (typeof overlap === 'string' && typeof changes.secretKey !== 'string')
-      throw new UsageError('--keep-previous-for needs --secret <new>');
+      throw new UsageError('--keep-previous-for needs --secret <new> or --rotate-secret');
     if (Object.keys(changes).length === 0)
       throw new UsageError('nothing to change; see --help for the flags');
     const now = new Date();
@@ -70,6 +80,10 @@ export const clientUpdateCommand: Command = {
     else
       context.out(
         `client ${id} updated; its previous secret stays valid until ${client.previousSecret.until}`,
+      );
+    if (generated !== undefined)
+      context.out(
+        `secret: ${generated}   (store it now; poker-launch client show ${id} --show-secret prints it again)`,
       );
     return 0;
   },

@@ -150,7 +150,7 @@ describe('poker-launch client', () => {
     await cli('client', 'add', 'casino-1');
     expect(await cli('client', 'update', 'casino-1', '--keep-previous-for', '3h')).toMatchObject({
       code: 2,
-      stderr: 'poker-launch client update: --keep-previous-for needs --secret <new>\n',
+      stderr: 'poker-launch client update: --keep-previous-for needs --secret <new> or --rotate-secret\n',
     });
   });
 
@@ -351,6 +351,37 @@ describe('poker-launch client', () => {
       '1h',
     );
     expect(nothingKept.stdout).toBe('client open updated; it had no secret to keep\n');
+  });
+
+  it('--rotate-secret makes a new random secret, prints it once, and keeps the previous one for --keep-previous-for', async () => {
+    // The secret never has to be on the command line, where the process list shows it.
+    await cli('client', 'add', 'c2', '--secret', 'the-first-secret-00');
+    const rotated = await cli('client', 'update', 'c2', '--rotate-secret', '--keep-previous-for', '1h');
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const secret =
+      /^secret: ([0-9a-f]{64}) {3}\(store it now; poker-launch client show c2 --show-secret prints it again\)$/m.exec(
+        rotated.stdout,
+      )?.[1];
+    expect(rotated.stdout).toMatch(/^client c2 updated; its previous secret stays valid until \S+\nsecret: /);
+    const stored = await database().open();
+    try {
+      expect(await findClient(stored.db, 'c2')).toMatchObject({
+        secretKey: secret,
+        previousSecret: { key: 'the-first-secret-00' },
+      });
+    } finally {
+      await stored.close();
+    }
+    expect(
+      await cli('client', 'update', 'c2', '--rotate-secret', '--secret', 'another-secret-0000'),
+    ).toMatchObject({
+      code: 2,
+      stderr:
+        'poker-launch client update: --rotate-secret makes a new secret: give it without --secret or --no-secret\n',
+    });
+    expect((await cli('client', 'update', 'c2', '--rotate-secret')).stdout).toMatch(
+      /^client c2 updated\nsecret: [0-9a-f]{64} /,
+    );
   });
 
   it('fails with exit code 1 on a client that does not exist', async () => {
