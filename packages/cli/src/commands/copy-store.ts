@@ -6,6 +6,9 @@ import {
   type Database,
   type DatabaseConfig,
   type Db,
+  HEARTBEAT_INTERVAL_MS,
+  type InstanceRecord,
+  listInstances,
   loadConfig,
   openDatabase,
   parseDatabaseUrl,
@@ -36,9 +39,15 @@ export const copyStoreCommand: Command = {
     if (describeDatabase(source) === describeDatabase(target)) {
       throw new CommandError('the target is the database DATABASE_URL names; give another one');
     }
-    const report = await withDatabase(
+    const { report, running } = await withDatabase(
       context,
-      (db) => withTarget(target, (database) => copyInto(db, database, describeDatabase(source), context.env)),
+      async (db) => {
+        const running = await runningInstances(db);
+        const report = await withTarget(target, (database) =>
+          copyInto(db, database, describeDatabase(source), context.env),
+        );
+        return { report, running };
+      },
       {
         withoutTimeouts: true,
         // Tables and columns only a later version knows are in no plan here: they would be left out.
@@ -54,9 +63,33 @@ export const copyStoreCommand: Command = {
     );
     const skipped = Object.entries(TABLE_PLANS).filter(([, plan]) => plan.copy === 'skip');
     context.out(`not copied (not data): ${skipped.map(([table]) => table).join(', ')}`);
+    if (running.length > 0) context.err(runningNote(running));
     return 0;
   },
 };
+
+/**
+ * The instances of `serve` that recorded themselves alive on the source within three heartbeats (as the
+ * console's overview counts them): a copy taken while they run misses what they write after it.
+ */
+async function runningInstances(db: Db): Promise<InstanceRecord[]> {
+  const since = Date.now() - 3 * HEARTBEAT_INTERVAL_MS;
+  const instances = await listInstances(db).catch(() => []);
+  return instances.filter((instance) => !instance.draining && Date.parse(instance.seenAt) >= since);
+}
+
+/**
+ * Said after the copy, on stderr: a copy of a running store is a fine trial, but a move made from it
+ * loses the launches made after its snapshot (docs/operations.md, "Moving from SQLite to PostgreSQL").
+ */
+function runningNote(running: InstanceRecord[]): string {
+  const which = running.map((instance) => `${instance.host} pid ${instance.pid}`).join(', ');
+  return (
+    `${running.length} instance(s) of poker-launch serve were running on the source (${which}): what they ` +
+    'write after this snapshot is not in the copy. To move the store, stop them first and copy again into ' +
+    'an empty database, or copy from a "poker-launch backup" taken at the switch'
+  );
+}
 
 function targetConfig(url: string): DatabaseConfig {
   try {
