@@ -99,8 +99,11 @@ export function closeOnSignals(server: RunningServer, deadlineMs: number): void 
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
+    const started = Date.now();
+    let cut = false;
     server.app.log.info({ signal, deadlineMs }, 'shutting down');
     const deadline = setTimeout(() => {
+      cut = true;
       server.app.log.warn('shutdown deadline passed; closing the connections still open');
       server.app.server.closeAllConnections();
       // Whatever else still holds the close up (the database), the process ends now.
@@ -108,7 +111,12 @@ export function closeOnSignals(server: RunningServer, deadlineMs: number): void 
     }, deadlineMs);
     deadline.unref();
     server.close().then(
-      () => process.exit(0),
+      () => {
+        // The last line: the drain ended (by itself, or cut at the deadline), not by a SIGKILL (pino
+        // writes the lines it still holds as the process exits).
+        server.app.log.info({ signal, drainedMs: Date.now() - started, cutConnections: cut }, 'shut down');
+        process.exit(0);
+      },
       (error: unknown) => {
         server.app.log.error({ err: error }, 'shutdown failed');
         process.exit(1);

@@ -220,6 +220,7 @@ describe('poker-launch serve with slow clients and on SIGTERM', () => {
     await stalled.closed;
     expect(parseResponses(stalled.received())).toEqual([]);
     expect(serve.stdout()).toContain('shutdown deadline passed; closing the connections still open');
+    expect(serve.stdout()).toMatch(/"cutConnections":true,"msg":"shut down"}\n$/);
   });
 
   it('on SIGTERM with keep-alive clients exits once the last in-flight response is out, not at SHUTDOWN_TIMEOUT', async () => {

@@ -63,6 +63,10 @@ describe('poker-launch serve', () => {
     serve = await runServe(database().url);
     expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     expect(serve.stdout()).toContain('Server listening at');
+    // The drain's end is logged, so a log tells a clean stop from a cut one (or a SIGKILL).
+    expect(serve.stdout().trim().split('\n').at(-1)).toMatch(
+      /"signal":"SIGTERM","drainedMs":\d+,"cutConnections":false,"msg":"shut down"}$/,
+    );
     expect(serve.stdout()).not.toContain(secret);
     expect(serve.stdout()).not.toContain('curl');
   });
