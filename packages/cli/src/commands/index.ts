@@ -96,7 +96,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'setting set',
-    summary: 'Change a setting; running servers use it from their next request.',
+    summary: 'Change a setting; every running server uses it within a second, no restart.',
     load: async () => (await import('./setting-set.js')).settingSetCommand,
   },
   {
