@@ -132,7 +132,7 @@ describe('a PostgreSQL database nothing answers at', () => {
     const serve = await runPokerLaunch(['serve'], { DATABASE_URL: url, PORT: String(await freePort()) });
     expect(serve).toMatchObject({
       code: 1,
-      stderr: `poker-launch serve: cannot start: cannot reach the database ${shown}: ${refused}`,
+      stderr: `poker-launch serve: cannot start: cannot reach the database ${shown}: ${refused.trimEnd()}; check that PostgreSQL runs at the host and port DATABASE_URL names\n`,
     });
   });
 });
@@ -166,5 +166,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a PostgreSQL database a command o
         stderr: `poker-launch ${command}: ${missing}`,
       });
     }
+    // serve says what to do too (it creates the tables itself), where it said only what the driver said.
+    const serve = await runPokerLaunch(['serve'], { DATABASE_URL: url.href, PORT: String(await freePort()) });
+    expect(serve).toMatchObject({
+      code: 1,
+      stderr:
+        `poker-launch serve: cannot start: cannot reach the database ${url.href}: database "${name}" does not exist; ` +
+        `create it first (createdb ${name}, owned by the service's role: docs/operations.md, "PostgreSQL"), or set DATABASE_URL to the service's database\n`,
+    });
   });
 });

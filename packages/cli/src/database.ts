@@ -117,12 +117,19 @@ export async function withOpenDatabase<T>(
  * What to do about a PostgreSQL that refuses the connection or has no such database (the driver says
  * only what went wrong); nothing for other failures.
  */
-function unreachableAdvice(error: unknown, database: DatabaseConfig): string {
+export function unreachableAdvice(
+  error: unknown,
+  database: DatabaseConfig,
+  options: { serving?: boolean } = {},
+): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'ECONNREFUSED') return '; check that PostgreSQL runs at the host and port DATABASE_URL names';
   if (code === '3D000' && database.dialect === 'postgres') {
     const name = decodeURIComponent(new URL(database.url).pathname.slice(1));
-    return `; create it (createdb ${name}) and run "poker-launch migrate", or set DATABASE_URL to the service's database`;
+    // serve creates the tables of an empty database itself (unless MIGRATE_ON_START=false, which says so).
+    return options.serving
+      ? `; create it first (createdb ${name}, owned by the service's role: docs/operations.md, "PostgreSQL"), or set DATABASE_URL to the service's database`
+      : `; create it (createdb ${name}) and run "poker-launch migrate", or set DATABASE_URL to the service's database`;
   }
   return '';
 }

@@ -5,7 +5,7 @@ import {
   loadConfig,
 } from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
-import { databaseProblem } from '../database.js';
+import { databaseProblem, unreachableAdvice } from '../database.js';
 import { databaseNotes, describeDatabase } from '../database-notice.js';
 import { firstStartNotice, localAddress, PRODUCTION_NO_CLIENTS_NOTICE } from '../first-start-notice.js';
 
@@ -66,7 +66,7 @@ export const serveCommand: Command = {
       // "role "poker" does not exist" alone does not say which server said it.
       throw new CommandError(
         isDatabaseUnavailable(error)
-          ? `cannot start: cannot reach the database ${describeDatabase(config.database)}: ${message}`
+          ? `cannot start: cannot reach the database ${describeDatabase(config.database)}: ${message}${unreachableAdvice(error, config.database, { serving: true })}`
           : `cannot start: ${message}`,
       );
     });
