@@ -31,8 +31,20 @@ export interface AuditDescription {
   details: Record<string, unknown>;
 }
 
+/**
+ * A condition of a change, checked in its transaction before it: a refusal refuses the change, which then
+ * changes nothing. What it reads it must lock (PostgreSQL; on SQLite the transaction holds the write lock
+ * already), so that nobody changes it between the check and the change: the console's "changed since
+ * shown" check (docs/console.md, "Two operators at once").
+ */
+export type ChangeCondition = (trx: Db) => Promise<Refusal | undefined>;
+
 /** A change that can only run as someone, and is recorded as done by them. */
-export type AuditedOperation<I, T> = ((admin: Admin, input: I) => Promise<AdminResult<T>>) & {
+export type AuditedOperation<I, T> = ((
+  admin: Admin,
+  input: I,
+  onlyIf?: ChangeCondition,
+) => Promise<AdminResult<T>>) & {
   readonly action: string;
 };
 
@@ -49,11 +61,13 @@ export function audited<I, T>(
   change: AdminChange<I, T>,
   describe: (input: I, value: T) => AuditDescription = describeInput,
 ): AuditedOperation<I, T> {
-  const operation = async (admin: Admin, input: I): Promise<AdminResult<T>> => {
+  const operation = async (admin: Admin, input: I, onlyIf?: ChangeCondition): Promise<AdminResult<T>> => {
     const now = admin.clock();
     try {
       return await admin.db.transaction().execute(async (trx) => {
         await takeWriteLock(trx);
+        const refused = onlyIf === undefined ? undefined : await onlyIf(trx);
+        if (refused !== undefined) throw new Refused(refused);
         const result = await change(trx, input, now);
         if (!result.ok) throw new Refused(result);
         await insertAuditRecord(trx, { actor: admin.actor, action, ...describe(input, result.value) }, now);

@@ -337,6 +337,138 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect((await findWebhookEndpoint(h().db, endpointId))?.url).toBe('https://hooks.example/alice');
   });
 
+  it('lets one of two saves sent at once from forms shown alike win, whole: the other answers 409 and saves nothing', async () => {
+    // The fingerprint is compared in the save's own transaction, its record locked (docs/console.md,
+    // "Two operators at once"): checked before it, both saves found the record as shown and both went
+    // through, the second undoing the first without a word.
+    await addTestOperator(h().db, 'alice', 'admin');
+    await addTestOperator(h().db, 'bob', 'admin');
+    await h().addClient({ id: 'casino-1' });
+    const alice = consoleClient(h().app);
+    const bob = consoleClient(h().app);
+    await alice.signIn('alice');
+    await bob.signIn('bob');
+    await bob.post('/console/clients/casino-1/webhooks', {
+      url: 'https://hooks.example/a',
+      'event-player-created': 'on',
+    });
+    const endpointId = (await h().db.selectFrom('webhook_endpoints').select('id').executeTakeFirstOrThrow())
+      .id;
+    const shownOf = (body: string, action: string) =>
+      new RegExp(`action="${action}"[^]*?name="shown" value="([0-9a-f]+)"`).exec(body)?.[1] ?? '';
+    const settingsNow = async () =>
+      Object.fromEntries(
+        (await h().db.selectFrom('settings').select(['name', 'value']).execute()).map((row) => [
+          row.name,
+          row.value,
+        ]),
+      );
+    const client = '/console/clients/casino-1';
+    const webhook = `/console/webhooks/${endpointId}`;
+    const forms: {
+      page: string;
+      action: string;
+      audit: string;
+      values: [Record<string, string>, Record<string, string>];
+      saved: () => Promise<unknown>;
+    }[] = [
+      {
+        page: client,
+        action: client,
+        audit: 'client.update',
+        values: [{ 'url-poker': 'https://alice.example/' }, { 'url-poker': 'https://bob.example/' }],
+        saved: async () => (await findClient(h().db, 'casino-1'))?.launchUrls.poker,
+      },
+      {
+        page: client,
+        action: `${client}/protection`,
+        audit: 'client.protection',
+        values: [
+          { 'replay-protection': 'off', 'replay-window': '60', signature: 'legacy' },
+          { 'replay-protection': 'require', 'replay-window': '300', signature: 'legacy' },
+        ],
+        saved: async () => (await findClient(h().db, 'casino-1'))?.protection?.replayWindowSeconds,
+      },
+      {
+        page: '/console/settings',
+        action: '/console/settings',
+        audit: 'setting.change',
+        values: [{ NickMaxLength: '25' }, { NickMaxLength: '30', ConsoleIdleTimeout: '900' }],
+        saved: settingsNow,
+      },
+      {
+        page: webhook,
+        action: webhook,
+        audit: 'webhook.update',
+        values: [
+          { url: 'https://hooks.example/alice', 'event-player-created': 'on' },
+          { url: 'https://hooks.example/bob', 'event-player-created': 'on' },
+        ],
+        saved: async () => (await findWebhookEndpoint(h().db, endpointId))?.url,
+      },
+    ];
+    const audited = async (action: string) =>
+      (await listAuditRecords(h().db, { limit: 100, offset: 0 })).filter((r) => r.action === action).length;
+    for (const form of forms) {
+      const fill = async (browser: typeof alice, values: Record<string, string>) => {
+        const page = (await browser.get(form.page)).body;
+        const all =
+          form.action === '/console/settings'
+            ? Object.fromEntries(
+                [...page.matchAll(/name="(\w+)" type="text" maxlength="32" value="([^"]*)"/g)].map((m) => [
+                  m[1],
+                  m[2],
+                ]),
+              )
+            : {};
+        return { ...all, ...values, shown: shownOf(page, form.action) };
+      };
+      const filled = [await fill(alice, form.values[0]), await fill(bob, form.values[1])];
+      expect(filled[0]?.shown, form.action).toBe(filled[1]?.shown);
+      const auditedBefore = await audited(form.audit);
+      // Both saves' transactions start only once both are asked for: each has read the record by then.
+      const transaction = h().db.transaction.bind(h().db);
+      let asked = 0;
+      let bothAsked = () => {};
+      const both = new Promise<void>((resolve) => {
+        bothAsked = resolve;
+      });
+      const held = vi.spyOn(h().db, 'transaction').mockImplementation(() => {
+        const builder = transaction();
+        if (++asked === 2) bothAsked();
+        return {
+          execute: async (work: Parameters<typeof builder.execute>[0]) => {
+            await Promise.race([both, new Promise((resolve) => setTimeout(resolve, 2000))]);
+            return builder.execute(work);
+          },
+        } as unknown as typeof builder;
+      });
+      const answers = await Promise.all([
+        alice.post(form.action, filled[0]),
+        bob.post(form.action, filled[1]),
+      ]).finally(() => held.mockRestore());
+      expect(asked, form.action).toBe(2);
+      expect(answers.map((answer) => answer.statusCode).sort(), form.action).toEqual([303, 409]);
+      const winner = answers.findIndex((answer) => answer.statusCode === 303);
+      expect(answers[1 - winner]?.body).toContain('Someone else saved this after the page was shown');
+      // What is stored is the winner's whole save, as if it were alone; the loser's left no trace.
+      const stored = await form.saved();
+      expect(await audited(form.audit), form.action).toBe(auditedBefore + 1);
+      const expected =
+        form.action === client
+          ? form.values[winner]?.['url-poker']
+          : form.action === `${client}/protection`
+            ? Number(form.values[winner]?.['replay-window'])
+            : form.action === webhook
+              ? form.values[winner]?.url
+              : { ...(stored as object), ...form.values[winner] };
+      expect(stored, form.action).toEqual(expected);
+      if (form.action === '/console/settings' && winner === 0) {
+        expect(stored, form.action).not.toHaveProperty('ConsoleIdleTimeout', '900');
+      }
+    }
+  });
+
   it('answers 400 to a NUL character anywhere a page reads, signed in or not, never a 500 from the database', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     await h().addClient({ id: 'casino-1' });

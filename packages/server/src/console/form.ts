@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { type AdminResult, fail } from '../admin/admin-result.js';
+import type { ChangeCondition } from '../admin/audited.js';
 import type { IdWindow } from '../db/id-window.js';
+import type { Db } from '../db/schema.js';
 
 /**
  * Reading console forms and queries: every field a string of bounded length (a longer one is cut, and
@@ -50,6 +53,27 @@ export function fingerprintOf(stored: unknown): string {
 export function changedSinceShown(values: FormValues, stored: unknown): boolean {
   const shown = textField(values, SHOWN_FIELD, 32);
   return shown !== '' && shown !== fingerprintOf(stored);
+}
+
+/**
+ * The check of `changedSinceShown` as a condition of the save (admin/audited.ts), made in its transaction:
+ * `read` reads the stored values the form is filled from and locks them, so that of two saves from forms
+ * shown alike, sent at once, one is saved and the other refused whole. None for a form without the field.
+ */
+export function unchangedSinceShown(
+  values: FormValues,
+  read: (trx: Db) => Promise<unknown>,
+): ChangeCondition | undefined {
+  if (textField(values, SHOWN_FIELD, 32) === '') return undefined;
+  return async (trx) => {
+    const stored = await read(trx);
+    return stored !== undefined && changedSinceShown(values, stored) ? fail(CHANGED_MEANWHILE) : undefined;
+  };
+}
+
+/** Whether a save was refused by `unchangedSinceShown`: its page answers 409. */
+export function refusedAsChanged(result: AdminResult<unknown>): boolean {
+  return !result.ok && result.reason === CHANGED_MEANWHILE;
 }
 
 /** Lines of a textarea, blank ones dropped. */

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { dialectOf } from '../db/dialect-of.js';
 import type { Db } from '../db/schema.js';
 import {
   defaultSettings,
@@ -26,4 +28,12 @@ export async function saveSetting(db: Db, name: SettingName, value: string): Pro
     .values({ name, value })
     .onConflict((conflict) => conflict.column('name').doUpdateSet({ value }))
     .execute();
+}
+
+/**
+ * Keeps every other change of the settings out until the transaction ends, reads going on: a setting
+ * still at its default has no row to lock. PostgreSQL; SQLite has one writer at a time (takeWriteLock).
+ */
+export async function lockSettings(trx: Db): Promise<void> {
+  if (dialectOf(trx) === 'postgres') await sql`lock table settings in share row exclusive mode`.execute(trx);
 }

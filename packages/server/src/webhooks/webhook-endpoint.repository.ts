@@ -1,4 +1,5 @@
 import type { CompiledQuery, Selectable } from 'kysely';
+import { forUpdate } from '../db/row-locks.js';
 import type { Db, WebhookEndpointTable } from '../db/schema.js';
 import { withinTransaction } from '../db/within-transaction.js';
 import type { WebhookEndpoint } from './webhook-endpoint.js';
@@ -30,6 +31,12 @@ export async function findWebhookEndpoint(db: Db, id: string): Promise<WebhookEn
     .orderBy('event_type')
     .execute();
   return toEndpoint(row, subscriptions.map((s) => s.event_type).filter(isWebhookEventType));
+}
+
+/** The endpoint, its row locked until the transaction ends (PostgreSQL; SQLite has one writer at a time). */
+export async function findWebhookEndpointForUpdate(db: Db, id: string): Promise<WebhookEndpoint | undefined> {
+  await forUpdate(db, db.selectFrom('webhook_endpoints').select('id').where('id', '=', id)).execute();
+  return findWebhookEndpoint(db, id);
 }
 
 export async function insertWebhookEndpoint(db: Db, endpoint: WebhookEndpoint): Promise<void> {

@@ -12,7 +12,7 @@ import {
 } from '../../admin/operations.js';
 import type { AppContext } from '../../app-context.js';
 import { requestProtection } from '../../clients/client.js';
-import { listClients } from '../../clients/client.repository.js';
+import { findClientForUpdate, listClients } from '../../clients/client.repository.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import {
   CHANGED_MEANWHILE,
@@ -24,7 +24,9 @@ import {
   pageNumber,
   pageOf,
   queryString,
+  refusedAsChanged,
   textField,
+  unchangedSinceShown,
 } from '../form.js';
 import { sendPage } from '../render.js';
 import { activityRoutes } from './activity.page.js';
@@ -179,7 +181,16 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         }
         const checked = clientChangesOf(form);
         if (!checked.ok) return clientPage(reply, signedIn, id, { form, errors: checked.errors }, 422);
-        const updated = await updateClient(signedIn.admin, { id, changes: checked.changes });
+        const updated = await updateClient(
+          signedIn.admin,
+          { id, changes: checked.changes },
+          unchangedSinceShown(values, async (trx) =>
+            mapped(await findClientForUpdate(trx, id), clientFormOf),
+          ),
+        );
+        if (refusedAsChanged(updated)) {
+          return clientPage(reply, signedIn, id, { form, errors: { form: CHANGED_MEANWHILE } }, 409);
+        }
         if (!updated.ok)
           return clientPage(reply, signedIn, id, { form, errors: { form: sentence(updated.reason) } }, 422);
         return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=updated`, 303);
@@ -212,7 +223,22 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         if (Object.keys(checked.changes).length === 0) {
           return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=unchanged`, 303);
         }
-        const changed = await protectClient(signedIn.admin, { id, changes: checked.changes });
+        const changed = await protectClient(
+          signedIn.admin,
+          { id, changes: checked.changes },
+          unchangedSinceShown(values, async (trx) =>
+            mapped(await findClientForUpdate(trx, id), protectionFormOf),
+          ),
+        );
+        if (refusedAsChanged(changed)) {
+          return clientPage(
+            reply,
+            signedIn,
+            id,
+            { protection: { form, errors: { protection: CHANGED_MEANWHILE } } },
+            409,
+          );
+        }
         if (!changed.ok) {
           return clientPage(
             reply,
@@ -305,6 +331,11 @@ const DONE: Record<string, string> = {
 
 export function frame(signedIn: SignedIn) {
   return { operator: signedIn.operator, csrf: signedIn.csrf, section: 'clients' };
+}
+
+/** `f` of the value, if there is one. */
+function mapped<T, U>(value: T | undefined, f: (value: T) => U): U | undefined {
+  return value === undefined ? undefined : f(value);
 }
 
 function idParam(params: unknown): string {

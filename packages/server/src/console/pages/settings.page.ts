@@ -1,9 +1,18 @@
 import { changeSettings } from '../../admin/operations.js';
 import { listSettings } from '../../admin/setting-admin.js';
 import type { AppContext } from '../../app-context.js';
+import { lockSettings } from '../../settings/setting.repository.js';
 import { parseSetting, SETTING_NAMES } from '../../settings/settings.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { CHANGED_MEANWHILE, changedSinceShown, fingerprintOf, formOf, textField } from '../form.js';
+import {
+  CHANGED_MEANWHILE,
+  changedSinceShown,
+  fingerprintOf,
+  formOf,
+  refusedAsChanged,
+  textField,
+  unchangedSinceShown,
+} from '../form.js';
 import { sendPage } from '../render.js';
 import { sentence } from './client-form.js';
 
@@ -71,7 +80,17 @@ export function settingRoutes(context: AppContext): ConsoleRoute[] {
         }
         if (Object.keys(errors).length > 0) return page(reply, signedIn, { typed, errors }, 422);
         if (Object.keys(changed).length > 0) {
-          const saved = await changeSettings(signedIn.admin, { values: changed });
+          const saved = await changeSettings(
+            signedIn.admin,
+            { values: changed },
+            unchangedSinceShown(form, async (trx) => {
+              await lockSettings(trx);
+              return storedValues(await listSettings(trx));
+            }),
+          );
+          if (refusedAsChanged(saved)) {
+            return page(reply, signedIn, { typed, errors: { form: CHANGED_MEANWHILE } }, 409);
+          }
           if (!saved.ok) return page(reply, signedIn, { typed, errors: { form: saved.reason } }, 422);
         }
         return reply.redirect('/console/settings?done=saved', 303);

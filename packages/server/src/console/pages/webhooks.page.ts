@@ -14,7 +14,11 @@ import {
 import type { AppContext } from '../../app-context.js';
 import { findClient } from '../../clients/client.repository.js';
 import { findDelivery } from '../../webhooks/delivery.repository.js';
-import { findWebhookEndpoint, listWebhookEndpoints } from '../../webhooks/webhook-endpoint.repository.js';
+import {
+  findWebhookEndpoint,
+  findWebhookEndpointForUpdate,
+  listWebhookEndpoints,
+} from '../../webhooks/webhook-endpoint.repository.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-event.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import {
@@ -25,7 +29,9 @@ import {
   idPageOf,
   ownEntry,
   queryString,
+  refusedAsChanged,
   textField,
+  unchangedSinceShown,
 } from '../form.js';
 import { sendPage } from '../render.js';
 import { sentence } from './client-form.js';
@@ -135,7 +141,10 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
    */
   const submitWebhookForm = async <T>(
     body: unknown,
-    again: (shown: { form: WebhookForm; errors: Record<string, string> }) => Promise<unknown>,
+    again: (
+      shown: { form: WebhookForm; errors: Record<string, string> },
+      status?: number,
+    ) => Promise<unknown>,
     save: (checked: { url: string; events: string }) => Promise<AdminResult<T>>,
     saved: (value: T) => unknown,
   ) => {
@@ -143,6 +152,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
     const checked = webhookChangesOf(form, rules);
     if (!checked.ok) return again({ form, errors: checked.errors });
     const done = await save(checked);
+    if (refusedAsChanged(done)) return again({ form, errors: { form: CHANGED_MEANWHILE } }, 409);
     if (!done.ok) return again({ form, errors: { form: sentence(done.reason) } });
     return saved(done.value);
   };
@@ -215,8 +225,16 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         }
         return submitWebhookForm(
           request.body,
-          (again) => endpointPage(reply, signedIn, {}, id, again, 422),
-          ({ url, events }) => changeWebhookEndpoint(signedIn.admin, { rules, id, changes: { url, events } }),
+          (again, status = 422) => endpointPage(reply, signedIn, {}, id, again, status),
+          ({ url, events }) =>
+            changeWebhookEndpoint(
+              signedIn.admin,
+              { rules, id, changes: { url, events } },
+              unchangedSinceShown(formOf(request.body), async (trx) => {
+                const locked = await findWebhookEndpointForUpdate(trx, id);
+                return locked && storedForm(toWebhookEndpointJson(locked, now()));
+              }),
+            ),
           () => reply.redirect(`${WEBHOOKS}/${encodeURIComponent(id)}?done=updated`, 303),
         );
       },
