@@ -72,7 +72,7 @@ describe.each(DIALECTS)(
         },
       });
 
-      const records = await stored((db) => listAuditRecords(db, { limit: 10, offset: 0 }));
+      const records = await stored((db) => listAuditRecords(db, { limit: 10 }));
       expect(records.map((record) => record.action)).toEqual([
         'client.protection',
         'client.protection',

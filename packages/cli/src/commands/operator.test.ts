@@ -104,7 +104,7 @@ describe.each(DIALECTS)('poker-launch operator commands on %s', (kind) => {
     expect((await stored((db) => findOperator(db, 'carol')))?.active).toBe(false);
     expect((await cli(['operator', 'disable', 'nobody'])).stderr).toContain('no operator named "nobody"');
 
-    const records = await stored((db) => listAuditRecords(db, { limit: 10, offset: 0 }));
+    const records = await stored((db) => listAuditRecords(db, { limit: 10 }));
     expect(records.map((record) => record.action)).toEqual([
       'operator.disable',
       'operator.password',
@@ -154,7 +154,7 @@ describe.each(DIALECTS)('poker-launch operator commands on %s', (kind) => {
     await cli(['client', 'update', 'casino-1', '--url-poker', 'https://poker.example/']);
     await cli(['currency', 'enable', 'eur']);
     await cli(['setting', 'set', 'NickMaxLength', '30']);
-    const records = await stored((db) => listAuditRecords(db, { limit: 10, offset: 0 }));
+    const records = await stored((db) => listAuditRecords(db, { limit: 10 }));
     expect(records.map((record) => [record.action, record.target])).toEqual([
       ['setting.change', 'NickMaxLength'],
       ['currency.enable', 'EUR'],

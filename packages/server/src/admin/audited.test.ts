@@ -38,7 +38,7 @@ describe.each(DIALECTS)('audited admin operations on %s', (dialect) => {
   it('records who changed what, when and from where, with the secret replaced by whether it was set', async () => {
     const added = await addClient(admin(), { id: 'casino-1', changes: { secretKey: 'x'.repeat(32) } });
     expect(added.ok).toBe(true);
-    expect(await listAuditRecords(admin().db, { limit: 5, offset: 0 })).toEqual([
+    expect(await listAuditRecords(admin().db, { limit: 5 })).toEqual([
       {
         id: expect.stringMatching(/^[0-9a-f]{32}$/),
         at: '2026-11-21T12:00:00.000Z',
@@ -52,7 +52,7 @@ describe.each(DIALECTS)('audited admin operations on %s', (dialect) => {
 
   it('keeps neither the change nor its record when either fails, and records nothing for a refusal', async () => {
     expect((await disableClient(admin(), { id: 'nobody' })).ok).toBe(false);
-    expect(await listAuditRecords(admin().db, { limit: 5, offset: 0 })).toEqual([]);
+    expect(await listAuditRecords(admin().db, { limit: 5 })).toEqual([]);
 
     await refuseAuditRecords(database as Database);
     await expect(addClient(admin(), { id: 'casino-2', changes: {} })).rejects.toThrow('no audit');

@@ -1,5 +1,6 @@
 import type { CompiledQuery, Selectable } from 'kysely';
 import { containsText } from '../db/contains-text.js';
+import { type IdWindow, idBound, newestFirst } from '../db/id-window.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
 import type { AuditLogTable, Db } from '../db/schema.js';
 import { generateSessionId } from '../sessions/token.js';
@@ -40,22 +41,29 @@ export async function insertAuditRecord(db: Db, record: NewAuditRecord, now: Dat
     .execute();
 }
 
-export interface AuditQuery {
+export interface AuditQuery extends IdWindow {
   /** Text the action or the target contains. */
   search?: string | undefined;
-  limit: number;
-  offset: number;
 }
 
-/** Newest first. */
+/**
+ * Newest first (the id begins with the time): the window's records, found from the id in the console's
+ * link however deep in the log, where an OFFSET counted every record before it and shifted as new ones
+ * came (docs/design.md, "The console on a large store").
+ */
 export async function listAuditRecords(db: Db, query: AuditQuery): Promise<AuditRecord[]> {
   let select = db.selectFrom('audit_log').selectAll();
   if (query.search) {
     const contains = containsText(query.search);
     select = select.where((eb) => eb.or([contains(eb.ref('action')), contains(eb.ref('target'))]));
   }
-  const rows = await select.orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute();
-  return rows.map(toAuditRecord);
+  const bound = idBound(query);
+  if (bound) select = select.where('id', bound.op, bound.id);
+  const rows = await select
+    .orderBy('id', bound?.order ?? 'desc')
+    .limit(query.limit)
+    .execute();
+  return newestFirst(query, rows).map(toAuditRecord);
 }
 
 /**

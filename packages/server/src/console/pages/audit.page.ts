@@ -1,7 +1,7 @@
 import type { AppContext } from '../../app-context.js';
 import { listAuditRecords } from '../../audit/audit.repository.js';
 import type { ConsoleRoute } from '../console-route.js';
-import { formOf, pageNumber, pageOf, pageWindow, queryString, textField } from '../form.js';
+import { formOf, idPageOf, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
 
 /** The audit log: who changed what, when and from where, newest first; search by action or target. */
@@ -14,10 +14,8 @@ export function auditRoutes(context: AppContext): ConsoleRoute[] {
       async handler(request, reply, { operator, csrf }) {
         const query = formOf(request.query);
         const search = textField(query, 'q', 100);
-        const page = pageNumber(query);
-        const records = pageOf(
-          await listAuditRecords(context.db, { search: search || undefined, ...pageWindow(page) }),
-          page,
+        const records = await idPageOf(query, (window) =>
+          listAuditRecords(context.db, { search: search || undefined, ...window }),
         );
         return sendPage(reply, 'audit', {
           title: 'Audit log',
@@ -28,9 +26,9 @@ export function auditRoutes(context: AppContext): ConsoleRoute[] {
           records: records.rows.map((record) => ({ ...record, detailText: JSON.stringify(record.details) })),
           retentionDays: Math.floor(context.live.settings.AuditLogRetention / 86_400),
           pager: {
-            page,
+            page: records.page,
             hasNext: records.hasNext,
-            href: (n: number) => `/console/audit${queryString({ q: search, page: n })}`,
+            href: (n: number) => `/console/audit${queryString({ q: search, ...records.linkTo(n) })}`,
           },
         });
       },

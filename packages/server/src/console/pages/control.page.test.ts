@@ -53,7 +53,7 @@ describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) =
     const page = await browser.get(`/console/webhooks/${endpoint?.id}`);
     expect(page.statusCode).toBe(200);
     expect(page.body).not.toContain(secret);
-    const [record] = await listAuditRecords(h().db, { limit: 10, offset: 0, search: 'webhook' });
+    const [record] = await listAuditRecords(h().db, { limit: 10, search: 'webhook' });
     expect(record).toMatchObject({ action: 'webhook.add', target: endpoint?.id });
     expect(JSON.stringify(record)).not.toContain(secret);
   });
@@ -78,7 +78,7 @@ describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) =
     expect((await findWebhookEndpoint(h().db, endpoint?.id ?? ''))?.url).toBe(
       'https://casino.example/hooks2?token=second-s3cret',
     );
-    const records = await listAuditRecords(h().db, { limit: 10, offset: 0, search: 'webhook' });
+    const records = await listAuditRecords(h().db, { limit: 10, search: 'webhook' });
     const urls = records.map((record) => [record.action, (record.details as { url?: string }).url]);
     expect(urls.sort()).toEqual([
       ['webhook.add', 'https://casino.example/hooks?…'],

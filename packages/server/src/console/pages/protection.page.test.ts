@@ -20,8 +20,7 @@ describe.each(DIALECTS)("the console's launch security form on %s", (dialect) =>
     if (!client) throw new Error(`no client ${id}`);
     return requestProtection(client);
   };
-  const protectionAudit = () =>
-    listAuditRecords(h().db, { limit: 10, offset: 0, search: 'client.protection' });
+  const protectionAudit = () => listAuditRecords(h().db, { limit: 10, search: 'client.protection' });
 
   it('saves the four settings through client.protection, recording only what changed, by the operator from its address', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
