@@ -1,4 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
+import { containsText } from '../db/contains-text.js';
+import type { IdWindow } from '../db/id-window.js';
 import { forUpdate } from '../db/row-locks.js';
 import type { ClientTable, Db } from '../db/schema.js';
 import type { Client, ClientUpdate, LaunchUrls } from './client.js';
@@ -25,6 +27,34 @@ export async function findClientForUpdate(db: Db, id: string): Promise<Client | 
 
 export async function listClients(db: Db): Promise<Client[]> {
   const rows = await db.selectFrom('clients').selectAll().orderBy('id').execute();
+  return rows.map(toClient);
+}
+
+/**
+ * A page of the clients by id, A to Z (the console's list), those whose id contains `search` if one is
+ * given. The window reads in the list's order: `before` an id is the clients listed after it (the next
+ * page), `after` it those listed before it (the previous page), found along the primary key from the
+ * id in the link however long the list (docs/design.md, "The console on a large store").
+ */
+export async function listClientsWindow(
+  db: Db,
+  query: IdWindow & { search?: string | undefined },
+): Promise<Client[]> {
+  let select = db.selectFrom('clients').selectAll();
+  if (query.search) {
+    const contains = containsText(query.search);
+    select = select.where((eb) => contains(eb.ref('id')));
+  }
+  if (query.after !== undefined) {
+    const rows = await select
+      .where('id', '<', query.after)
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .execute();
+    return rows.reverse().map(toClient);
+  }
+  if (query.before !== undefined) select = select.where('id', '>', query.before);
+  const rows = await select.orderBy('id').limit(query.limit).execute();
   return rows.map(toClient);
 }
 

@@ -97,10 +97,13 @@ export function pageWindow(page: number): { limit: number; offset: number } {
   return { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE };
 }
 
-/** What an id of a listed row may look like in a link: attempt ids (hex) and delivery ids (msg_…). */
-const LISTED_ID = /^[\w-]{1,64}$/;
+/** What an id of a listed row may look like in a link: attempt ids (hex), delivery ids (msg_…), client ids. */
+const LISTED_ID = /^[\w.-]{1,64}$/;
 
-/** A page of a list kept newest first by id, and the query of the links to its neighbours. */
+/**
+ * A page of a list kept newest first by id (or in another order of ids: the clients, A to Z), and the
+ * query of the links to its neighbours.
+ */
 export interface IdPage<T> {
   rows: T[];
   /** The page's number: only a label; the rows are found from the id in the link (db/id-window.ts). */

@@ -12,17 +12,15 @@ import {
 } from '../../admin/operations.js';
 import type { AppContext } from '../../app-context.js';
 import { requestProtection } from '../../clients/client.js';
-import { findClientForUpdate, listClients } from '../../clients/client.repository.js';
+import { findClientForUpdate, listClientsWindow } from '../../clients/client.repository.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import {
   CHANGED_MEANWHILE,
   changedSinceShown,
   fingerprintOf,
   formOf,
+  idPageOf,
   ownEntry,
-  PAGE_SIZE,
-  pageNumber,
-  pageOf,
   queryString,
   refusedAsChanged,
   textField,
@@ -111,17 +109,21 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       url: '/clients',
       role: 'support',
       async handler(request, reply, signedIn) {
-        const page = pageNumber(formOf(request.query));
-        const all = await listClients(context.db);
-        const shown = pageOf(all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE + 1), page);
+        const query = formOf(request.query);
+        const search = textField(query, 'q', 64);
+        // From the id beside the link, as the sessions page pages: all of them were read for each page.
+        const shown = await idPageOf(query, (window) =>
+          listClientsWindow(context.db, { search: search || undefined, ...window }),
+        );
         return sendPage(reply, 'clients', {
           title: 'Clients',
           ...frame(signedIn),
           clients: shown.rows,
+          search,
           pager: {
-            page,
+            page: shown.page,
             hasNext: shown.hasNext,
-            href: (n: number) => `${CLIENTS}${queryString({ page: n })}`,
+            href: (n: number) => `${CLIENTS}${queryString({ q: search, ...shown.linkTo(n) })}`,
           },
         });
       },
