@@ -8,10 +8,12 @@ import { addTestOperator, consoleClient } from '../test-support/console-client.j
 import { useHarness } from '../test-support/harness.js';
 import { testClient } from '../test-support/test-client.js';
 import { DIALECTS } from '../test-support/test-database.js';
+import { insertWebhookEndpoint } from '../webhooks/webhook-endpoint.repository.js';
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook-event.js';
 
 /**
  * A measurement, not a test (docs/performance.md, "The console on a large store"): the audit log and the
- * clients pages on a store of 200,000 audit records and 5,000 clients, each page fetched three times,
+ * clients pages on a store of 200,000 audit records and 5,000 clients (an endpoint each), each page fetched three times,
  * with the longest the event loop was held meanwhile. Printed; it asserts only that each page answers.
  * Run: MEASURE_CONSOLE=1 npx vitest run packages/server/src/console/console-scale.measure.test.ts
  */
@@ -47,10 +49,20 @@ describe.skipIf(!process.env.MEASURE_CONSOLE).each(DIALECTS)('the console on a l
     }
     await db.transaction().execute(async (trx) => {
       for (let i = 0; i < CLIENTS; i++) {
-        await insertClient(
-          trx,
-          testClient(new Date(), { id: `client-${String(i).padStart(5, '0')}`, secretKey: `secret-${i}` }),
-        );
+        const id = `client-${String(i).padStart(5, '0')}`;
+        await insertClient(trx, testClient(new Date(), { id, secretKey: `secret-${i}` }));
+        // An endpoint of every client, taking every event.
+        await insertWebhookEndpoint(trx, {
+          id: `ep_${String(i).padStart(24, '0')}`,
+          clientId: id,
+          url: `https://hooks.example/${id}`,
+          secret: `whsec_${i}`,
+          previousSecret: undefined,
+          eventTypes: [...WEBHOOK_EVENT_TYPES],
+          enabled: true,
+          disabledReason: null,
+          createdAt: new Date().toISOString(),
+        });
       }
     });
     if (dialectOf(db) === 'postgres') await sql`analyze`.execute(db);
@@ -70,6 +82,7 @@ describe.skipIf(!process.env.MEASURE_CONSOLE).each(DIALECTS)('the console on a l
       ['clients, first page', '/console/clients'],
       ['clients, 50 pages deep', '/console/clients?page=51&before=client-02499'],
       ['clients, a search (111 of 5,000)', '/console/clients?q=client-04'],
+      ["a client's webhook endpoints (5,000 endpoints in all)", '/console/clients/client-02500/webhooks'],
     ];
     const lines: string[] = [];
     for (const [label, url] of pages) {
