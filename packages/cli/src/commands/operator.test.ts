@@ -140,7 +140,7 @@ describe.each(DIALECTS)('poker-launch operator commands on %s', (kind) => {
     });
     const again = await cli(['operator', 'password', 'erin'], 'the newest long password\n');
     expect(again.stderr).not.toContain('disabled');
-    const records = await stored((db) => listAuditRecords(db, { limit: 10, offset: 0 }));
+    const records = await stored((db) => listAuditRecords(db, { limit: 10 }));
     expect(records.map((record) => record.action).slice(0, 4)).toEqual([
       'operator.password',
       'operator.enable',
