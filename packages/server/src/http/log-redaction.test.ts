@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { sign } from '@poker-launch/sdk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { TEST_POSTGRES_URL } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
 import { rawExchange } from '../test-support/raw-http.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
@@ -165,7 +166,7 @@ describe('the check that lets a log line skip the scrubbing', () => {
   });
 });
 
-describe('a PostgreSQL error in a log line', () => {
+describe.runIf(TEST_POSTGRES_URL)('a PostgreSQL error in a log line', () => {
   const h = useHarness('postgres');
 
   it('keeps its message, code and constraint, not the row values of its detail, also as a cause', async () => {

@@ -75,6 +75,9 @@ const KNOWN_NAMES: ReadonlySet<string> = new Set([
  * player's name or email has no place in a log line (docs/operations.md, Logs and request ids).
  */
 export function serializeError(error: Error): pino.SerializedError {
+  // A plain object given as `err` (the quota store logs a message alone, no stack) is written as given;
+  // pino's serializer would add `"type":"Object","stack":""` to it.
+  if (!(error instanceof Error)) return error as unknown as pino.SerializedError;
   // pino writes a cause into the message and stack, where no detail goes: the top level is all there is.
   const serialized = pino.stdSerializers.err(error);
   return typeof serialized === 'object' && serialized !== null && 'detail' in serialized

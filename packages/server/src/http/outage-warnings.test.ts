@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { outage } from '../test-support/database-outage.js';
+import { TEST_POSTGRES_URL } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
 
 // In an outage every request answers 503 with its own line and count; the warning with the error is
 // said once every 10 s, with how many answered 503 since (docs/operations.md, Database outages): at
 // thousands of requests a second, a warning each logged thousands of stacks a second.
 // On PostgreSQL, which refuses at once; a SQLite lock makes each request wait out its 5 s busy timeout.
-describe('requests during a PostgreSQL outage', () => {
+describe.runIf(TEST_POSTGRES_URL)('requests during a PostgreSQL outage', () => {
   const h = useHarness('postgres');
 
   it('warn once every 10 s with the count of 503s since, each request keeping its own line', async () => {

@@ -102,7 +102,11 @@ describeWithRedis('quotas shared through Redis', () => {
     expect(scraped.body).toContain(`poker_launch_quota_store_failures_total ${app.quotas.storeFailures}`);
     const warnings = logs.filter((line) => line.includes('quotas: Redis is unavailable'));
     expect(warnings).toHaveLength(1);
-    expect(JSON.parse(warnings[0] ?? '{}').level).toBe(40);
+    const warning = JSON.parse(warnings[0] ?? '{}');
+    expect(warning.level).toBe(40);
+    // The cause's message alone, not an object pino's error serializer dressed as one without a stack.
+    expect(Object.keys(warning.err)).toEqual(['message']);
+    expect(warning.err.message).toMatch(/\S/);
   });
 
   it('costs no request more than its deadline while Redis is silent, counts alone meanwhile, and replaces the dead connection by itself', async () => {
