@@ -35,9 +35,11 @@ describe.each(DIALECTS)(
       await ok('player', 'revoke-sessions', 'u-1', '--client', clientId);
       await ok('player', 'block', 'u-1', '--client', clientId, '--reason', 'self-exclusion');
       await ok('player', 'unblock', 'u-1', '--client', clientId);
-      // Disabled, its pending deliveries fail, and one can be sent again.
+      // Disabled, its pending deliveries fail, and one can be sent again once it is enabled.
       await ok('webhook', 'update', endpoint, '--disable');
       const delivery = /msg_[0-9a-z]+/.exec(await ok('webhook', 'deliveries', endpoint))?.[0] ?? '';
+      expect((await cli('webhook', 'redeliver', delivery)).stderr).toContain('is disabled');
+      await ok('webhook', 'update', endpoint, '--enable');
       await ok('webhook', 'redeliver', delivery);
       await ok('webhook', 'remove', endpoint);
 

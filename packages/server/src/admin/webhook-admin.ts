@@ -197,10 +197,18 @@ export async function listWebhookDeliveries(
   );
 }
 
-/** Sends a failed (or delivered) delivery again from now, with the same webhook-id. */
+/** Sends a failed (or delivered) delivery of an enabled endpoint again from now, with the same webhook-id. */
 export async function redeliverWebhook(db: Db, id: string, now: Date): Promise<AdminResult<true>> {
   const delivery = await findDelivery(db, id);
   if (!delivery) return fail(`no delivery "${id}"; see "webhook deliveries <endpointId>"`);
-  if (!(await redeliver(db, id, now))) return fail(`delivery "${id}" is pending already`);
+  if (!(await redeliver(db, id, now))) {
+    const endpoint = await findWebhookEndpoint(db, delivery.endpoint_id);
+    if (endpoint !== undefined && !endpoint.enabled) {
+      return fail(
+        `the endpoint of delivery "${id}" is disabled; "webhook update ${endpoint.id} --enable" first`,
+      );
+    }
+    return fail(`delivery "${id}" is pending already`);
+  }
   return succeed(true);
 }

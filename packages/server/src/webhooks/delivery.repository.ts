@@ -441,7 +441,12 @@ export async function findDelivery(db: Db, id: string): Promise<DeliveryRow | un
   return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Sends a delivery that ended (failed or delivered) again, from now, with a fresh schedule. */
+/**
+ * Sends a delivery that ended (failed or delivered) again, from now, with a fresh schedule; only while its
+ * endpoint is enabled, checked in the same statement: a disabled endpoint's deliveries are not sent, and
+ * one made pending there would wait for ever, the oldest-pending gauge aging with it (docs/operations.md,
+ * PokerLaunchWebhooksBehind), where disabling fails them so that none does.
+ */
 export async function redeliver(db: Db, id: string, now: Date): Promise<boolean> {
   const result = await db
     .updateTable('webhook_deliveries')
@@ -454,6 +459,15 @@ export async function redeliver(db: Db, id: string, now: Date): Promise<boolean>
     })
     .where('id', '=', id)
     .where('state', '<>', 'pending')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('webhook_endpoints')
+          .select('webhook_endpoints.id')
+          .whereRef('webhook_endpoints.id', '=', 'webhook_deliveries.endpoint_id')
+          .where('webhook_endpoints.enabled', '=', 1),
+      ),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

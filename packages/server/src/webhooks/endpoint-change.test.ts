@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { changeWebhookEndpoint, redeliverWebhook } from '../admin/webhook-admin.js';
+import { endSessionRequest } from '../test-support/control-requests.js';
+import { useHarness } from '../test-support/harness.js';
+import { DIALECTS } from '../test-support/test-database.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
+import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from '../test-support/webhook-world.js';
+import { CLAIM_BATCH } from './webhook-deliverer.js';
+
+/** An endpoint changed by an operator while its deliveries are queued or in flight. */
+describe.each(DIALECTS)('an endpoint changed while it has deliveries on %s', (dialect) => {
+  const h = useHarness(dialect, LOCAL_WEBHOOKS);
+  let world: WebhookWorld | undefined;
+  let moved: WebhookReceiver | undefined;
+  afterEach(async () => {
+    await world?.close();
+    await moved?.stop();
+    world = undefined;
+    moved = undefined;
+  });
+
+  const launch = async (userId: string) => {
+    const response = await h().createSession(userId, { sessionId: `ext-${userId}` });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data.id as string;
+  };
+  const rows = () => h().db.selectFrom('webhook_deliveries').selectAll().orderBy('id').execute();
+  const backlog = async () =>
+    /^poker_launch_webhook_oldest_pending_seconds (\S+)$/m.exec(
+      (await h().app.inject({ method: 'GET', url: '/metrics' })).body,
+    )?.[1];
+
+  it('sends the batches after a new URL and secret to the new URL, signed with the new secret: a backlog is not drained to the old one', async () => {
+    world = await webhookWorld(h(), 'session.created');
+    const old = world;
+    moved = await startWebhookReceiver();
+    // More than one batch waits; the first batch's first request hangs (the timeout, 2 s), long enough
+    // for the operator's change to be loaded while that batch is in flight.
+    const backlog = CLAIM_BATCH + 6;
+    for (let i = 0; i < backlog; i++) await launch(`u-${i}`);
+    let first = true;
+    old.receiver.answer = () => {
+      if (!first) return { status: 204 };
+      first = false;
+      return 'hang';
+    };
+    await old.deliverer.tick();
+    for (let waited = 0; old.receiver.received.length === 0 && waited < 10_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const changed = await changeWebhookEndpoint(
+      h().db,
+      h().config,
+      old.endpoint.id,
+      { url: moved.url, rotateSecret: true },
+      h().clock.now(),
+    );
+    if (!changed.ok || changed.value.secret === undefined) throw new Error('no change');
+    moved.secrets.push(changed.value.secret);
+    await h().refresh();
+    await old.deliverer.idle();
+
+    // The batch in flight went where it was read for; every later one to the new URL, with both signatures.
+    expect(old.receiver.received).toHaveLength(CLAIM_BATCH);
+    expect(moved.received).toHaveLength(backlog - CLAIM_BATCH);
+    expect(moved.received.every((webhook) => webhook.verifiedWith.length === 1)).toBe(true);
+    expect(
+      moved.received.every((webhook) => String(webhook.headers['webhook-signature']).split(' ').length === 2),
+    ).toBe(true);
+    // The one that hung is retried at the new URL.
+    h().clock.advance(2);
+    await old.deliver();
+    expect(moved.received).toHaveLength(backlog - CLAIM_BATCH + 1);
+    expect((await rows()).every((row) => row.state === 'delivered')).toBe(true);
+  });
+
+  it('refuses to redeliver to a disabled endpoint: nothing waits there for ever, aging the backlog gauge', async () => {
+    world = await webhookWorld(h(), 'session.revoked');
+    await endSessionRequest(h(), await launch('u-1'));
+    await world.deliver();
+    const [delivered] = await rows();
+    expect(delivered).toMatchObject({ state: 'delivered' });
+    const disabled = await changeWebhookEndpoint(
+      h().db,
+      h().config,
+      world.endpoint.id,
+      { enabled: false },
+      h().clock.now(),
+    );
+    expect(disabled.ok).toBe(true);
+    await h().refresh();
+    h().clock.advance(3600);
+
+    const redelivered = await redeliverWebhook(h().db, delivered?.id ?? '', h().clock.now());
+    expect(redelivered).toEqual({
+      ok: false,
+      reason: `the endpoint of delivery "${delivered?.id}" is disabled; "webhook update ${world.endpoint.id} --enable" first`,
+    });
+    await world.deliver();
+    expect(await rows()).toMatchObject([{ state: 'delivered', attempts: 1 }]);
+    expect(await backlog()).toBe('0');
+
+    // Enabled again, it is sent.
+    await changeWebhookEndpoint(h().db, h().config, world.endpoint.id, { enabled: true }, h().clock.now());
+    await h().refresh();
+    expect(await redeliverWebhook(h().db, delivered?.id ?? '', h().clock.now())).toEqual({
+      ok: true,
+      value: true,
+    });
+    await world.deliver();
+    expect(world.receiver.received.map((webhook) => webhook.id)).toEqual([delivered?.id, delivered?.id]);
+  });
+});
