@@ -176,10 +176,16 @@ export class WebhookDeliverer {
    * recorded, in the commit that renews the lease. Unmarked rows (an older version's, SQLite's triggers',
    * redelivered ones) are claimed row by row first, as before. The sending itself is the sender thread's:
    * the event loop only reads or claims, hands over and records.
+   *
+   * Each batch goes to the endpoint as loaded now, not as it was when the run started: a run lasts as long
+   * as deliveries are due, which on a busy endpoint (or a backlog) is for ever, and an operator's new URL or
+   * secret (docs/cli.md#webhooks) applies from the next batch. Disabled or removed: the run ends.
    */
-  private async run(endpoint: WebhookEndpoint): Promise<void> {
+  private async run(started: WebhookEndpoint): Promise<void> {
     const { db, sessions, clock } = this.options;
     while (!this.stopped) {
+      const endpoint = this.options.live.webhookEndpoints.find((loaded) => loaded.id === started.id);
+      if (endpoint === undefined || !endpoint.enabled) return;
       const now = clock();
       const leased = await this.holdLease(endpoint.id, now);
       const due = await dueDeliveries(db, endpoint.id, now, CLAIM_BATCH, leased);
