@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changeWebhookEndpoint, redeliverWebhook } from '../admin/webhook-admin.js';
 import { endSessionRequest } from '../test-support/control-requests.js';
@@ -72,6 +74,66 @@ describe.each(DIALECTS)('an endpoint changed while it has deliveries on %s', (di
     await old.deliver();
     expect(moved.received).toHaveLength(backlog - CLAIM_BATCH + 1);
     expect((await rows()).every((row) => row.state === 'delivered')).toBe(true);
+  });
+
+  it('keeps an endpoint moved to a new URL enabled when the old URL answers 410 Gone to a batch sent before the move', async () => {
+    world = await webhookWorld(h(), 'session.revoked');
+    const current = world;
+    moved = await startWebhookReceiver();
+    moved.secrets.push(current.secret);
+    // The old URL, being retired: it holds its requests until the move, then answers them 410 Gone.
+    const held: ServerResponse[] = [];
+    const retired = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => held.push(response));
+    });
+    await new Promise<void>((resolve) => retired.listen(0, '127.0.0.1', resolve));
+    const retiredUrl = `http://127.0.0.1:${(retired.address() as AddressInfo).port}/hooks`;
+    try {
+      await changeWebhookEndpoint(
+        h().db,
+        h().config,
+        current.endpoint.id,
+        { url: retiredUrl },
+        h().clock.now(),
+      );
+      await h().refresh();
+      await endSessionRequest(h(), await launch('u-1'));
+      await current.deliverer.tick();
+      for (let waited = 0; held.length === 0 && waited < 10_000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await changeWebhookEndpoint(
+        h().db,
+        h().config,
+        current.endpoint.id,
+        { url: moved.url },
+        h().clock.now(),
+      );
+      await h().refresh();
+      // Queued for the new URL meanwhile.
+      await endSessionRequest(h(), await launch('u-2'));
+      for (const response of held) response.writeHead(410).end();
+      await current.deliverer.idle();
+
+      const endpoint = await h()
+        .db.selectFrom('webhook_endpoints')
+        .select(['url', 'enabled', 'disabled_reason'])
+        .executeTakeFirst();
+      expect(endpoint).toEqual({ url: moved.url, enabled: 1, disabled_reason: null });
+      // The 410 is the old URL's: its delivery is retried, at the new one, where the one queued went.
+      expect((await rows()).map((row) => [row.state, row.last_status])).toEqual([
+        ['pending', 410],
+        ['delivered', 204],
+      ]);
+      h().clock.advance(2);
+      await current.deliver();
+      expect((await rows()).map((row) => row.state)).toEqual(['delivered', 'delivered']);
+      expect(moved.received).toHaveLength(2);
+    } finally {
+      retired.closeAllConnections();
+      await new Promise((resolve) => retired.close(resolve));
+    }
   });
 
   it('refuses to redeliver to a disabled endpoint: nothing waits there for ever, aging the backlog gauge', async () => {

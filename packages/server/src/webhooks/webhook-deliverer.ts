@@ -22,7 +22,7 @@ import type { DeliveryCounter, DeliveryOutcome } from './delivery-outcome.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { SENDER_NICE, SenderThread } from './send-jobs.js';
 import { endpointSecrets, type WebhookEndpoint } from './webhook-endpoint.js';
-import { goneStatements } from './webhook-endpoint.repository.js';
+import { findWebhookEndpoint, goneStatements } from './webhook-endpoint.repository.js';
 import { webhookBody } from './webhook-event.js';
 import type { SendOutcome } from './webhook-sender.js';
 import { webhookUrlProblem } from './webhook-url.js';
@@ -211,7 +211,7 @@ export class WebhookDeliverer {
       // Recorded before the next read: until then the rows are still pending. The endpoint's lease is
       // renewed in the same commit, so that it outlasts the next batch too.
       const gone = results.some((attempted) => attempted.gone);
-      const at = await this.record(endpoint.id, holding, results, leased && !gone, heldUntil, gone);
+      const at = await this.record(endpoint, holding, results, leased && !gone, heldUntil, gone);
       if (at === undefined) return;
       if (gone) {
         this.options.log.warn({ endpoint: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
@@ -229,7 +229,7 @@ export class WebhookDeliverer {
    * lease (the claim's or the endpoint's) ends.
    */
   private async record(
-    endpointId: string,
+    { id: endpointId, url }: WebhookEndpoint,
     holding: Holding,
     results: readonly Attempted[],
     leased: boolean,
@@ -247,7 +247,7 @@ export class WebhookDeliverer {
           at,
           leased ? this.lease(endpointId, at) : undefined,
         );
-        if (gone) record.push(...goneStatements(db, endpointId, at));
+        if (gone) record.push(...goneStatements(db, endpointId, url, at));
         const changes = await sessions.executeAll(record);
         if (leased) this.heldLease(endpointId, at, changes.at(-1) === 1);
         return at;
@@ -310,11 +310,16 @@ export class WebhookDeliverer {
             bodies: rows.map(webhookBody),
           })
         : rows.map(() => ({ kind: 'failed', error: problem, refused: true }));
+    // A 410 disables the endpoint only if it still has the URL that said it (goneStatements checks again
+    // as it records): one moved meanwhile retries the delivery at its new URL. Read only on a 410.
+    const goneHere =
+      outcomes.some((outcome) => outcome.kind === 'answered' && outcome.status === 410) &&
+      (await findWebhookEndpoint(this.options.db, endpoint.id).catch(() => endpoint))?.url === endpoint.url;
     const answeredAt = this.options.clock();
     const counted = new Map<DeliveryOutcome, number>();
     const count = (kind: DeliveryOutcome) => counted.set(kind, (counted.get(kind) ?? 0) + 1);
     const attempted = rows.map((row, index) =>
-      this.judge(row, outcomes[index] as SendOutcome, answeredAt, count),
+      this.judge(row, outcomes[index] as SendOutcome, answeredAt, count, goneHere),
     );
     // Counted once a batch per outcome: one inc per delivery was 0.1-0.5 µs each (docs/performance.md).
     for (const [outcome, n] of counted) this.options.metrics.webhookDeliveries.inc({ outcome }, n);
@@ -326,6 +331,7 @@ export class WebhookDeliverer {
     outcome: SendOutcome,
     now: Date,
     count: (outcome: DeliveryOutcome) => void,
+    goneHere: boolean,
   ): Attempted {
     if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) {
       count('delivered');
@@ -337,7 +343,7 @@ export class WebhookDeliverer {
         ? `HTTP ${outcome.status}${outcome.body === '' ? '' : `: ${outcome.body.slice(0, 200)}`}`
         : outcome.error,
     );
-    if (status === 410) {
+    if (status === 410 && goneHere) {
       count('gone');
       return { row, result: { state: 'failed', status, error }, gone: true };
     }

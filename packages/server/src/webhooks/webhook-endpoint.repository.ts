@@ -118,20 +118,33 @@ export async function updateWebhookEndpoint(
 
 /**
  * What updateWebhookEndpoint writes to disable an endpoint that answered 410 Gone, as statements for the
- * commit that records the answer (webhook-deliverer.ts): the 410 is never recorded without it.
+ * commit that records the answer (webhook-deliverer.ts): the 410 is never recorded without it. Only while
+ * the endpoint still has the URL that answered (`url`): one moved meanwhile (`webhook update --url`) is
+ * not disabled, nor its deliveries failed, for what its old URL said. Its deliveries are failed first,
+ * while the endpoint is as it was.
  */
-export function goneStatements(db: Db, id: string, now: Date): CompiledQuery[] {
+export function goneStatements(db: Db, id: string, url: string, now: Date): CompiledQuery[] {
   return [
-    db
-      .updateTable('webhook_endpoints')
-      .set({ enabled: 0, disabled_reason: 'gone', updated_at: now.toISOString() })
-      .where('id', '=', id)
-      .compile(),
     db
       .updateTable('webhook_deliveries')
       .set({ state: 'failed', last_error: 'endpoint disabled (gone)', lease_until: null })
       .where('endpoint_id', '=', id)
       .where('state', '=', 'pending')
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('webhook_endpoints')
+            .select('webhook_endpoints.id')
+            .where('webhook_endpoints.id', '=', id)
+            .where('webhook_endpoints.url', '=', url),
+        ),
+      )
+      .compile(),
+    db
+      .updateTable('webhook_endpoints')
+      .set({ enabled: 0, disabled_reason: 'gone', updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .where('url', '=', url)
       .compile(),
   ];
 }
