@@ -70,11 +70,22 @@ const PG_DUE_READ_UNLEASED = {
   text: `select ${SENT_COLUMNS.join(', ')} ${PG_DUE_UNLEASED} order by next_attempt_at limit $3`,
   rowMode: 'array',
 } as const;
-/** The lease's statement, as endpointLeaseStatement's, its parameters at the places given. */
-const pgLease = (endpoint: string, holder: string, until: string, now: string) =>
-  `insert into webhook_endpoint_leases (endpoint_id, holder, lease_until) values (${endpoint}, ${holder}, ${until})
+/**
+ * The lease's statement (endpointLeaseStatement), its parameters at the places given. Only for an
+ * endpoint that exists: one removed while its batch was in flight gets no lease (none written, no
+ * change), where inserting one broke the lease's foreign key and with it the commit that records the
+ * batch, tried again and again until the lease ran out, its run held up meanwhile.
+ */
+const leaseSql = (endpoint: string, holder: string, until: string, now: string, cast = '') =>
+  `insert into webhook_endpoint_leases (endpoint_id, holder, lease_until)
+  select ${endpoint}${cast}, ${holder}${cast}, ${until}${cast}
+  where exists (select 1 from webhook_endpoints where id = ${endpoint}${cast})
   on conflict (endpoint_id) do update set holder = excluded.holder, lease_until = excluded.lease_until
-  where webhook_endpoint_leases.holder = ${holder} or webhook_endpoint_leases.lease_until <= ${now}`;
+  where webhook_endpoint_leases.holder = ${holder}${cast} or webhook_endpoint_leases.lease_until <= ${now}${cast}`;
+const pgLease = (endpoint: string, holder: string, until: string, now: string) =>
+  leaseSql(endpoint, holder, until, now, '::text');
+/** SQLite's, with plain placeholders: endpoint, holder, until, endpoint, holder, now. */
+const SQLITE_LEASE = leaseSql('?', '?', '?', '?');
 /** A batch's delivered rows ($1 status, $2 when, $3 ids, $4 'pending') the endpoint's lease holds. */
 const PG_DELIVERED_LEASED = `update webhook_deliveries set state = 'delivered', attempts = attempts + 1,
     last_status = $1, last_error = null, delivered_at = $2
@@ -112,28 +123,17 @@ export function endpointLeaseStatement(db: Db, lease: EndpointLease): WriteState
       parameters: [lease.endpointId, lease.holder, lease.leaseUntil.toISOString(), now],
     };
   }
-  return db
-    .insertInto('webhook_endpoint_leases')
-    .values({
-      endpoint_id: lease.endpointId,
-      holder: lease.holder,
-      lease_until: lease.leaseUntil.toISOString(),
-    })
-    .onConflict((conflict) =>
-      conflict
-        .column('endpoint_id')
-        .doUpdateSet((eb) => ({
-          holder: eb.ref('excluded.holder'),
-          lease_until: eb.ref('excluded.lease_until'),
-        }))
-        .where((eb) =>
-          eb.or([
-            eb('webhook_endpoint_leases.holder', '=', lease.holder),
-            eb('webhook_endpoint_leases.lease_until', '<=', lease.now.toISOString()),
-          ]),
-        ),
-    )
-    .compile();
+  return {
+    sql: SQLITE_LEASE,
+    parameters: [
+      lease.endpointId,
+      lease.holder,
+      lease.leaseUntil.toISOString(),
+      lease.endpointId,
+      lease.holder,
+      lease.now.toISOString(),
+    ],
+  };
 }
 
 /** Lets go of every endpoint lease the holder has (it stops): another instance takes them at once. */

@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changeWebhookEndpoint, redeliverWebhook } from '../admin/webhook-admin.js';
+import { changeWebhookEndpoint, redeliverWebhook, removeWebhookEndpoint } from '../admin/webhook-admin.js';
 import { endSessionRequest } from '../test-support/control-requests.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
@@ -133,6 +133,38 @@ describe.each(DIALECTS)('an endpoint changed while it has deliveries on %s', (di
     } finally {
       retired.closeAllConnections();
       await new Promise((resolve) => retired.close(resolve));
+    }
+  });
+
+  it('ends the run of an endpoint removed while its batch is in flight: the answers find nothing to record, and no write fails', async () => {
+    world = await webhookWorld(h(), 'session.created');
+    const current = world;
+    const held: ServerResponse[] = [];
+    const slow = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => held.push(response));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`;
+    try {
+      await changeWebhookEndpoint(h().db, h().config, current.endpoint.id, { url: slowUrl }, h().clock.now());
+      await h().refresh();
+      await launch('u-1');
+      await current.deliverer.tick();
+      for (let waited = 0; held.length === 0 && waited < 10_000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await removeWebhookEndpoint(h().db, current.endpoint.id)).toEqual({ ok: true, value: true });
+      await h().refresh();
+      for (const response of held) response.writeHead(204).end();
+      await current.deliverer.idle();
+
+      expect(h().said('could not record webhook attempts')).toBe(0);
+      expect(await rows()).toEqual([]);
+      expect(await h().db.selectFrom('webhook_endpoint_leases').selectAll().execute()).toEqual([]);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
     }
   });
 
