@@ -168,6 +168,34 @@ describe.each(DIALECTS)('an endpoint changed while it has deliveries on %s', (di
     }
   });
 
+  it('signs with the rotated-out secret for its 24 hours and not a second longer, on a retry of a delivery made before the rotation too', async () => {
+    world = await webhookWorld(h(), 'session.revoked');
+    const answers = [503, 503];
+    world.receiver.answer = () => ({ status: answers.shift() ?? 204 });
+    await endSessionRequest(h(), await launch('u-1'));
+    await world.deliver();
+    const rotated = await changeWebhookEndpoint(
+      h().db,
+      h().config,
+      world.endpoint.id,
+      { rotateSecret: true },
+      h().clock.now(),
+    );
+    if (!rotated.ok || rotated.value.secret === undefined) throw new Error('no rotation');
+    world.receiver.secrets.push(rotated.value.secret);
+    await h().refresh();
+    h().clock.advance(24 * 3600 - 1);
+    await world.deliver();
+    h().clock.advance(1);
+    await world.deliver();
+    const signatures = world.receiver.received.map(
+      (webhook) => String(webhook.headers['webhook-signature']).split(' ').length,
+    );
+    expect(signatures).toEqual([1, 2, 1]);
+    expect(world.receiver.received.at(-1)?.verifiedWith).toEqual([rotated.value.secret]);
+    expect(new Set(world.receiver.received.map((webhook) => webhook.id)).size).toBe(1);
+  });
+
   it('refuses to redeliver to a disabled endpoint: nothing waits there for ever, aging the backlog gauge', async () => {
     world = await webhookWorld(h(), 'session.revoked');
     await endSessionRequest(h(), await launch('u-1'));
