@@ -136,8 +136,36 @@ export type Resolve = (
  * refused ones are dropped and the others used: none of them is ever connected to (docs/integration.md#webhooks).
  */
 export function guardedLookup(allowPrivate: boolean, resolve: Resolve = lookup) {
-  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
+  /** The lookups under way, by name, with the connections waiting for each answer. */
+  const asking = new Map<
+    string,
+    ((error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void)[]
+  >();
+  /**
+   * One question at a time per name: the connections a batch opens together (up to 16) share its answer,
+   * each checking it. dns.lookup holds one of libuv's four threads until the name's DNS answers, or its
+   * timeouts run out, many seconds on; with a question per connection, one endpoint whose DNS never
+   * answers held all four, and with them every other lookup, file and hash of the process
+   * (docs/integration.md#webhooks: a dead endpoint holds up nothing but its own deliveries).
+   */
+  const ask = (
+    hostname: string,
+    answered: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+  ) => {
+    const waiting = asking.get(hostname);
+    if (waiting !== undefined) {
+      waiting.push(answered);
+      return;
+    }
+    asking.set(hostname, [answered]);
     resolve(hostname, { all: true }, (error, addresses) => {
+      const all = asking.get(hostname) ?? [];
+      asking.delete(hostname);
+      for (const each of all) each(error, addresses);
+    });
+  };
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
+    ask(hostname, (error, addresses) => {
       if (error) return callback(error, '');
       const usable = addresses.filter((entry) => allowPrivate || !isForbiddenAddress(entry.address));
       const [first] = usable;

@@ -125,6 +125,30 @@ describe('the webhook sender against a hostile endpoint', () => {
     }
   });
 
+  it("asks DNS once for the connections a batch opens together: a name whose DNS never answers holds one of libuv's four threads, not all", async () => {
+    // dns.lookup (getaddrinfo) runs on libuv's pool of 4 threads, shared with the rest of the process
+    // (a database or Redis host's name, files, argon2): 16 connections each asking would fill it.
+    const port = await listen((_request, response) => response.writeHead(204).end());
+    const waiting: (() => void)[] = [];
+    const slow = ((_hostname, _options, callback) => {
+      waiting.push(() => callback(null, [{ address: '127.0.0.1', family: 4 }]));
+    }) as Resolve;
+    const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 5000, resolve: slow, connections: 16 });
+    try {
+      const items = Array.from({ length: 16 }, () => ({ body: '{}', headers: () => ({}) }));
+      const sent = sender.sendAll(`http://slow-dns.example:${port}/hooks`, items, 16);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(waiting).toHaveLength(1);
+      for (const answer of waiting.splice(0)) answer();
+      const outcomes = await sent;
+      expect(
+        outcomes.map((outcome) => (outcome.kind === 'answered' ? outcome.status : outcome.error)),
+      ).toEqual(items.map(() => 204));
+    } finally {
+      await sender.close();
+    }
+  });
+
   it('follows no redirect, whatever its status, to a private address or anywhere', async () => {
     let followed = 0;
     const target = await listen((_request, response) => {
