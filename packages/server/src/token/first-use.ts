@@ -5,7 +5,9 @@ import type { TokenSession } from './token-session.js';
  * Records the first use of a session's token, which the outbox trigger reports as session.opened, once
  * whichever instance sees it first. Only for a client with an endpoint that takes session.opened: for
  * the others it would be a write per session for nobody. A failure is logged, never the request's:
- * the next use tries again.
+ * the next use tries again. Only while the session is live: the request read it active, but an end
+ * committed since (a revocation, a block, a logout) has been reported, and session.opened after
+ * session.revoked would tell the integrator the session lives on (docs/integration.md, Webhooks).
  */
 export async function recordFirstUse(
   context: Pick<AppContext, 'db' | 'sessions' | 'live'>,
@@ -19,6 +21,8 @@ export async function recordFirstUse(
     .set({ opened_at: now.toISOString() })
     .where('id', '=', session.id)
     .where('opened_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now.toISOString())
     .compile();
   await context.sessions.execute(statement).catch(onError);
 }

@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { changeClient, disableClient } from '../admin/client-admin.js';
+import { blockDocument, blockRequest, endSessionRequest } from '../test-support/control-requests.js';
+import { useHarness } from '../test-support/harness.js';
+import { DIALECTS } from '../test-support/test-database.js';
+import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from '../test-support/webhook-world.js';
+import { recordFirstUse } from '../token/first-use.js';
+import { TOKEN_API_URL } from '../token/token.routes.js';
+import { authenticateToken } from '../token/token-session.js';
+import { expiryScanStatements } from '../webhooks/expiry-scan.js';
+
+/**
+ * A session's lifetime as an integrator relying on it for responsible gaming sees it: each end reported
+ * once and in order, and nothing that ended coming back (docs/integration.md, session control, webhooks).
+ */
+describe.each(DIALECTS)('the end of a session on %s', (dialect) => {
+  const h = useHarness(dialect, LOCAL_WEBHOOKS);
+  let world: WebhookWorld | undefined;
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
+
+  const launch = async (userId: string, params: Record<string, unknown> = {}) => {
+    const response = await h().createSession(userId, { sessionId: `ext-${userId}`, ...params });
+    expect(response.statusCode, response.body).toBe(200);
+    const { data } = response.json();
+    return { id: data.id as string, auth: data.attributes.auth as string };
+  };
+  const tokenCode = async (auth: string) => {
+    const response = await h().app.inject({
+      method: 'GET',
+      url: TOKEN_API_URL,
+      headers: { authorization: `Bearer ${auth}` },
+    });
+    return response.statusCode === 200 ? 'active' : (response.json().errors[0].code as string);
+  };
+  const events = async () =>
+    (
+      await h()
+        .db.selectFrom('webhook_deliveries')
+        .select(['event_type', 'player_id', 'reason'])
+        .orderBy('id')
+        .execute()
+    ).map((row) => [row.event_type, row.player_id, row.reason ?? undefined]);
+
+  it('reports no session.opened for a first use recorded after the session was revoked', async () => {
+    world = await webhookWorld(h(), 'session.opened,session.revoked');
+    const { id, auth } = await launch('u-1');
+    // The token API has read the session, still active, when the integrator ends it; then it records
+    // the first use. The revocation came first: the integrator must not hear the session open after it.
+    const found = await authenticateToken(h(), auth, h().clock.now());
+    expect((await endSessionRequest(h(), id)).statusCode).toBe(204);
+    await recordFirstUse(h(), found, h().clock.now(), (error) => {
+      throw error;
+    });
+    expect(await events()).toEqual([['session.revoked', 'u-1', 'integrator']]);
+    const stored = await h().db.selectFrom('sessions').select('opened_at').where('id', '=', id).execute();
+    expect(stored).toEqual([{ opened_at: null }]);
+  });
+
+  it('reports one session.revoked when the session is ended twice at once, and none for an expired one', async () => {
+    world = await webhookWorld(h(), 'session.revoked,session.logged_out,session.expired');
+    const scan = () => h().sessions.executeAll(expiryScanStatements(h().db, h().clock.now()));
+    await scan(); // The first scan only sets where the next one starts.
+    const { id, auth } = await launch('u-1');
+    const answers = await Promise.all([endSessionRequest(h(), id), endSessionRequest(h(), id)]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([204, 204]);
+    // A logout after it changes nothing either.
+    expect(
+      (
+        await h().app.inject({
+          method: 'DELETE',
+          url: TOKEN_API_URL,
+          headers: { authorization: `Bearer ${auth}` },
+        })
+      ).statusCode,
+    ).toBe(401);
+    const expiring = await launch('u-2');
+    h().clock.advance(600);
+    // At its expiry the session has ended: a DELETE answers 204 ("or had ended") and reports nothing.
+    expect((await endSessionRequest(h(), expiring.id)).statusCode).toBe(204);
+    expect(await tokenCode(expiring.auth)).toBe('token_expired');
+    h().clock.advance(5);
+    await scan();
+    expect(await events()).toEqual([
+      ['session.revoked', 'u-1', 'integrator'],
+      ['session.expired', 'u-2', undefined],
+    ]);
+  });
+
+  it("keeps the sessions a client's disable ended ended once it is enabled again, and a blocked player's long-life token too", async () => {
+    await h().addClient();
+    const revoked = await launch('u-1', { longLifeLoginToken: 'true' });
+    const blocked = await launch('u-2', { longLifeLoginToken: 'true' });
+    expect((await blockRequest(h(), 'PUT', 'u-2', { body: blockDocument() })).statusCode).toBe(200);
+    expect((await disableClient(h().db, 'demo', h().clock.now())).ok).toBe(true);
+    expect((await changeClient(h().db, 'demo', { active: true }, h().clock.now())).ok).toBe(true);
+    await h().refresh();
+    expect(await tokenCode(revoked.auth)).toBe('token_revoked');
+    expect(await tokenCode(blocked.auth)).toBe('token_revoked');
+    expect((await h().createSession('u-2', {})).statusCode).toBe(403);
+  });
+
+  it('holds a block until the millisecond before its until, and no longer', async () => {
+    await launch('u-1');
+    const now = h().clock.now().getTime();
+    const at = (ms: number) => new Date(now + ms).toISOString();
+    // An until already reached is refused: at this very millisecond, too.
+    const refused = await blockRequest(h(), 'PUT', 'u-1', { body: blockDocument({ until: at(0) }) });
+    expect(refused.statusCode).toBe(422);
+    const set = await blockRequest(h(), 'PUT', 'u-1', { body: blockDocument({ until: at(1000) }) });
+    expect(set.statusCode).toBe(200);
+    h().clock.advance(0.999);
+    expect((await h().createSession('u-1', {})).statusCode).toBe(403);
+    expect((await blockRequest(h(), 'GET', 'u-1')).json().data.attributes.blocked).toBe(true);
+    h().clock.advance(0.001);
+    expect((await blockRequest(h(), 'GET', 'u-1')).json().data.attributes.blocked).toBe(false);
+    expect((await h().createSession('u-1', {})).statusCode).toBe(200);
+  });
+});
