@@ -118,4 +118,18 @@ describe.each(DIALECTS)('the end of a session on %s', (dialect) => {
     expect((await blockRequest(h(), 'GET', 'u-1')).json().data.attributes.blocked).toBe(false);
     expect((await h().createSession('u-1', {})).statusCode).toBe(200);
   });
+
+  it('takes a player id exactly as sent, as launches do: case and Unicode form make another player', async () => {
+    const nfc = 'zo\u00eb';
+    const nfd = 'zoe\u0301';
+    for (const id of ['alice', 'Alice', nfc, nfd]) await launch(id);
+    expect((await blockRequest(h(), 'PUT', 'alice', { body: blockDocument() })).statusCode).toBe(200);
+    expect((await blockRequest(h(), 'PUT', nfc, { body: blockDocument() })).statusCode).toBe(200);
+    const codes = [];
+    for (const id of ['alice', 'Alice', nfc, nfd]) codes.push((await h().createSession(id, {})).statusCode);
+    expect(codes).toEqual([403, 200, 403, 200]);
+    // Never seen: no block can be read or set for it (404), so the integrator learns it was not set.
+    expect((await blockRequest(h(), 'GET', 'ALICE')).statusCode).toBe(404);
+    expect((await blockRequest(h(), 'PUT', 'ALICE', { body: blockDocument() })).statusCode).toBe(404);
+  });
 });
