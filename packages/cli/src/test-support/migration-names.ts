@@ -27,6 +27,7 @@ export const MIGRATIONS = [
   '024_launch_activity_minutes',
   '025_failed_deliveries_index',
   '026_concurrent_first_launch_nick',
+  '027_blocked_while_first_launch',
 ] as const;
 
 /** Records a migration this version does not know, as a later version that migrated the store would. */

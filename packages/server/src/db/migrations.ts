@@ -21,6 +21,7 @@ import { replaySignedNotBefore } from './migrations/023-replay-signed-not-before
 import { launchActivityMinutes } from './migrations/024-launch-activity-minutes.js';
 import { failedDeliveriesIndex } from './migrations/025-failed-deliveries-index.js';
 import { concurrentFirstLaunchNick } from './migrations/026-concurrent-first-launch-nick.js';
+import { blockedWhileFirstLaunch } from './migrations/027-blocked-while-first-launch.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -46,6 +47,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '024_launch_activity_minutes': launchActivityMinutes(dialect),
     '025_failed_deliveries_index': failedDeliveriesIndex,
     '026_concurrent_first_launch_nick': concurrentFirstLaunchNick(dialect),
+    '027_blocked_while_first_launch': blockedWhileFirstLaunch(dialect),
   };
 }
 

@@ -74,4 +74,65 @@ describe.runIf(TEST_POSTGRES_URL)('a block racing a launch on PostgreSQL', () =>
       .execute();
     expect(live).toEqual([]);
   });
+
+  it("refuses a player's first launch that finds the player registered and blocked by others meanwhile", async () => {
+    expect((await h().createSession('u-0', {})).statusCode).toBe(200);
+    // Another instance's first launch of u-1 registers it, and the integrator blocks it at once, in a
+    // transaction the test holds open: this launch looks u-1 up, finds nobody, and waits on its insert.
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let ran: () => void = () => {};
+    const statementsRan = new Promise<void>((resolve) => {
+      ran = resolve;
+    });
+    const at = h().clock.now().toISOString();
+    const registeredAndBlocked = h()
+      .db.transaction()
+      .execute(async (trx) => {
+        await trx
+          .insertInto('players')
+          .values({
+            id: 'p-1',
+            client_id: 'demo',
+            external_id: 'u-1',
+            active: 1,
+            verified: 0,
+            created_at: at,
+            updated_at: at,
+            blocked_at: at,
+            block_reason: 'self-exclusion',
+          } as never)
+          .execute();
+        ran();
+        await gate;
+      });
+    await Promise.race([statementsRan, registeredAndBlocked]);
+    let settled = false;
+    const launch = h()
+      .createSession('u-1', {})
+      .finally(() => {
+        settled = true;
+      });
+    const deadline = Date.now() + 10_000;
+    while (!settled && Date.now() < deadline) {
+      const { rows } = await sql<{ waiting: string }>`
+        select count(*) as waiting from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(h().db);
+      if (Number(rows[0]?.waiting) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    release?.();
+    await registeredAndBlocked;
+
+    const answer = await launch;
+    expect(answer.statusCode, answer.body).toBe(403);
+    expect(answer.json().errors[0].code).toBe('player_blocked');
+    const sessions = await h()
+      .db.selectFrom('sessions')
+      .select('id')
+      .where('player_id', '=', 'p-1')
+      .execute();
+    expect(sessions).toEqual([]);
+  });
 });

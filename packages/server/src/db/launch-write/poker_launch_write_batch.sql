@@ -1,4 +1,4 @@
--- poker_launch_write_batch, version 9: the launch write on PostgreSQL (docs/design.md §10).
+-- poker_launch_write_batch, version 10: the launch write on PostgreSQL (docs/design.md §10).
 -- Applied by name and version (db/launch-write/routines.ts); a change here is a new version and a new
 -- migration that applies it. The SQLite writer beside it (sqlite-batch-writer.ts) runs the same steps.
 --
@@ -115,10 +115,21 @@ begin
           || (op->'newPlayer') || profile)
         on conflict (client_id, external_id) do nothing;
       -- Not inserted: a concurrent launch registered the player first; this one is then a returning
-      -- player's launch (a nick conflict of its update raises, and the launch is retried alone).
+      -- player's launch (a nick conflict of its update raises, and the launch is retried alone), read
+      -- as one: under the lock a block waits for, and refused if a block was set meanwhile (the player
+      -- could be blocked as soon as it was committed; its sign is then not spent).
       created := found;
-      select * into player from players where client_id = op->>'clientId' and external_id = op->>'userId';
+      select * into player from players where client_id = op->>'clientId' and external_id = op->>'userId'
+        for key share;
       if not created then
+        if player.blocked_at is not null and (player.blocked_until is null or player.blocked_until > op->>'now') then
+          if op ? 'usedSignature' then
+            delete from used_signatures where client_id = op->'usedSignature'->>'client_id'
+              and sign = op->'usedSignature'->>'sign';
+          end if;
+          results := results || '{"ok":false,"reason":"player_blocked"}'::jsonb;
+          continue;
+        end if;
         changed := not (to_jsonb(player) @> profile);
       end if;
     end if;

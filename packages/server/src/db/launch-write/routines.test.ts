@@ -11,8 +11,8 @@ import { routineSource } from './routines.js';
  */
 const PINNED = {
   poker_launch_write_batch: {
-    version: 9,
-    sha256: '18d1aed99f422ec479d7004a48420035164512c445e6e75bcafa445e00a63041',
+    version: 10,
+    sha256: '787a7a888c1097ff8cdbfbf4724d3a6e2893ce5d7fb54c1f6c1cd5a977593697',
   },
 };
 
