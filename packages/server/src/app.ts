@@ -43,7 +43,7 @@ import { v2Routes } from './launch/v2/v2.routes.js';
 import { v3Routes } from './launch/v3/v3.routes.js';
 import type { LiveConfig } from './live-config/live-config.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
-import { assertNotDraining, registerDraining } from './ops/draining.js';
+import { assertNotDraining, registerDraining, type ServiceState } from './ops/draining.js';
 import { healthRoutes } from './ops/health.routes.js';
 import { registerInstanceHeartbeat } from './ops/instance-heartbeat.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
@@ -77,6 +77,8 @@ export interface AppOptions {
   purge?: PurgeJobOptions;
   /** The webhook deliverer's and expiry scan's timing (tests shorten them). */
   webhooks?: WebhookJobOptions;
+  /** Default a fresh one; server.ts passes its own to turn readiness off at a signal (closeOnSignals). */
+  state?: ServiceState;
 }
 
 declare module 'fastify' {
@@ -157,7 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     rateLimiter,
     metrics,
-    state: { draining: false },
+    state: options.state ?? { unready: false, draining: false },
     activity,
   };
 

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 10_000,
       keepAliveTimeoutMs: 72_000,
       shutdownTimeoutMs: 20_000,
+      shutdownDelayMs: 0,
       webhookAllowPrivateAddresses: false,
       webhookRetrySchedule: DEFAULT_WEBHOOK_RETRY_SCHEDULE,
       webhookTimeoutMs: 10_000,
@@ -72,6 +73,7 @@ describe('loadConfig', () => {
         REQUEST_TIMEOUT: '5',
         KEEP_ALIVE_TIMEOUT: '65',
         SHUTDOWN_TIMEOUT: '30',
+        SHUTDOWN_DELAY: '10',
       }),
     ).toMatchObject({
       metricsToken: 'scrape-token-0123456789',
@@ -79,7 +81,18 @@ describe('loadConfig', () => {
       requestTimeoutMs: 5000,
       keepAliveTimeoutMs: 65_000,
       shutdownTimeoutMs: 30_000,
+      shutdownDelayMs: 10_000,
     });
+  });
+
+  it('refuses a SHUTDOWN_DELAY that is not whole seconds from 0 to 300, in one line naming it', () => {
+    expect(loadConfig({ SHUTDOWN_DELAY: '0' }).shutdownDelayMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DELAY: '300' }).shutdownDelayMs).toBe(300_000);
+    for (const value of ['-1', '301', '1.5', '5s', 'ten', '0x10']) {
+      expect(() => loadConfig({ SHUTDOWN_DELAY: value })).toThrow(
+        new ConfigError(`SHUTDOWN_DELAY must be a whole number of seconds from 0 to 300, got "${value}"`),
+      );
+    }
   });
 
   it('reads PostgreSQL, a public URL without its trailing slash, and production', () => {

@@ -26,6 +26,11 @@ export interface Config {
   readonly keepAliveTimeoutMs: number;
   /** Milliseconds a graceful shutdown may take before the connections still open are cut. */
   readonly shutdownTimeoutMs: number;
+  /**
+   * Milliseconds between SIGTERM and the drain, during which `/readyz` answers 503 and everything else is
+   * served as before, so balancers take the instance out first; 0: the drain begins at the signal.
+   */
+  readonly shutdownDelayMs: number;
   /** Webhooks may go to loopback, private and link-local addresses (and, outside production, to http:). */
   readonly webhookAllowPrivateAddresses: boolean;
   /** Seconds between a webhook delivery's attempts: one retry per entry, then it is marked failed. */
@@ -94,6 +99,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     requestTimeoutMs: parseSeconds('REQUEST_TIMEOUT', nonEmpty(env.REQUEST_TIMEOUT) ?? '10', 1, 300),
     keepAliveTimeoutMs: parseSeconds('KEEP_ALIVE_TIMEOUT', nonEmpty(env.KEEP_ALIVE_TIMEOUT) ?? '72', 1, 600),
     shutdownTimeoutMs: parseSeconds('SHUTDOWN_TIMEOUT', nonEmpty(env.SHUTDOWN_TIMEOUT) ?? '20', 1, 300),
+    shutdownDelayMs: parseSeconds('SHUTDOWN_DELAY', nonEmpty(env.SHUTDOWN_DELAY) ?? '0', 0, 300),
     webhookAllowPrivateAddresses: parseBoolean(
       'WEBHOOK_ALLOW_PRIVATE_ADDRESSES',
       nonEmpty(env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES) ?? 'false',

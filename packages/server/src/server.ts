@@ -7,6 +7,7 @@ import { openDatabase } from './db/open-database.js';
 import type { SessionStore } from './db/session-store.js';
 import { warnOfReadableStore } from './db/sqlite/readable-store.js';
 import { LiveConfig } from './live-config/live-config.js';
+import type { ServiceState } from './ops/draining.js';
 import { histogramSeries } from './ops/metric-series.js';
 import { createMetrics } from './ops/metrics.js';
 import { warnOfUnboundKeys } from './users/unbound-keys.js';
@@ -30,6 +31,8 @@ export interface RunningServer {
   appliedMigrations: readonly string[];
   /** Writes the log lines still buffered now (else they wait up to a quarter of a second). */
   flushLog(): void;
+  /** `/readyz` answers 503 from now on; everything else is served as before (closeOnSignals' delay). */
+  stopReadiness(): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +50,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     },
   });
   let opened: { sessions: SessionStore; live: LiveConfig } | undefined;
+  const state: ServiceState = { unready: false, draining: false };
   // In order: no new requests, the ones in flight answered, their writes committed, then the database.
   const close = async () => {
     await app?.close();
@@ -66,7 +70,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     const live = await LiveConfig.load(database.db);
     opened = { sessions, live };
-    app = await buildApp({ config, db: database.db, sessions, live, metrics });
+    app = await buildApp({ config, db: database.db, sessions, live, metrics, state });
     const running = app;
     live.start(running.log);
     warnOfUnboundKeys(live.apiUsers, running.log);
@@ -74,7 +78,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const address = await app.listen({ host: config.host, port: config.port });
     // Fastify's logger is pino's, which flushes its destination (http/log-destination.ts).
     const flushLog = () => (running.log as FastifyBaseLogger & { flush(): void }).flush();
-    return { app: running, database, live, address, appliedMigrations, flushLog, close };
+    const stopReadiness = () => {
+      state.unready = true;
+    };
+    return { app: running, database, live, address, appliedMigrations, flushLog, stopReadiness, close };
   } catch (error) {
     await close();
     throw error;
@@ -88,20 +95,34 @@ async function prepareSchema(database: Database, migrate: boolean): Promise<stri
   return [];
 }
 
+export interface ShutdownTiming {
+  /** SHUTDOWN_DELAY: from the signal to the drain, readiness 503 and everything else served as before. */
+  delayMs: number;
+  /** SHUTDOWN_TIMEOUT: from the start of the drain to the cut of the connections still open. */
+  deadlineMs: number;
+}
+
 /**
- * Closes gracefully on SIGINT/SIGTERM: readiness turns 503 at once, idle connections close, in-flight
- * requests finish with `Connection: close`, requests on connections still open get a JSON:API 503, then
- * the database closes and the process exits (ops/draining.ts). Past `deadlineMs` the
- * connections still open (a stalled client) are cut, so the process always ends within the deadline.
+ * Closes gracefully on SIGINT/SIGTERM. For `delayMs` first (SHUTDOWN_DELAY; none by default) only
+ * readiness turns 503: the instance accepts connections and serves every request as before, keep-alive
+ * included, so balancers that probe `/readyz` take it out of rotation before a connection is closed
+ * (docs/operations.md, "Shutdown and slow clients"). A second signal during the delay ends it. Then the
+ * drain: idle connections close, in-flight requests finish with `Connection: close`, requests on
+ * connections still open get a JSON:API 503, then the database closes and the process exits
+ * (ops/draining.ts). `deadlineMs` past the start of the drain the connections still open (a stalled
+ * client) are cut, so the process always ends within delay and deadline. A signal during the drain
+ * changes nothing.
  */
-export function closeOnSignals(server: RunningServer, deadlineMs: number): void {
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
+export function closeOnSignals(server: RunningServer, { delayMs, deadlineMs }: ShutdownTiming): void {
+  let signalled = false;
+  let draining = false;
+  let delay: NodeJS.Timeout | undefined;
+  const drain = (signal: string) => {
+    draining = true;
+    clearTimeout(delay);
     const started = Date.now();
     let cut = false;
-    server.app.log.info({ signal, deadlineMs }, 'shutting down');
+    server.app.log.info({ signal, deadlineMs }, 'draining');
     const deadline = setTimeout(() => {
       cut = true;
       server.app.log.warn('shutdown deadline passed; closing the connections still open');
@@ -123,8 +144,31 @@ export function closeOnSignals(server: RunningServer, deadlineMs: number): void 
       },
     );
   };
-  // Kept for good, not once: a second signal must not kill the process mid-drain. Ctrl-C under `npm start`
-  // sends SIGINT twice (the terminal's to the process group, and the one npm forwards to its child).
+  const shutdown = (signal: string) => {
+    if (draining) return;
+    if (signalled) {
+      // Ctrl-C pressed again. Under `npm start` one Ctrl-C is two SIGINTs (the terminal's to the process
+      // group and npm's own), so there it drains at once too.
+      server.app.log.info({ signal }, 'second signal during SHUTDOWN_DELAY; draining now');
+      drain(signal);
+      return;
+    }
+    signalled = true;
+    server.app.log.info({ signal, delayMs, deadlineMs }, 'shutting down');
+    if (delayMs === 0) {
+      drain(signal);
+      return;
+    }
+    server.stopReadiness();
+    server.app.log.info(
+      { delayMs },
+      'readiness answers 503; serving everything else until the drain begins after SHUTDOWN_DELAY',
+    );
+    // Written now: an operator watching the log sees the delay begin, not a quarter of a second later.
+    server.flushLog();
+    delay = setTimeout(() => drain(signal), delayMs);
+  };
+  // Kept for good, not once: a signal must not kill the process mid-drain (the default action would).
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }

@@ -37,8 +37,10 @@ export const serveCommand: Command = {
     '  REQUEST_TIMEOUT        seconds a client has to send a whole request, else 408 (default 10)',
     '  KEEP_ALIVE_TIMEOUT     seconds an idle keep-alive connection stays open (default 72; keep it',
     '                         above the idle timeout of the load balancer in front)',
-    '  SHUTDOWN_TIMEOUT       seconds SIGTERM waits for in-flight requests before cutting the',
-    '                         connections still open (default 20)',
+    '  SHUTDOWN_DELAY         seconds from SIGTERM to the drain, while /readyz answers 503 and all else',
+    '                         is served as before, so balancers stop sending first (default 0)',
+    '  SHUTDOWN_TIMEOUT       seconds the drain waits for in-flight requests before cutting the',
+    '                         connections still open (default 20; counted after SHUTDOWN_DELAY)',
     '  WEBHOOK_ALLOW_PRIVATE_ADDRESSES  true: webhooks may go to loopback and private addresses, and',
     '                         outside production to http: (default false)',
     '  WEBHOOK_RETRY_SCHEDULE seconds between webhook attempts, comma-separated (default: about three',
@@ -52,7 +54,7 @@ export const serveCommand: Command = {
     'secret and prints the secret, once, on stdout, with a curl command that creates a session.',
     'Production: it never creates a client or prints a secret; on a database without clients it says',
     'on stderr to add one with "poker-launch client add <id>". SIGINT/SIGTERM close it gracefully',
-    '(within SHUTDOWN_TIMEOUT).',
+    '(within SHUTDOWN_DELAY and SHUTDOWN_TIMEOUT; a second signal during the delay drains at once).',
     '',
     'example: DATABASE_URL=sqlite:./data/poker-launch.db PORT=8080 poker-launch serve',
   ],
@@ -70,7 +72,7 @@ export const serveCommand: Command = {
           : `cannot start: ${message}`,
       );
     });
-    closeOnSignals(server, config.shutdownTimeoutMs);
+    closeOnSignals(server, { delayMs: config.shutdownDelayMs, deadlineMs: config.shutdownTimeoutMs });
     for (const note of notes) context.err(note);
     const exposure = stagingExposureWarning(config);
     if (exposure.length > 0) {

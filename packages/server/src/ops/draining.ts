@@ -4,8 +4,11 @@ import { serviceUnavailable } from '../http/api-error.js';
 /** What the balancer should do with a request refused while this instance drains: retry elsewhere now. */
 export const DRAINING_RETRY_AFTER_SECONDS = 1;
 
-/** Whether the instance is shutting down; set once, when the app starts closing. */
+/** Whether the instance is shutting down. */
 export interface ServiceState {
+  /** `/readyz` answers 503: set at the signal, SHUTDOWN_DELAY before the drain (server.ts closeOnSignals). */
+  unready: boolean;
+  /** Set once, when the app starts closing: requests other than operational ones get a 503. */
   draining: boolean;
 }
 
@@ -20,6 +23,7 @@ export interface ServiceState {
  */
 export function registerDraining(app: FastifyInstance, state: ServiceState): void {
   app.addHook('preClose', async () => {
+    state.unready = true;
     state.draining = true;
   });
   // A callback, not an async function: every request runs it, and a promise per hook adds up.

@@ -30,7 +30,7 @@ export function healthRoutes(context: AppContext): RouteDefinition[] {
       url: READYZ_URL,
       operational: true,
       async handler(_request, reply) {
-        if (context.state.draining) throw shuttingDown();
+        if (context.state.unready) throw shuttingDown();
         // Counted like a request that met an unavailable database: once the balancers stop sending
         // traffic, the probes are all that meets an outage (docs/operations.md, Metrics and alerts).
         if (!(await databaseAnswers())) {
@@ -41,8 +41,8 @@ export function healthRoutes(context: AppContext): RouteDefinition[] {
           context.metrics.databaseErrors.inc({ kind: 'unavailable' });
           throw serviceUnavailable('The database does not take writes', NOT_READY_RETRY_AFTER_SECONDS);
         }
-        // Checked again: the instance may have started to drain while the database was asked.
-        if (context.state.draining) throw shuttingDown();
+        // Checked again: the instance may have been signalled while the database was asked.
+        if (context.state.unready) throw shuttingDown();
         return sendDocument(reply, 200, { meta: { status: 'ready' } });
       },
     },
