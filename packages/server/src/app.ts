@@ -43,7 +43,7 @@ import { v2Routes } from './launch/v2/v2.routes.js';
 import { v3Routes } from './launch/v3/v3.routes.js';
 import type { LiveConfig } from './live-config/live-config.js';
 import { registerOpenApi } from './openapi/register-openapi.js';
-import { assertNotDraining, registerDraining, type ServiceState } from './ops/draining.js';
+import { assertNotDraining, registerDraining, type ServiceState, serviceState } from './ops/draining.js';
 import { healthRoutes } from './ops/health.routes.js';
 import { registerInstanceHeartbeat } from './ops/instance-heartbeat.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
@@ -159,7 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     rateLimiter,
     metrics,
-    state: options.state ?? { unready: false, draining: false },
+    state: options.state ?? serviceState(),
     activity,
   };
 

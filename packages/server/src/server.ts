@@ -7,7 +7,7 @@ import { openDatabase } from './db/open-database.js';
 import type { SessionStore } from './db/session-store.js';
 import { warnOfReadableStore } from './db/sqlite/readable-store.js';
 import { LiveConfig } from './live-config/live-config.js';
-import type { ServiceState } from './ops/draining.js';
+import { serviceState, stopReadiness } from './ops/draining.js';
 import { histogramSeries } from './ops/metric-series.js';
 import { createMetrics } from './ops/metrics.js';
 import { warnOfUnboundKeys } from './users/unbound-keys.js';
@@ -50,7 +50,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     },
   });
   let opened: { sessions: SessionStore; live: LiveConfig } | undefined;
-  const state: ServiceState = { unready: false, draining: false };
+  const state = serviceState();
   // In order: no new requests, the ones in flight answered, their writes committed, then the database.
   const close = async () => {
     await app?.close();
@@ -78,10 +78,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const address = await app.listen({ host: config.host, port: config.port });
     // Fastify's logger is pino's, which flushes its destination (http/log-destination.ts).
     const flushLog = () => (running.log as FastifyBaseLogger & { flush(): void }).flush();
-    const stopReadiness = () => {
-      state.unready = true;
+    return {
+      app: running,
+      database,
+      live,
+      address,
+      appliedMigrations,
+      flushLog,
+      stopReadiness: () => stopReadiness(state),
+      close,
     };
-    return { app: running, database, live, address, appliedMigrations, flushLog, stopReadiness, close };
   } catch (error) {
     await close();
     throw error;

@@ -101,6 +101,19 @@ describe.each(DIALECTS)('poker-launch serve with SHUTDOWN_DELAY on %s', (dialect
       errors: [{ status: 503, detail: 'This instance is shutting down; retry the request' }],
     });
     expect((await fetch(`${serve.address}/livez`)).status).toBe(200);
+    // The console's overview calls it draining from the signal on (its heartbeat says so at once).
+    const watching = await database().open();
+    try {
+      const deadline = Date.now() + 60_000;
+      const states = () => watching.db.selectFrom('instances').select('draining').execute();
+      while ((await states()).map((row) => Number(row.draining)).join() !== '1') {
+        if (Date.now() > deadline)
+          throw new Error(`instance not recorded draining: ${JSON.stringify(await states())}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await watching.close();
+    }
 
     // A launch on the connection that was open at the signal, and one on a connection made after it.
     existing.write(await v2Launch(clientId, secret, 'u-kept'));
@@ -133,6 +146,8 @@ describe.each(DIALECTS)('poker-launch serve with SHUTDOWN_DELAY on %s', (dialect
     try {
       const rows = await stored.db.selectFrom('sessions').select('id').where('id', 'in', launched).execute();
       expect(rows.map((row) => row.id).sort()).toEqual([...launched].sort());
+      // A closing instance deletes its row, the delay's draining one included.
+      expect(await stored.db.selectFrom('instances').select('id').execute()).toEqual([]);
     } finally {
       await stored.close();
     }

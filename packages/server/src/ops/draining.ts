@@ -6,10 +6,27 @@ export const DRAINING_RETRY_AFTER_SECONDS = 1;
 
 /** Whether the instance is shutting down. */
 export interface ServiceState {
-  /** `/readyz` answers 503: set at the signal, SHUTDOWN_DELAY before the drain (server.ts closeOnSignals). */
+  /**
+   * `/readyz` answers 503: set at the signal, SHUTDOWN_DELAY before the drain (server.ts closeOnSignals),
+   * by stopReadiness.
+   */
   unready: boolean;
+  /** Called once, when readiness turns 503 before a drain (the heartbeat records it for the console). */
+  readonly onUnready: (() => void)[];
   /** Set once, when the app starts closing: requests other than operational ones get a 503. */
   draining: boolean;
+}
+
+/** A fresh state: ready, not draining. */
+export function serviceState(): ServiceState {
+  return { unready: false, draining: false, onUnready: [] };
+}
+
+/** `/readyz` answers 503 from now on; everything else is served as before (SHUTDOWN_DELAY). */
+export function stopReadiness(state: ServiceState): void {
+  if (state.unready) return;
+  state.unready = true;
+  for (const listener of state.onUnready) listener();
 }
 
 /**

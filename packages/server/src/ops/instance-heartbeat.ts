@@ -37,7 +37,8 @@ export function registerInstanceHeartbeat(app: FastifyInstance, context: AppCont
   const beat = async () => {
     const now = context.clock().toISOString();
     const row = { id, host: hostname(), pid: process.pid, started_at: startedAt, seen_at: now };
-    const draining = context.state.draining ? 1 : 0;
+    // From the signal on (SHUTDOWN_DELAY's readiness 503 included): the console calls it draining.
+    const draining = context.state.unready ? 1 : 0;
     const statement = context.db
       .insertInto('instances')
       .values({ ...row, draining })
@@ -51,6 +52,10 @@ export function registerInstanceHeartbeat(app: FastifyInstance, context: AppCont
   // Readiness's probe write once a write failed (write-health.ts); never once the row is deleted at close.
   context.writeHealth.probeWith(async () => {
     if (!context.state.draining) await beat();
+  });
+  // Said at once, not at the next beat: a SHUTDOWN_DELAY may be shorter than the interval.
+  context.state.onUnready.push(() => {
+    if (timer !== undefined) void beat();
   });
   app.addHook('onListen', async () => {
     await beat();
