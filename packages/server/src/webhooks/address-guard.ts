@@ -135,7 +135,48 @@ export type Resolve = (
  * address between a check and the connection cannot slip through). Of a name with several addresses, the
  * refused ones are dropped and the others used: none of them is ever connected to (docs/integration.md#webhooks).
  */
-export function guardedLookup(allowPrivate: boolean, resolve: Resolve = lookup) {
+/**
+ * Webhook DNS questions asked at once, across every endpoint and name; the others wait their turn.
+ * dns.lookup holds one of libuv's four pool threads until the name's DNS answers or its timeouts run
+ * out (glibc: 5 s x 2 tries per server), and the pool is the whole process's: file reads, password
+ * hashes of console sign-ins, the database's and Redis' own lookups. Two leave the rest at least two
+ * whatever the endpoints' DNS does; a delivery waiting its turn is still ended by its attempt's time
+ * limit and retried (docs/integration.md#webhooks).
+ */
+export const WEBHOOK_LOOKUPS_AT_ONCE = 2;
+
+/** A count of slots: `take` runs a task now if one is free, else when a running task gives its slot back. */
+export class LookupSlots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  /** Runs `task`, which must call the `release` it is given once (and only once) it is done. */
+  take(task: (release: () => void) => void): void {
+    if (this.running >= this.size) {
+      this.waiting.push(() => this.take(task));
+      return;
+    }
+    this.running++;
+    let released = false;
+    task(() => {
+      if (released) return;
+      released = true;
+      this.running--;
+      this.waiting.shift()?.();
+    });
+  }
+}
+
+/** The sender's slots: one sender thread makes every webhook connection of the process. */
+const SENDER_LOOKUP_SLOTS = new LookupSlots(WEBHOOK_LOOKUPS_AT_ONCE);
+
+export function guardedLookup(
+  allowPrivate: boolean,
+  resolve: Resolve = lookup,
+  slots: LookupSlots = SENDER_LOOKUP_SLOTS,
+) {
   /** The lookups under way, by name, with the connections waiting for each answer. */
   const asking = new Map<
     string,
@@ -158,10 +199,22 @@ export function guardedLookup(allowPrivate: boolean, resolve: Resolve = lookup) 
       return;
     }
     asking.set(hostname, [answered]);
-    resolve(hostname, { all: true }, (error, addresses) => {
+    const answer = (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
       const all = asking.get(hostname) ?? [];
       asking.delete(hostname);
       for (const each of all) each(error, addresses);
+    };
+    slots.take((release) => {
+      try {
+        resolve(hostname, { all: true }, (error, addresses) => {
+          release();
+          answer(error, addresses);
+        });
+      } catch (error) {
+        // dns.lookup throws for a name it cannot take at all: an answer like any other, the slot freed.
+        release();
+        answer(error as NodeJS.ErrnoException, []);
+      }
     });
   };
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {

@@ -1,8 +1,10 @@
+import { pbkdf2 } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
+import { readFile } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { guardedLookup, type Resolve } from './address-guard.js';
+import { guardedLookup, LookupSlots, type Resolve, WEBHOOK_LOOKUPS_AT_ONCE } from './address-guard.js';
 import { connectionRefusal, WebhookSender } from './webhook-sender.js';
 
 /** A DNS that answers each name with the addresses `answers` gives for its nth question. */
@@ -53,6 +55,53 @@ describe('the guarded lookup (a hostile DNS answer)', () => {
       true,
     );
     expect(nothing.error?.message).toBe('getaddrinfo ENOTFOUND nothing.example');
+  });
+});
+
+describe("webhook DNS and the process's thread pool", () => {
+  const PUBLIC: LookupAddress[] = [{ address: '93.184.216.34', family: 4 }];
+
+  it('asks at most WEBHOOK_LOOKUPS_AT_ONCE names at once; the others wait for a slot, then are answered', async () => {
+    const pending = new Map<string, () => void>();
+    const resolve: Resolve = (hostname, _options, callback) => {
+      pending.set(hostname, () => callback(null, PUBLIC));
+    };
+    const lookup = guardedLookup(false, resolve, new LookupSlots(2));
+    const answered: string[] = [];
+    for (const name of ['a.example', 'b.example', 'c.example', 'a.example']) {
+      lookup(name, {}, (error) => answered.push(error === null ? name : `${name}: ${error.message}`));
+    }
+    expect([...pending.keys()]).toEqual(['a.example', 'b.example']);
+    pending.get('a.example')?.();
+    // Both connections to a.example have their answer; c.example took the slot a.example gave back.
+    expect(answered).toEqual(['a.example', 'a.example']);
+    expect([...pending.keys()]).toEqual(['a.example', 'b.example', 'c.example']);
+    pending.get('c.example')?.();
+    pending.get('b.example')?.();
+    expect(answered).toEqual(['a.example', 'a.example', 'c.example', 'b.example']);
+    expect(WEBHOOK_LOOKUPS_AT_ONCE).toBeLessThan(4);
+  });
+
+  it("leaves libuv's pool free for the rest of the process while many names' DNS is slow", async () => {
+    // Each question holds a real pool thread (a long pbkdf2), as a getaddrinfo waiting on a slow DNS does.
+    let lookupsDone = 0;
+    const slowDns: Resolve = (_hostname, _options, callback) =>
+      pbkdf2('secret', 'salt', 300_000, 64, 'sha512', () => {
+        lookupsDone++;
+        callback(null, PUBLIC);
+      });
+    const lookup = guardedLookup(false, slowDns);
+    const all = Array.from(
+      { length: 6 },
+      (_, i) => new Promise<void>((done) => lookup(`slow-${i}.example`, {}, () => done())),
+    );
+    // A file read queued behind them: with every question on the pool (four threads), it waited for one.
+    const doneBeforeTheRead = await new Promise<number>((done) =>
+      readFile(import.meta.filename, () => done(lookupsDone)),
+    );
+    expect(doneBeforeTheRead).toBe(0);
+    await Promise.all(all);
+    expect(lookupsDone).toBe(6);
   });
 });
 
