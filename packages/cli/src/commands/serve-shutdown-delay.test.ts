@@ -5,6 +5,7 @@ import { printedCredentials } from '../test-support/create-session.js';
 import { openRawConnection, parseResponses, type RawConnection } from '../test-support/raw-connection.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
+import { keptAlive, untilIncomingLaunches } from '../test-support/shutdown-clients.js';
 import { DIALECTS, useTempDatabase, useTempSqlite } from '../test-support/temp-database.js';
 
 /** A v2 launch of `userId` as one HTTP/1.1 request that keeps its connection open. */
@@ -20,35 +21,6 @@ async function v2Launch(clientId: string, secret: string, userId: string): Promi
     '',
     body,
   ].join('\r\n');
-}
-
-/** A connection that has had one answer (GET /livez) and stays open, as a keep-alive client's does. */
-async function keptAlive(address: string): Promise<RawConnection> {
-  const connection = await openRawConnection(address);
-  connection.write('GET /livez HTTP/1.1\r\nhost: test\r\nconnection: keep-alive\r\n\r\n');
-  await connection.waitFor('"status":"live"');
-  return connection;
-}
-
-/**
- * Until serve has logged `count` incoming v2 launches: the lines tell that it read their heads (not
- * whose: the logs redact user ids, docs/design.md §11).
- */
-async function untilIncomingLaunches(serve: ServeProcess, count: number): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  const incoming = () =>
-    serve
-      .stdout()
-      .split('\n')
-      .filter(
-        (line) =>
-          line.includes('"msg":"incoming request"') &&
-          line.includes('"url":"/api/web/v2/app/users/[redacted]/session?clientId=demo"'),
-      ).length;
-  while (incoming() < count) {
-    if (Date.now() > deadline) throw new Error(`fewer than ${count} launches logged: ${serve.stdout()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Until `connection` has received `count` whole responses: they are returned. */
