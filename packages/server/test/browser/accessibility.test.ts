@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../src/test-support/test-database.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/webhook-endpoint.repository.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/webhook-event.js';
+import { describeInChromium } from './support/chromium.js';
+import { useConsoleInChromium } from './support/console-page.js';
+
+/**
+ * axe-core's browser build, evaluated in each page through the DevTools protocol: the pages' policy
+ * refuses script tags that are not theirs (docs/console.md, "Accessibility").
+ */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** What axe reports, reduced to what a failure message names. */
+interface Violation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly nodes: readonly { readonly target: readonly unknown[] }[];
+}
+
+/**
+ * Runs axe (WCAG 2.0/2.1 A and AA rules) on the page as it stands; answers one line per serious or
+ * critical violation: page, rule, element.
+ */
+async function seriousViolations(page: Page, name: string): Promise<string[]> {
+  const violations = (await page.evaluate(`${AXE_SOURCE};
+axe
+    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
+    .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))`)) as Violation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${name}: ${v.id} (${v.impact}, ${v.help}) at ${n.target.join(' ')}`));
+}
+
+describeInChromium('accessibility (axe, WCAG 2.1 AA) in Chromium', () => {
+  describe.each(DIALECTS)('on %s', (dialect) => {
+    const ui = useConsoleInChromium(dialect);
+
+    it('finds no serious or critical violation on any console page, the game pages or the signature tester', async () => {
+      const { service, page, url, db } = ui;
+      const found: string[] = [];
+      const check = async (name: string) => found.push(...(await seriousViolations(page, name)));
+      const visit = async (name: string, path: string) => {
+        await page.goto(url(path));
+        await check(name);
+      };
+
+      const client = await service.addClient({ id: 'casino-1' });
+      await service.activateCurrencies('EUR');
+      await insertWebhookEndpoint(db, {
+        id: `ep_${'0'.repeat(24)}`,
+        clientId: 'casino-1',
+        url: 'https://hooks.example/a',
+        secret: 'whsec_0',
+        previousSecret: undefined,
+        eventTypes: [...WEBHOOK_EVENT_TYPES],
+        enabled: true,
+        disabledReason: null,
+        createdAt: new Date().toISOString(),
+      });
+      const lobby = await service.createV2Session(client, 'u-lobby', { nick: 'Ada', lang: 'de' });
+      const table = await service.createV2Session(client, 'u-table', { nick: 'Tabby', tableId: '7' });
+      const casino = await service.createV2Session(client, 'u-casino', {
+        gameCode: 'casino',
+        gameId: 'roulette',
+        currency: 'EUR',
+      });
+      const v3 = await service.launchV3Session(client, 'u-v3', 'Vera');
+
+      await visit('sign-in', '/console/sign-in');
+      await ui.signIn('alice');
+      await check('overview');
+      await visit('clients list', '/console/clients');
+      // The client's page holds its settings and its launch security form (docs/console.md).
+      await visit('client and launch security', '/console/clients/casino-1');
+      await visit('integration activity', '/console/clients/casino-1/activity');
+      await visit('webhook endpoints', '/console/clients/casino-1/webhooks');
+      await visit('webhook endpoint', `/console/webhooks/ep_${'0'.repeat(24)}`);
+      await visit('players list', '/console/players');
+      const player = await db.selectFrom('players').select('id').executeTakeFirstOrThrow();
+      await visit('player', `/console/players/${encodeURIComponent(player.id)}`);
+      await visit('sessions', '/console/sessions');
+      await visit('currencies', '/console/currencies');
+      await visit('settings', '/console/settings');
+      await visit('API users', '/console/api-users');
+      await visit('audit log', '/console/audit');
+      await visit('no such client', '/console/clients/no-such-client');
+      await visit('not found', '/console/no-such-page');
+      await page.goto(url('/console/clients/casino-1'));
+      await page.getByLabel('Poker launch URL').fill('poker.example/play');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect.poll(() => page.textContent('#e-url-poker')).toContain('must be an absolute');
+      await check('client form with errors');
+      // The field's error is read with it by screen readers (axe does not check this).
+      expect(await page.getAttribute('#f-url-poker', 'aria-describedby')).toContain('e-url-poker');
+      expect(await page.getAttribute('#f-url-poker', 'aria-invalid')).toBe('true');
+
+      for (const [name, launched] of [
+        ['v2 lobby', lobby],
+        ['v2 table', table],
+        ['v2 casino game', casino],
+        ['v3 launch', v3],
+      ] as const) {
+        await page.goto(launched.url);
+        await page.waitForLoadState('networkidle');
+        await check(`game page (${name})`);
+      }
+      await visit('signature tester', '/tools/signature');
+
+      expect(found).toEqual([]);
+    });
+
+    it('names the page, the rule and the element of a violation it finds', async () => {
+      const { page, url } = ui;
+      await page.goto(url('/console/sign-in'));
+      await page.evaluate(
+        `document.querySelector('main').append(Object.assign(document.createElement('input'), { id: 'unlabelled' }))`,
+      );
+      expect(await seriousViolations(page, 'sign-in, spoiled')).toEqual([
+        expect.stringMatching(/^sign-in, spoiled: label \(critical, .*\) at #unlabelled$/),
+      ]);
+    });
+  });
+});
