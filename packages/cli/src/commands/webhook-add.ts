@@ -1,7 +1,22 @@
-import { addWebhookEndpoint, loadConfig, WEBHOOK_EVENT_TYPES } from '@poker-launch/server/admin';
-import type { Command } from '../command.js';
+import {
+  addWebhookEndpoint,
+  loadConfig,
+  parseEventTypes,
+  WEBHOOK_EVENT_TYPES,
+} from '@poker-launch/server/admin';
+import { type Command, UsageError } from '../command.js';
 import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
+
+/**
+ * --events names a flag's choices: a value not among them is a usage mistake, exit 2 (docs/cli.md,
+ * "Exit codes"), checked before the database is opened, so nothing is stored.
+ */
+export function checkEventsFlag(events: string | undefined): void {
+  if (events === undefined) return;
+  const read = parseEventTypes(events);
+  if (!read.ok) throw new UsageError(`--events: ${read.reason}`);
+}
 
 export const webhookAddCommand: Command = {
   usage: '<clientId> <url> [--events a,b,…]',
@@ -16,6 +31,7 @@ export const webhookAddCommand: Command = {
   options: { events: { type: 'string' } },
   positionals: [2, 2],
   async run({ values, positionals: [clientId = '', url = ''] }, context) {
+    checkEventsFlag(values.events as string | undefined);
     const rules = loadConfig(context.env);
     const input = { clientId, url, events: values.events as string | undefined };
     const { endpoint, secret } = await withAdmin(context, async (admin) =>

@@ -2,6 +2,7 @@ import { changeWebhookEndpoint, loadConfig } from '@poker-launch/server/admin';
 import { type Command, UsageError } from '../command.js';
 import { withAdmin } from '../database.js';
 import { valueOrFail } from '../output.js';
+import { checkEventsFlag } from './webhook-add.js';
 
 export const webhookUpdateCommand: Command = {
   usage: '<endpointId> [--url …] [--events …] [--enable|--disable] [--rotate-secret]',
@@ -23,6 +24,7 @@ export const webhookUpdateCommand: Command = {
   positionals: [1, 1],
   async run({ values, positionals: [id = ''] }, context) {
     if (values.enable && values.disable) throw new UsageError('give --enable or --disable, not both');
+    checkEventsFlag(values.events as string | undefined);
     const rules = loadConfig(context.env);
     const changes = {
       url: values.url as string | undefined,

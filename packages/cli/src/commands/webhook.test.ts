@@ -72,9 +72,21 @@ describe.each(DIALECTS)('poker-launch webhook on %s', (kind) => {
     const http = await cli('webhook', 'add', 'casino-1', 'http://hooks.example.com/x');
     expect(http).toMatchObject({ code: 1 });
     expect(http.stderr).toContain('a webhook URL must be https:');
-    const local = await cli('webhook', 'add', 'casino-1', 'https://10.0.0.7/x', '--events', 'session.nope');
+    const local = await cli('webhook', 'add', 'casino-1', 'https://10.0.0.7/x');
+    expect(local).toMatchObject({ code: 1 });
     expect(local.stderr).toContain('10.0.0.7 is not a public address');
-    expect(local.stderr).toContain('(not: session.nope)');
+    // A value not among --events' choices is a usage mistake (docs/cli.md, "Exit codes"): exit 2, one
+    // line naming it and the valid types, before anything else is checked or stored.
+    for (const args of [
+      ['add', 'casino-1', 'https://10.0.0.7/x', '--events', 'session.nope,player.nah'],
+      ['update', 'ep_nope', '--events', 'session.nope,player.nah'],
+    ]) {
+      const events = await cli('webhook', ...args);
+      expect(events).toMatchObject({ code: 2, stdout: '' });
+      expect(events.stderr.trim().split('\n')).toHaveLength(1);
+      expect(events.stderr).toContain('(not: session.nope, player.nah)');
+      expect(events.stderr).toContain('session.revoked');
+    }
     expect((await cli('webhook', 'add', 'nobody', 'https://hooks.example.com/x')).stderr).toContain(
       'no client "nobody"',
     );
