@@ -15,6 +15,28 @@ describe.runIf(TEST_POSTGRES_URL)('a block racing a launch on PostgreSQL', () =>
   let release: (() => void) | undefined;
   afterEach(() => release?.());
 
+  /**
+   * Starts a launch of u-1 and returns (its answer to come) once it answered or waits on a row lock, as
+   * pg_stat_activity tells; 10 s at most.
+   */
+  const launchUntilAnsweredOrLocked = async () => {
+    let settled = false;
+    const launch = h()
+      .createSession('u-1', {})
+      .finally(() => {
+        settled = true;
+      });
+    const deadline = Date.now() + 10_000;
+    while (!settled && Date.now() < deadline) {
+      const { rows } = await sql<{ waiting: string }>`
+        select count(*) as waiting from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(h().db);
+      if (Number(rows[0]?.waiting) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return { answer: launch };
+  };
+
   it('leaves no live session: a launch that reads the player while the block is not committed waits for it, then is refused', async () => {
     expect((await h().createSession('u-1', {})).statusCode).toBe(200);
     const client = h().live.client('demo');
@@ -45,21 +67,8 @@ describe.runIf(TEST_POSTGRES_URL)('a block racing a launch on PostgreSQL', () =>
     await statementsRan;
 
     // The launch goes to the store while the block is written but not committed.
-    let settled = false;
-    const launch = h()
-      .createSession('u-1', {})
-      .finally(() => {
-        settled = true;
-      });
     // Until it answered or waits on a row lock: then the block commits.
-    const deadline = Date.now() + 10_000;
-    while (!settled && Date.now() < deadline) {
-      const { rows } = await sql<{ waiting: string }>`
-        select count(*) as waiting from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`.execute(h().db);
-      if (Number(rows[0]?.waiting) > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const { answer: launch } = await launchUntilAnsweredOrLocked();
     release?.();
     expect(await block).toBe(1);
 
@@ -108,20 +117,7 @@ describe.runIf(TEST_POSTGRES_URL)('a block racing a launch on PostgreSQL', () =>
         await gate;
       });
     await Promise.race([statementsRan, registeredAndBlocked]);
-    let settled = false;
-    const launch = h()
-      .createSession('u-1', {})
-      .finally(() => {
-        settled = true;
-      });
-    const deadline = Date.now() + 10_000;
-    while (!settled && Date.now() < deadline) {
-      const { rows } = await sql<{ waiting: string }>`
-        select count(*) as waiting from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`.execute(h().db);
-      if (Number(rows[0]?.waiting) > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const { answer: launch } = await launchUntilAnsweredOrLocked();
     release?.();
     await registeredAndBlocked;
 

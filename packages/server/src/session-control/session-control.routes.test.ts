@@ -6,6 +6,7 @@ import {
   blockRequest,
   endPlayerSessionsRequest,
   endSessionRequest,
+  tokenCode as tokenCodeOf,
 } from '../test-support/control-requests.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
@@ -38,14 +39,7 @@ describe.each(DIALECTS)('session control on %s', (dialect) => {
       auth: data.attributes.auth as string,
     };
   };
-  const tokenCode = async (auth: string) => {
-    const response = await h().app.inject({
-      method: 'GET',
-      url: TOKEN_API_URL,
-      headers: { authorization: `Bearer ${auth}` },
-    });
-    return response.statusCode === 200 ? 'active' : (response.json().errors[0].code as string);
-  };
+  const tokenCode = (auth: string) => tokenCodeOf(h(), auth);
   const codes = (response: { json(): unknown }) =>
     (
       response.json() as {

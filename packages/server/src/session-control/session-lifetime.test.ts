@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { changeClient, disableClient } from '../admin/client-admin.js';
-import { blockDocument, blockRequest, endSessionRequest } from '../test-support/control-requests.js';
+import {
+  blockDocument,
+  blockRequest,
+  endSessionRequest,
+  tokenCode as tokenCodeOf,
+} from '../test-support/control-requests.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from '../test-support/webhook-world.js';
@@ -27,14 +32,7 @@ describe.each(DIALECTS)('the end of a session on %s', (dialect) => {
     const { data } = response.json();
     return { id: data.id as string, auth: data.attributes.auth as string };
   };
-  const tokenCode = async (auth: string) => {
-    const response = await h().app.inject({
-      method: 'GET',
-      url: TOKEN_API_URL,
-      headers: { authorization: `Bearer ${auth}` },
-    });
-    return response.statusCode === 200 ? 'active' : (response.json().errors[0].code as string);
-  };
+  const tokenCode = (auth: string) => tokenCodeOf(h(), auth);
   const events = async () =>
     (
       await h()

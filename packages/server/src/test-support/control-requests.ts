@@ -2,6 +2,7 @@ import { type SignableParams, sign } from '@poker-launch/sdk';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Client } from '../clients/client.js';
 import { findClient } from '../clients/client.repository.js';
+import { TOKEN_API_URL } from '../token/token.routes.js';
 import type { Harness } from './harness.js';
 
 export interface ControlOptions {
@@ -70,3 +71,13 @@ export const blockRequest = (
 export const blockDocument = (attributes: Record<string, unknown> = {}) => ({
   data: { type: 'PlayerBlock', attributes },
 });
+
+/** What the token API says of `auth` now: `active`, or its error code (`token_revoked`, `token_expired`…). */
+export async function tokenCode(h: Harness, auth: string): Promise<string> {
+  const response = await h.app.inject({
+    method: 'GET',
+    url: TOKEN_API_URL,
+    headers: { authorization: `Bearer ${auth}` },
+  });
+  return response.statusCode === 200 ? 'active' : (response.json().errors[0].code as string);
+}

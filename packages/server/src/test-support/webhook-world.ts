@@ -1,4 +1,4 @@
-import { addWebhookEndpoint } from '../admin/webhook-admin.js';
+import { addWebhookEndpoint, changeWebhookEndpoint } from '../admin/webhook-admin.js';
 import { createMetrics } from '../ops/metrics.js';
 import { WebhookDeliverer } from '../webhooks/webhook-deliverer.js';
 import type { Harness } from './harness.js';
@@ -34,6 +34,20 @@ export async function webhookWorld(h: Harness, events?: string) {
     secret: added.value.secret,
     metrics,
     deliverer,
+    /** Rotates the endpoint's secret, the new one returned; the receiver trusts it too, as an integrator would. */
+    async rotateSecret(): Promise<string> {
+      const rotated = await changeWebhookEndpoint(
+        h.db,
+        h.config,
+        added.value.endpoint.id,
+        { rotateSecret: true },
+        h.clock.now(),
+      );
+      if (!rotated.ok || rotated.value.secret === undefined) throw new Error('no rotation');
+      receiver.secrets.push(rotated.value.secret);
+      await h.refresh();
+      return rotated.value.secret;
+    },
     /** Sends what is due now, and waits until those attempts are recorded. */
     async deliver(): Promise<void> {
       await deliverer.tick();
