@@ -77,7 +77,10 @@ describe('npm start', () => {
     await expect(fetch(`http://127.0.0.1:${port}/livez`)).rejects.toThrow();
   });
 
-  it("with SHUTDOWN_DELAY waits it out on one SIGTERM to npm, but drains at once on Ctrl-C (SIGINT to npm's process group reaches the server twice)", async () => {
+  // Not tested: a SIGINT to npm's whole process group (Ctrl-C) often skips the delay, as the server gets
+  // the group's signal and npm's, but two signals of one kind that arrive together are merged into one, so
+  // it cannot be relied on (CI once waited out the whole delay): docs/operations.md says "usually".
+  it('with SHUTDOWN_DELAY waits it out on one SIGTERM to npm, and drains at once on a second', async () => {
     // A delay no test waits out: the server ends within the test's time only if it drains at once.
     const env = { SHUTDOWN_DELAY: '300' };
     const supervised = await npmStart(env);
@@ -89,11 +92,6 @@ describe('npm start', () => {
     process.kill(supervised.npmPid, 'SIGTERM');
     expect(await supervised.exited).toEqual({ code: 0 });
     expect(supervised.stdout()).toContain('"msg":"second signal during SHUTDOWN_DELAY; draining now"');
-
-    const interactive = await npmStart(env);
-    process.kill(-interactive.npmPid, 'SIGINT');
-    expect(await interactive.exited).toEqual({ code: 0 });
-    expect(interactive.stdout()).toContain('"msg":"second signal during SHUTDOWN_DELAY; draining now"');
-    expect(alive(interactive.pid)).toBe(false);
+    expect(alive(supervised.pid)).toBe(false);
   });
 });
