@@ -8,6 +8,8 @@ import { sendPage } from '../render.js';
 
 const MINUTE_MS = 60 * 1000;
 const HOUR_MS = 60 * MINUTE_MS;
+/** The busiest clients the overview lists one by one; the rest are summed in one line. */
+export const OVERVIEW_CLIENTS = 50;
 
 /** One client's last hour: launches, and refusals by error code. */
 export interface ClientHour {
@@ -15,6 +17,29 @@ export interface ClientHour {
   launched: number;
   refused: number;
   refusals: { code: string; count: number }[];
+}
+
+/** The clients' hours the overview shows: the busiest first, the rest and everyone summed. */
+export interface OverviewHours {
+  busiest: ClientHour[];
+  rest: { clients: number; launched: number; refused: number };
+  total: { clients: number; launched: number; refused: number };
+}
+
+/**
+ * The busiest `limit` clients of the hour, by attempts (ties by id), with the others summed: an operator
+ * of thousands of integrators gets a page that stays small and starts with the traffic that matters.
+ */
+export function busiestClients(hours: Iterable<ClientHour>, limit = OVERVIEW_CLIENTS): OverviewHours {
+  const sorted = [...hours].sort(
+    (a, b) => b.launched + b.refused - (a.launched + a.refused) || (a.clientId < b.clientId ? -1 : 1),
+  );
+  const sum = (list: ClientHour[]) => ({
+    clients: list.length,
+    launched: list.reduce((total, hour) => total + hour.launched, 0),
+    refused: list.reduce((total, hour) => total + hour.refused, 0),
+  });
+  return { busiest: sorted.slice(0, limit), rest: sum(sorted.slice(limit)), total: sum(sorted) };
 }
 
 /** The overview: the last hour of launch attempts per client, and the health of the instances. */
@@ -53,7 +78,7 @@ export function overviewRoutes(context: AppContext): ConsoleRoute[] {
           csrf,
           since: since.toISOString(),
           now: now.toISOString(),
-          clients: [...clients.values()],
+          hours: busiestClients(clients.values()),
           activityRecorded: context.activity !== undefined,
           instances: instances.map((instance) => ({
             ...instance,
