@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../packages/cli/src/commands/index.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { createMetrics, METRIC_PREFIX } from '../../packages/server/src/ops/metrics.js';
+import { SETTING_DEFINITIONS, SETTING_NAMES } from '../../packages/server/src/settings/settings.js';
 
 /**
  * The reference tables of the guides, held to the code they describe: what an operator or an integrator
@@ -92,6 +93,17 @@ describe("the operations guide's configuration table", () => {
       table.get(name) === `\`${fallback}\`` ? [] : [`${name}: code ${fallback}, docs ${table.get(name)}`],
     );
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("the operations guide's settings table", () => {
+  it('lists every setting with its default, and no other', async () => {
+    const table = section(await read('docs/operations.md'), '## Settings');
+    const documented = tableRows(table)
+      .filter(([name]) => /^`[A-Za-z]+`$/.test(name ?? ''))
+      .map(([name = '', fallback]) => `${name.slice(1, -1)} ${fallback}`);
+    const defined = SETTING_NAMES.map((name) => `${name} \`${SETTING_DEFINITIONS[name].defaultValue}\``);
+    expect(documented.sort()).toEqual(defined.sort());
   });
 });
 
