@@ -22,7 +22,13 @@ describe("the operations guide's metrics table", () => {
     expect(served.filter((name) => !documented.has(name))).toEqual([]);
   });
 
-  it('names every kind of record the console purge counts', async () => {
+  it("names every kind of record the console purge counts, as the metric's own help does", async () => {
+    const help = (await createMetrics().registry.getMetricsAsJSON()).find(
+      (metric) => metric.name === `${METRIC_PREFIX}console_records_purged_total`,
+    )?.help;
+    for (const { what } of PURGE_TARGETS.filter((target) => target.what !== 'session')) {
+      expect(help).toContain(what);
+    }
     const row = (await documentedMetrics()).get(`${METRIC_PREFIX}console_records_purged_total`) ?? '';
     // Sessions have a counter of their own, poker_launch_sessions_purged_total (purge-job.ts).
     for (const { what } of PURGE_TARGETS.filter((target) => target.what !== 'session')) {
