@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../packages/cli/src/commands/index.js';
+import { serveCommand } from '../../packages/cli/src/commands/serve.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { createMetrics, METRIC_PREFIX } from '../../packages/server/src/ops/metrics.js';
 import { SETTING_DEFINITIONS, SETTING_NAMES } from '../../packages/server/src/settings/settings.js';
@@ -91,6 +92,21 @@ describe("the operations guide's configuration table", () => {
     const table = await documented();
     const wrong = defaults.flatMap(([, name = '', fallback]) =>
       table.get(name) === `\`${fallback}\`` ? [] : [`${name}: code ${fallback}, docs ${table.get(name)}`],
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('and serve --help gives the same defaults', async () => {
+    const source = await read('packages/server/src/config.ts');
+    const help = (serveCommand.help ?? []).join('\n');
+    const wrong = [...source.matchAll(/nonEmpty\(env\.([A-Z_]+)\) \?\? '([^']*)'/g)].flatMap(
+      ([, name = '', fallback = '']) => {
+        // The variable's lines: from its name to the next variable's.
+        const block =
+          help.match(new RegExp(`^  ${name} [\\s\\S]*?(?=\\n  [A-Z]|(?![\\s\\S]))`, 'm'))?.[0] ?? '';
+        const said = block.includes(`default ${fallback}`) || block.includes(`${fallback} (default)`);
+        return said ? [] : [`${name}: ${block || 'not in serve --help'}`];
+      },
     );
     expect(wrong).toEqual([]);
   });

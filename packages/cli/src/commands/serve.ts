@@ -29,7 +29,7 @@ export const serveCommand: Command = {
     '  REDIS_KEY_PREFIX       prefix of the keys written to Redis (default poker-launch:)',
     '  REDIS_TIMEOUT_MS       longest a quota check waits for Redis before counting per instance (default 20)',
     '  TRUST_PROXY            the proxies whose X-Forwarded-For is believed: a comma list of their',
-    '                         addresses/CIDRs (or loopback, linklocal, uniquelocal); default off',
+    '                         addresses/CIDRs (or loopback, linklocal, uniquelocal); default false: none',
     '  LOG_LEVEL              fatal, error, warn, info (default), debug, trace or silent',
     '  METRICS_TOKEN          bearer token GET /metrics requires (16–256 characters); default none',
     '  MIGRATE_ON_START       true (default): apply pending migrations at start; false: refuse to start',
