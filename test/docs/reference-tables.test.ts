@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../packages/cli/src/commands/index.js';
 import { serveCommand } from '../../packages/cli/src/commands/serve.js';
+import { EXCLUDED_KEYS } from '../../packages/sdk/src/index.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { createMetrics, METRIC_PREFIX } from '../../packages/server/src/ops/metrics.js';
 import { SETTING_DEFINITIONS, SETTING_NAMES } from '../../packages/server/src/settings/settings.js';
@@ -230,5 +231,16 @@ describe("the integration guide's error tables", () => {
         wrong.push(`${code}: the service never writes "${detail}"`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("the integration guide's request signature", () => {
+  it('drops the keys the SDK and the service drop, in its PHP reference and in its steps', async () => {
+    const guide = section(await read('docs/integration.md'), '## The request signature');
+    const php = guide.match(/const EXCLUDED = \[([^\]]*)\]/)?.[1] ?? '';
+    const step = guide.match(/Drop, at the top level only: (.*?); for v3/s)?.[1] ?? '';
+    const keys = (text: string) => [...text.matchAll(/['`]([a-zA-Z-]+)['`]/g)].map(([, key]) => key);
+    expect(keys(php)).toEqual([...EXCLUDED_KEYS]);
+    expect(keys(step)).toEqual([...EXCLUDED_KEYS]);
   });
 });
