@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../packages/cli/src/commands/index.js';
+import { playerEraseCommand } from '../../packages/cli/src/commands/player-erase.js';
 import { serveCommand } from '../../packages/cli/src/commands/serve.js';
 import { EXCLUDED_KEYS } from '../../packages/sdk/src/index.js';
+import { PERSONAL_COLUMNS } from '../../packages/server/src/admin/player-erase.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { createMetrics, METRIC_PREFIX } from '../../packages/server/src/ops/metrics.js';
 import { SETTING_DEFINITIONS, SETTING_NAMES } from '../../packages/server/src/settings/settings.js';
@@ -242,5 +244,35 @@ describe("the integration guide's request signature", () => {
     const keys = (text: string) => [...text.matchAll(/['`]([a-zA-Z-]+)['`]/g)].map(([, key]) => key);
     expect(keys(php)).toEqual([...EXCLUDED_KEYS]);
     expect(keys(step)).toEqual([...EXCLUDED_KEYS]);
+  });
+});
+
+describe('what player erase empties', () => {
+  /** Each personal column as the guide and the help name it (nick_key is the nick's lookup form). */
+  const WORDS: Record<(typeof PERSONAL_COLUMNS)[number], string | undefined> = {
+    nick: 'nick',
+    nick_key: undefined,
+    name: 'name',
+    email: 'e-mail',
+    phone_number: 'phone number',
+    referred_by: 'referrer',
+    referral_code: 'referral',
+    bonus_code: 'bonus code',
+    avatar: 'avatar',
+    tag: 'tag',
+    country: 'country',
+    preferred_currency: 'preferred currency',
+  };
+
+  it('is named whole in the operations guide and in player erase --help', async () => {
+    const guide = section(await read('docs/operations.md'), '## Erasing a player').replace(/\s+/g, ' ');
+    const help = (playerEraseCommand.help ?? []).join(' ').replace(/\s+/g, ' ');
+    const words = PERSONAL_COLUMNS.flatMap((column) => WORDS[column] ?? []);
+    const missing = (text: string) =>
+      words.filter(
+        (word) => !text.replace(/referral and bonus codes/, 'referral code, bonus code').includes(word),
+      );
+    expect(missing(guide)).toEqual([]);
+    expect(missing(help)).toEqual([]);
   });
 });

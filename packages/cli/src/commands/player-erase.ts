@@ -9,9 +9,9 @@ export const playerEraseCommand: Command = {
   help: [
     '',
     'Ends its live sessions and empties its nick (freed for others), name, e-mail, phone number,',
-    'country, referral and bonus codes, avatar, tag and preferred currency, and the address and launch',
-    'options its sessions recorded. What an audit needs stays: the player and session rows, their ids',
-    'and times, its block, and the audit record of this erasure (which holds no erased value).',
+    'country, referrer, referral and bonus codes, avatar, tag and preferred currency, and the address',
+    'and launch options its sessions recorded. What an audit needs stays: the player and session rows,',
+    'their ids and times, its block, and the audit record of this erasure (which holds no erased value).',
     'A later launch for the same userId stores what it sends again.',
     '',
     'example: poker-launch player erase user-42 --client casino-1',
