@@ -28,6 +28,7 @@ export const MIGRATIONS = [
   '025_failed_deliveries_index',
   '026_concurrent_first_launch_nick',
   '027_blocked_while_first_launch',
+  '028_logout_while_live',
 ] as const;
 
 /** Records a migration this version does not know, as a later version that migrated the store would. */

@@ -22,6 +22,7 @@ import { launchActivityMinutes } from './migrations/024-launch-activity-minutes.
 import { failedDeliveriesIndex } from './migrations/025-failed-deliveries-index.js';
 import { concurrentFirstLaunchNick } from './migrations/026-concurrent-first-launch-nick.js';
 import { blockedWhileFirstLaunch } from './migrations/027-blocked-while-first-launch.js';
+import { logoutWhileLive } from './migrations/028-logout-while-live.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -48,6 +49,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '025_failed_deliveries_index': failedDeliveriesIndex,
     '026_concurrent_first_launch_nick': concurrentFirstLaunchNick(dialect),
     '027_blocked_while_first_launch': blockedWhileFirstLaunch(dialect),
+    '028_logout_while_live': logoutWhileLive(dialect),
   };
 }
 

@@ -1,3 +1,4 @@
+import { type CompiledQuery, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changeClient, disableClient } from '../admin/client-admin.js';
 import {
@@ -6,6 +7,7 @@ import {
   endSessionRequest,
   tokenCode as tokenCodeOf,
 } from '../test-support/control-requests.js';
+import { TEST_POSTGRES_URL } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from '../test-support/webhook-world.js';
@@ -87,6 +89,45 @@ describe.each(DIALECTS)('the end of a session on %s', (dialect) => {
     ]);
   });
 
+  it('ends no session by a logout written after it expired: none the expiry scan reported, none expired at its time', async () => {
+    world = await webhookWorld(h(), 'session.logged_out,session.expired');
+    const scan = () => h().sessions.executeAll(expiryScanStatements(h().db, h().clock.now()));
+    await scan(); // The first scan only sets where the next one starts.
+    const late = await launch('u-1');
+    // The token API has read the session, still active, when the player logs out; the write is held
+    // (a slow commit) until the expiry scan, past the session's expiry and its lag, reported it expired.
+    const asked = h().clock.now().toISOString();
+    h().clock.advance(605);
+    await scan();
+    await h().sessions.revoke({ kind: 'revoke', id: late.id, at: asked });
+    // A logout whose time is past the expiry, before any scan reported it, ends nothing either.
+    const expired = await launch('u-2');
+    h().clock.advance(600);
+    await h().sessions.revoke({ kind: 'revoke', id: expired.id, at: h().clock.now().toISOString() });
+    const stored = await h()
+      .db.selectFrom('sessions')
+      .select(['id', 'revoked_at'])
+      .where('id', 'in', [late.id, expired.id])
+      .execute();
+    expect(stored).toEqual(
+      expect.arrayContaining([
+        { id: late.id, revoked_at: null },
+        { id: expired.id, revoked_at: null },
+      ]),
+    );
+    h().clock.advance(5);
+    await scan();
+    expect(await events()).toEqual([
+      ['session.expired', 'u-1', undefined],
+      ['session.expired', 'u-2', undefined],
+    ]);
+    // A logout in time still ends its session, once.
+    const live = await launch('u-3');
+    await h().sessions.revoke({ kind: 'revoke', id: live.id, at: h().clock.now().toISOString() });
+    expect(await tokenCode(live.auth)).toBe('token_revoked');
+    expect((await events()).at(-1)).toEqual(['session.logged_out', 'u-3', undefined]);
+  });
+
   it("keeps the sessions a client's disable ended ended once it is enabled again, and a blocked player's long-life token too", async () => {
     await h().addClient();
     const revoked = await launch('u-1', { longLifeLoginToken: 'true' });
@@ -129,5 +170,58 @@ describe.each(DIALECTS)('the end of a session on %s', (dialect) => {
     // Never seen: no block can be read or set for it (404), so the integrator learns it was not set.
     expect((await blockRequest(h(), 'GET', 'ALICE')).statusCode).toBe(404);
     expect((await blockRequest(h(), 'PUT', 'ALICE', { body: blockDocument() })).statusCode).toBe(404);
+  });
+});
+
+/**
+ * PostgreSQL runs the expiry scan's transaction beside the session writer's batches (READ COMMITTED): a
+ * logout that committed while a scan reporting its session was running would still add
+ * session.logged_out after the scan's session.expired. The batch reads the scan's watermark FOR SHARE,
+ * so it waits for the scan and sees what it reported (db/launch-write/poker_launch_write_batch.sql).
+ */
+describe.runIf(TEST_POSTGRES_URL)('a logout racing the expiry scan on PostgreSQL', () => {
+  const h = useHarness('postgres', LOCAL_WEBHOOKS);
+  let world: WebhookWorld | undefined;
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
+
+  it('waits for a scan in progress, and ends nothing it reported expired', async () => {
+    world = await webhookWorld(h(), 'session.logged_out,session.expired');
+    await h().sessions.executeAll(expiryScanStatements(h().db, h().clock.now()));
+    const response = await h().createSession('u-1', { sessionId: 'ext-u-1' });
+    const id = response.json().data.id as string;
+    const asked = h().clock.now().toISOString();
+    h().clock.advance(605);
+    const [hold, ...report] = expiryScanStatements(h().db, h().clock.now());
+    let logout: Promise<void> | undefined;
+    let settled = false;
+    await h()
+      .db.transaction()
+      .execute(async (trx) => {
+        await trx.executeQuery(hold as CompiledQuery);
+        logout = h()
+          .sessions.revoke({ kind: 'revoke', id, at: asked })
+          .finally(() => {
+            settled = true;
+          });
+        // The batch waits on the watermark's row lock while the scan holds it.
+        const deadline = Date.now() + 10_000;
+        for (;;) {
+          const { rows } = await sql<{ waiting: string }>`
+            select count(*) as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`.execute(h().db);
+          if (Number(rows[0]?.waiting) > 0 || settled || Date.now() > deadline) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(settled).toBe(false);
+        for (const statement of report) await trx.executeQuery(statement);
+      });
+    await logout;
+    const stored = await h().db.selectFrom('sessions').select('revoked_at').where('id', '=', id).execute();
+    expect(stored).toEqual([{ revoked_at: null }]);
+    const events = await h().db.selectFrom('webhook_deliveries').select('event_type').execute();
+    expect(events).toEqual([{ event_type: 'session.expired' }]);
   });
 });

@@ -1,4 +1,4 @@
--- poker_launch_write_batch, version 10: the launch write on PostgreSQL (docs/design.md §10).
+-- poker_launch_write_batch, version 11: the launch write on PostgreSQL (docs/design.md §10).
 -- Applied by name and version (db/launch-write/routines.ts); a change here is a new version and a new
 -- migration that applies it. The SQLite writer beside it (sqlite-batch-writer.ts) runs the same steps.
 --
@@ -26,6 +26,12 @@
 -- outbox rows: a statement per launch started an executor per launch, a fifth of the backend's time
 -- (docs/performance.md). Nothing in the batch reads a session or an outbox row it writes, and an insert
 -- that fails raises for the whole batch as before.
+-- A revocation (the player's logout, kind `revoke`) ends the session only while it lives, as the other
+-- revocations do (session-control/session-end.ts): not one that had expired at its `at`, nor one the
+-- expiry scan has reported expired (its watermark, webhook_expiry_scan, is past the expiry): a logout
+-- written late would add session.logged_out after session.expired. The watermark is read FOR SHARE,
+-- once per batch and only by a batch with a revocation: a scan running meanwhile holds its row, and
+-- the batch waits for it and reads what it reported (docs/design.md §11). Version 11.
 -- A registration (`player add`, kind `register`) runs steps 1 to 4 only.
 -- A nick taken by a concurrent transaction raises the unique violation instead, and the caller retries
 -- the batch op by op, so that only that launch fails. No subtransactions: a batch of hundreds of
@@ -51,10 +57,18 @@ declare
   outbox_ops jsonb[] := '{}';
   outbox_created boolean[] := '{}';
   outbox_changed boolean[] := '{}';
+  -- The expiry scan's watermark, read at the batch's first revocation.
+  expiry_scanned text;
+  scan_read boolean := false;
 begin
   for op in select value from jsonb_array_elements(ops) loop
     if op->>'kind' = 'revoke' then
-      update sessions set revoked_at = op->>'at' where id = op->>'id' and revoked_at is null;
+      if not scan_read then
+        select w.scanned_until into expiry_scanned from webhook_expiry_scan w where w.id = 1 for share;
+        scan_read := true;
+      end if;
+      update sessions set revoked_at = op->>'at' where id = op->>'id' and revoked_at is null
+        and expires_at > op->>'at' and (expiry_scanned is null or expires_at > expiry_scanned);
       results := results || '{"ok":true}'::jsonb;
       continue;
     end if;

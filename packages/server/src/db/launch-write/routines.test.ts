@@ -11,8 +11,8 @@ import { routineSource } from './routines.js';
  */
 const PINNED = {
   poker_launch_write_batch: {
-    version: 10,
-    sha256: '787a7a888c1097ff8cdbfbf4724d3a6e2893ce5d7fb54c1f6c1cd5a977593697',
+    version: 11,
+    sha256: '374940755b200e2e44033535cac8884cf2ed80c6110e28d7fd788d7167275884',
   },
 };
 

@@ -67,6 +67,14 @@ const SESSION_COLUMNS = [
 const INSERT_SESSION = `INSERT INTO sessions (${SESSION_COLUMNS.join(', ')}) VALUES (${SESSION_COLUMNS.map(() => '?').join(', ')})`;
 // Marked for the endpoint's lease holder (db/endpoint-leased.ts), as PostgreSQL's column default marks them.
 const INSERT_OUTBOX_ROW = `INSERT INTO webhook_deliveries (${OUTBOX_COLUMNS.join(', ')}, lease_until) VALUES (${OUTBOX_COLUMNS.map(() => '?').join(', ')}, '${ENDPOINT_LEASED}')`;
+/**
+ * A logout ends the session only while it lives, as the other revocations do (session-end.ts): not one
+ * that had expired when the player asked (`at`), nor one the expiry scan has already reported expired
+ * (its watermark passed the expiry): a logout written late, after the scan, would add session.logged_out
+ * after session.expired (docs/design.md §11). This writer holds the write lock, the scan runs in it too.
+ */
+const REVOKE_SESSION = `UPDATE sessions SET revoked_at = @at WHERE id = @id AND revoked_at IS NULL AND expires_at > @at
+  AND expires_at > coalesce((SELECT scanned_until FROM webhook_expiry_scan WHERE id = 1), '')`;
 const INSERT_USED_SIGNATURE =
   'INSERT INTO used_signatures (client_id, sign, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING';
 const REPLAYED = { ok: false, reason: 'replayed' } as const;
@@ -355,7 +363,7 @@ export class SqliteBatchWriter {
   }
 
   private revoke(write: RevokeWrite): WriteOutcome {
-    this.statements.revokeSession.run(write.at, write.id);
+    this.statements.revokeSession.run({ at: write.at, id: write.id });
     return { ok: true };
   }
 
@@ -466,7 +474,7 @@ function prepare(sqlite: SQLite.Database) {
     playerByExternalId: sqlite.prepare(`${selectPlayer} WHERE client_id = ? AND external_id = ?`).raw(),
     insertSession: sqlite.prepare(INSERT_SESSION),
     insertOutboxRow: sqlite.prepare(INSERT_OUTBOX_ROW),
-    revokeSession: sqlite.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    revokeSession: sqlite.prepare(REVOKE_SESSION),
     configVersion: sqlite.prepare('SELECT version FROM config_version WHERE id = 1').pluck(),
   };
 }
