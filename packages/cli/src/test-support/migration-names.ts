@@ -29,6 +29,7 @@ export const MIGRATIONS = [
   '026_concurrent_first_launch_nick',
   '027_blocked_while_first_launch',
   '028_logout_while_live',
+  '029_webhook_endpoints_client_index',
 ] as const;
 
 /** Records a migration this version does not know, as a later version that migrated the store would. */

@@ -1,4 +1,4 @@
-import type { KyselyPlugin, QueryResult, UnknownRow } from 'kysely';
+import { type KyselyPlugin, type QueryResult, type RootOperationNode, sql, type UnknownRow } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
@@ -48,4 +48,101 @@ describe.each(DIALECTS)("a client's webhook endpoints listed on %s", (dialect) =
       WEBHOOK_EVENT_TYPES.length,
     ]);
   });
+
+  it("finds a client's endpoints by webhook_endpoints_client_id_idx, not by reading all 5,000", async () => {
+    // 1,000 clients with 5 endpoints each, every endpoint taking every event.
+    const now = h().clock.now().toISOString();
+    const clients = Array.from({ length: 1000 }, (_, c) => `casino-${c}`);
+    for (let start = 0; start < clients.length; start += 200) {
+      await h()
+        .db.insertInto('clients')
+        .values(
+          clients.slice(start, start + 200).map((id) => ({
+            id,
+            secret_key: `secret-of-${id}`,
+            active: 1,
+            currency_mandatory: 0,
+            player_id_mode: 'external',
+            url_poker: null,
+            url_casino_lobby: null,
+            url_casino: null,
+            url_sport: null,
+            frame_origins: '[]',
+            previous_secret_key: null,
+            previous_secret_until: null,
+            replay_signed_not_before: null,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .execute();
+      const endpoints = clients
+        .slice(start, start + 200)
+        .flatMap((clientId) => [0, 1, 2, 3, 4].map((n) => ({ id: `ep_${clientId}_${n}`, clientId })));
+      await h()
+        .db.insertInto('webhook_endpoints')
+        .values(
+          endpoints.map(({ id, clientId }) => ({
+            id,
+            client_id: clientId,
+            url: `https://hooks.example/${id}`,
+            secret: 'whsec_x',
+            previous_secret: null,
+            previous_secret_until: null,
+            enabled: 1,
+            disabled_reason: null,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .execute();
+      for (const type of WEBHOOK_EVENT_TYPES) {
+        await h()
+          .db.insertInto('webhook_subscriptions')
+          .values(endpoints.map(({ id }) => ({ endpoint_id: id, event_type: type })))
+          .execute();
+      }
+    }
+    if (dialect === 'postgres') await sql`analyze`.execute(h().db);
+
+    // The console's webhooks page of a client: the queries listWebhookEndpoints makes.
+    const queries: RootOperationNode[] = [];
+    const capturing: KyselyPlugin = {
+      transformQuery: (args) => {
+        queries.push(args.node);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    expect(await listWebhookEndpoints(h().db.withPlugin(capturing), 'casino-500')).toHaveLength(5);
+    const statements = queries.map((node) => h().db.getExecutor().compileQuery(node, { queryId: 'plan' }));
+    // What the outbox triggers read for each session a client's disable ends (migration 009's
+    // sessionEventInsert, with the trigger's row as parameters).
+    statements.push(
+      sql`select e.id from webhook_subscriptions s
+          join webhook_endpoints e on e.id = s.endpoint_id and e.client_id = ${'casino-500'} and e.enabled = 1
+          join clients c on c.id = ${'casino-500'}
+          where s.event_type = ${'session.revoked'}`.compile(h().db),
+    );
+    expect(statements).toHaveLength(3);
+    for (const statement of statements) {
+      const plan = await planOf(statement.sql, statement.parameters);
+      expect(plan, statement.sql).toMatch(/webhook_endpoints_client_id_idx/);
+      expect(plan, statement.sql).not.toMatch(/(SCAN webhook_endpoints|Seq Scan on webhook_endpoints)\b/);
+    }
+  });
+
+  /** The plan of a statement, as text: SQLite's EXPLAIN QUERY PLAN details, PostgreSQL's EXPLAIN lines. */
+  const planOf = async (text: string, parameters: readonly unknown[]): Promise<string> => {
+    const explain = dialect === 'sqlite' ? 'explain query plan' : 'explain';
+    const { rows } = await h()
+      .db.getExecutor()
+      .executeQuery<Record<string, unknown>>({
+        sql: `${explain} ${text}`,
+        parameters,
+        query: sql``.toOperationNode(),
+        queryId: { queryId: 'plan' },
+      });
+    return rows.map((row) => String(row.detail ?? row['QUERY PLAN'])).join('\n');
+  };
 });
