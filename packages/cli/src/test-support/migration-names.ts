@@ -30,6 +30,7 @@ export const MIGRATIONS = [
   '027_blocked_while_first_launch',
   '028_logout_while_live',
   '029_webhook_endpoints_client_index',
+  '030_redelivered_at',
 ] as const;
 
 /** Records a migration this version does not know, as a later version that migrated the store would. */

@@ -203,6 +203,11 @@ export interface WebhookDeliveryTable {
   last_error: string | null;
   delivered_at: string | null;
   created_at: string;
+  /**
+   * When `webhook redeliver` last made it pending again (null: never): the backlog gauge measures a
+   * pending event from then, not from its creation (migration 030).
+   */
+  redelivered_at: string | null;
 }
 
 /** One row: the expiry time up to which sessions have been looked at for session.expired. */

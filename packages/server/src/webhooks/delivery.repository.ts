@@ -398,11 +398,15 @@ export function recordStatements(
   return statements;
 }
 
-/** The age in seconds of the oldest event not delivered yet (0: none waiting). */
+/**
+ * The age in seconds of the oldest event not delivered yet (0: none waiting), counted from when it
+ * became due: its creation, or its last redelivery. From its creation alone, redelivering a week-old
+ * failed delivery made the gauge a week old at once, and its alert fire (docs/operations.md, metrics).
+ */
 export async function oldestPendingAgeSeconds(db: Db, now: Date): Promise<number> {
   const row = await db
     .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.min('created_at').as('oldest'))
+    .select((eb) => eb.fn.min(eb.fn.coalesce('redelivered_at', 'created_at')).as('oldest'))
     .where('state', '=', 'pending')
     .executeTakeFirst();
   const oldest = row?.oldest;
@@ -456,6 +460,7 @@ export async function redeliver(db: Db, id: string, now: Date): Promise<boolean>
       next_attempt_at: now.toISOString(),
       lease_until: null,
       claimed_by: null,
+      redelivered_at: now.toISOString(),
     })
     .where('id', '=', id)
     .where('state', '<>', 'pending')

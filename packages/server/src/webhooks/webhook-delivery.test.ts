@@ -224,6 +224,35 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     expect(await backlog()).toBe('0');
   });
 
+  it('ages a redelivered event from its redelivery, not from its creation: an old failed delivery sent again is not a backlog', async () => {
+    world = await webhookWorld(h(), 'session.revoked');
+    world.receiver.answer = () => ({ status: 500 });
+    await endSessionRequest(h(), (await launch('u-1')).id);
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await world.deliver();
+      h().clock.advance(3600);
+    }
+    const [failed] = await rows();
+    expect(failed).toMatchObject({ state: 'failed', attempts: 4 });
+    const backlog = async () =>
+      /^poker_launch_webhook_oldest_pending_seconds (\S+)$/m.exec(
+        (await h().app.inject({ method: 'GET', url: '/metrics' })).body,
+      )?.[1];
+    expect(await backlog()).toBe('0');
+    // Six days later the operator sends it again; the endpoint still fails, so it stays pending.
+    h().clock.advance(6 * 24 * 3600);
+    const redelivered = await redeliverWebhook(h().db, failed?.id ?? '', h().clock.now());
+    expect(redelivered).toEqual({ ok: true, value: true });
+    expect(await backlog()).toBe('0');
+    await world.deliver();
+    h().clock.advance(30);
+    expect(await backlog()).toBe('30');
+    // An event created meanwhile that waits longer is the oldest.
+    await endSessionRequest(h(), (await launch('u-2')).id);
+    h().clock.advance(100);
+    expect(await backlog()).toBe('130');
+  });
+
   it("keeps an answer's body as printable text: no escape sequence, line break, bidi control or NUL reaches the record or the CLI", async () => {
     world = await webhookWorld(h(), 'session.revoked');
     // A hostile endpoint: retitles the operator's terminal, writes a fake row, reverses text; a NUL,
