@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { fail } from '../../admin/admin-result.js';
 import { toClientJson } from '../../admin/client.serializer.js';
 import { findClientOrFail, generateClientSecret } from '../../admin/client-admin.js';
 import { checkClientId } from '../../admin/client-changes.js';
@@ -222,16 +223,21 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         const checked = protectionChangesOf(form, found.value);
         if (!checked.ok)
           return clientPage(reply, signedIn, id, { protection: { form, errors: checked.errors } }, 422);
-        if (Object.keys(checked.changes).length === 0) {
+        // The changes were judged from the settings read above; the save's transaction holds them as they
+        // were read, or refuses (a save committed since would be undone, or called "nothing changed"), and
+        // judges there whether anything changes, so "Nothing changed" is true when it is said
+        // (docs/console.md, "Two operators at once").
+        const read = fingerprintOf(protectionFormOf(found.value));
+        const changed = await protectClient(signedIn.admin, { id, changes: checked.changes }, async (trx) => {
+          const stored = mapped(await findClientForUpdate(trx, id), protectionFormOf);
+          if (stored === undefined) return undefined;
+          if (changedSinceShown(values, stored) || fingerprintOf(stored) !== read)
+            return fail(CHANGED_MEANWHILE);
+          return Object.keys(checked.changes).length === 0 ? fail(UNCHANGED) : undefined;
+        });
+        if (!changed.ok && changed.reason === UNCHANGED) {
           return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=unchanged`, 303);
         }
-        const changed = await protectClient(
-          signedIn.admin,
-          { id, changes: checked.changes },
-          unchangedSinceShown(values, async (trx) =>
-            mapped(await findClientForUpdate(trx, id), protectionFormOf),
-          ),
-        );
         if (refusedAsChanged(changed)) {
           return clientPage(
             reply,
@@ -322,6 +328,9 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
     ...activityRoutes(context),
   ];
 }
+
+/** The launch security save's refusal when its transaction finds nothing to change: it records nothing. */
+const UNCHANGED = 'nothing changed';
 
 const DONE: Record<string, string> = {
   updated: 'Saved.',

@@ -1,10 +1,27 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { listAuditRecords } from '../../audit/audit.repository.js';
 import { requestProtection } from '../../clients/client.js';
 import { findClient } from '../../clients/client.repository.js';
 import { addTestOperator, consoleClient } from '../../test-support/console-client.js';
 import { useHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';
+import { protectionFormOf } from './protection-form.js';
+
+/** Run once, right after the console's next read of a client (its page's, or a save's before its transaction). */
+const afterRead = vi.hoisted(() => ({ run: undefined as (() => Promise<void>) | undefined }));
+vi.mock('../../admin/client-admin.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../admin/client-admin.js')>();
+  return {
+    ...original,
+    findClientOrFail: async (...args: Parameters<typeof original.findClientOrFail>) => {
+      const found = await original.findClientOrFail(...args);
+      const run = afterRead.run;
+      afterRead.run = undefined;
+      await run?.();
+      return found;
+    },
+  };
+});
 
 const FORM = {
   'replay-protection': 'require',
@@ -82,6 +99,56 @@ describe.each(DIALECTS)("the console's launch security form on %s", (dialect) =>
     const bare = await h().createSession('p-1', { lang: 'en' }, client ? { client } : {});
     expect(bare.statusCode).toBe(400);
     expect(bare.json()).toMatchObject({ errors: [{ code: 'replay_fields_required' }] });
+  });
+
+  it('says "Nothing changed" only when nothing did: a save committed between its read and its transaction is not', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await h().addClient({ id: 'casino-1' });
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const page = (await browser.get('/console/clients/casino-1')).body;
+    const action = '/console/clients/casino-1/protection';
+    const shown = new RegExp(`action="${action}"[^]*?name="shown" value="([0-9a-f]+)"`).exec(page)?.[1];
+    expect(shown).toMatch(/^[0-9a-f]+$/);
+    const client = await findClient(h().db, 'casino-1');
+    if (!client) throw new Error('no client casino-1');
+    const asShown = protectionFormOf(client);
+    const form = {
+      'replay-protection': asShown.replayProtection,
+      'replay-window': asShown.replayWindow,
+      signature: asShown.signature,
+      'allowed-addresses': asShown.allowedAddresses,
+      shown: shown ?? '',
+    };
+    // Saved as shown, while another operator's save commits after the page's save read the settings.
+    afterRead.run = async () => {
+      await h()
+        .db.updateTable('clients')
+        .set({ replay_protection: 'require' })
+        .where('id', '=', 'casino-1')
+        .execute();
+    };
+    const raced = await browser.post(action, form);
+    expect(afterRead.run).toBeUndefined();
+    expect(raced.statusCode, raced.headers.location).toBe(409);
+    expect(raced.body).toContain('Someone else saved this after the page was shown');
+    expect((await protectionOf('casino-1')).replayProtection).toBe('require');
+    // Without the page's fingerprint (a form posted by hand) too.
+    const { shown: _, ...bare } = form;
+    afterRead.run = async () => {
+      await h()
+        .db.updateTable('clients')
+        .set({ replay_protection: 'off' })
+        .where('id', '=', 'casino-1')
+        .execute();
+    };
+    const rawRaced = await browser.post(action, { ...bare, 'replay-protection': 'require' });
+    expect(rawRaced.statusCode, rawRaced.headers.location).toBe(409);
+    expect((await protectionOf('casino-1')).replayProtection).toBe('off');
+    // With nothing in between, the same save says so, and records nothing.
+    const unchanged = await browser.post(action, bare);
+    expect(unchanged.headers.location).toBe('/console/clients/casino-1?done=unchanged');
+    expect(await protectionAudit()).toEqual([]);
   });
 
   it('shows, while it holds, the signed time a widened window still refuses', async () => {
