@@ -176,8 +176,8 @@ describe('poker-launch restore', () => {
       drop index webhook_endpoints_client_id_idx;
       alter table webhook_deliveries drop column redelivered_at;
       delete from kysely_migration where name in ('025_failed_deliveries_index', '026_concurrent_first_launch_nick',
-        '027_blocked_while_first_launch', '028_logout_while_live', '029_webhook_endpoints_client_index',
-        '030_redelivered_at')`);
+        '027_blocked_while_first_launch', '028_logout_while_live', '029_redelivered_at',
+        '030_webhook_endpoints_client_index')`);
     store.close();
     await mkdir(join(folder(), 'new'));
     const url = `sqlite:${join(folder(), 'new', 'poker-launch.db')}`;
@@ -191,7 +191,7 @@ describe('poker-launch restore', () => {
     const migrated = await runPokerLaunch(['migrate'], { DATABASE_URL: url });
     expect(migrated.stdout).toBe(
       'applied 025_failed_deliveries_index\napplied 026_concurrent_first_launch_nick\napplied 027_blocked_while_first_launch\n' +
-        'applied 028_logout_while_live\napplied 029_webhook_endpoints_client_index\napplied 030_redelivered_at\n',
+        'applied 028_logout_while_live\napplied 029_redelivered_at\napplied 030_webhook_endpoints_client_index\n',
     );
   });
 

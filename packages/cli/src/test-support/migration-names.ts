@@ -29,8 +29,8 @@ export const MIGRATIONS = [
   '026_concurrent_first_launch_nick',
   '027_blocked_while_first_launch',
   '028_logout_while_live',
-  '029_webhook_endpoints_client_index',
-  '030_redelivered_at',
+  '029_redelivered_at',
+  '030_webhook_endpoints_client_index',
 ] as const;
 
 /** Records a migration this version does not know, as a later version that migrated the store would. */

@@ -23,8 +23,8 @@ import { failedDeliveriesIndex } from './migrations/025-failed-deliveries-index.
 import { concurrentFirstLaunchNick } from './migrations/026-concurrent-first-launch-nick.js';
 import { blockedWhileFirstLaunch } from './migrations/027-blocked-while-first-launch.js';
 import { logoutWhileLive } from './migrations/028-logout-while-live.js';
-import { webhookEndpointsClientIndex } from './migrations/029-webhook-endpoints-client-index.js';
-import { redeliveredAt } from './migrations/030-redelivered-at.js';
+import { redeliveredAt } from './migrations/029-redelivered-at.js';
+import { webhookEndpointsClientIndex } from './migrations/030-webhook-endpoints-client-index.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -52,8 +52,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '026_concurrent_first_launch_nick': concurrentFirstLaunchNick(dialect),
     '027_blocked_while_first_launch': blockedWhileFirstLaunch(dialect),
     '028_logout_while_live': logoutWhileLive(dialect),
-    '029_webhook_endpoints_client_index': webhookEndpointsClientIndex,
-    '030_redelivered_at': redeliveredAt,
+    '029_redelivered_at': redeliveredAt,
+    '030_webhook_endpoints_client_index': webhookEndpointsClientIndex,
   };
 }
 

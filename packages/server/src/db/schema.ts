@@ -205,7 +205,7 @@ export interface WebhookDeliveryTable {
   created_at: string;
   /**
    * When `webhook redeliver` last made it pending again (null: never): the backlog gauge measures a
-   * pending event from then, not from its creation (migration 030).
+   * pending event from then, not from its creation (migration 029).
    */
   redelivered_at: string | null;
 }
