@@ -1,6 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/schema.js';
 import type { WriteStatements } from '../db/write-statements.js';
+import { notReportedExpired } from '../webhooks/expiry-scan.js';
 
 /**
  * Why a session was ended by someone else than its player (a logout has none). Written with the
@@ -41,12 +42,16 @@ export function endPlayerSessionsStatement(
   return liveSessions(db, reason, now).where('player_id', '=', playerId).compile();
 }
 
-/** The update that revokes the sessions still live at `now`, with the reason. */
+/**
+ * The update that revokes the sessions still live at `now`, with the reason: not expired then, nor
+ * reported expired by the expiry scan since (a revocation written late would report after the expiry).
+ */
 function liveSessions(db: Db, reason: SessionEndReason, now: Date) {
   const at = now.toISOString();
   return db
     .updateTable('sessions')
     .set({ revoked_at: at, revoke_reason: reason })
     .where('revoked_at', 'is', null)
-    .where('expires_at', '>', at);
+    .where('expires_at', '>', at)
+    .where(notReportedExpired(db));
 }

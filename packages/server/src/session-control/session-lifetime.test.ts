@@ -1,6 +1,7 @@
 import { type CompiledQuery, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changeClient, disableClient } from '../admin/client-admin.js';
+import { storeStatements } from '../db/write-statements.js';
 import {
   blockDocument,
   blockRequest,
@@ -15,6 +16,8 @@ import { recordFirstUse } from '../token/first-use.js';
 import { TOKEN_API_URL } from '../token/token.routes.js';
 import { authenticateToken } from '../token/token-session.js';
 import { expiryScanStatements } from '../webhooks/expiry-scan.js';
+import { blockPlayer } from './player-block.js';
+import { endSession } from './session-end.js';
 
 /**
  * A session's lifetime as an integrator relying on it for responsible gaming sees it: each end reported
@@ -126,6 +129,37 @@ describe.each(DIALECTS)('the end of a session on %s', (dialect) => {
     await h().sessions.revoke({ kind: 'revoke', id: live.id, at: h().clock.now().toISOString() });
     expect(await tokenCode(live.auth)).toBe('token_revoked');
     expect((await events()).at(-1)).toEqual(['session.logged_out', 'u-3', undefined]);
+  });
+
+  it('ends no session the expiry scan reported expired, whoever ends it late: the integrator, a block, a disable', async () => {
+    world = await webhookWorld(h(), 'session.revoked,session.expired');
+    const scan = () => h().sessions.executeAll(expiryScanStatements(h().db, h().clock.now()));
+    await scan(); // The first scan only sets where the next one starts.
+    const ended = await launch('u-1');
+    await launch('u-2');
+    await launch('u-3');
+    // Each end was asked for while the sessions lived, and written after the scan reported them expired.
+    const asked = h().clock.now();
+    h().clock.advance(605);
+    await scan();
+    const write = storeStatements(h().sessions);
+    expect(await endSession(write, h().db, ended.id, 'integrator', asked)).toBe(false);
+    const player = await h()
+      .db.selectFrom('players')
+      .select('id')
+      .where('external_id', '=', 'u-2')
+      .executeTakeFirstOrThrow();
+    expect(await blockPlayer(write, h().db, player.id, { until: null, reason: null }, asked)).toBe(0);
+    const disabled = await disableClient(h().db, 'demo', asked);
+    expect(disabled.ok && disabled.value.revokedSessions).toBe(0);
+    // Made in one scan, in no order of their own.
+    expect((await events()).sort((a, b) => String(a[1]).localeCompare(String(b[1])))).toEqual([
+      ['session.expired', 'u-1', undefined],
+      ['session.expired', 'u-2', undefined],
+      ['session.expired', 'u-3', undefined],
+    ]);
+    const revoked = await h().db.selectFrom('sessions').select('revoked_at').execute();
+    expect(revoked).toEqual([{ revoked_at: null }, { revoked_at: null }, { revoked_at: null }]);
   });
 
   it("keeps the sessions a client's disable ended ended once it is enabled again, and a blocked player's long-life token too", async () => {

@@ -1,5 +1,6 @@
 import type { Db } from '../db/schema.js';
 import type { LaunchSessionRow, SessionRow } from '../db/session-store.js';
+import { notReportedExpired } from '../webhooks/expiry-scan.js';
 import { type ApiVersion, type Session, storedLaunchOptions } from './session.js';
 import type { Target } from './target.js';
 
@@ -76,6 +77,7 @@ export async function revokeClientSessions(db: Db, clientId: string, now: Date):
     .where('client_id', '=', clientId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now.toISOString())
+    .where(notReportedExpired(db))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

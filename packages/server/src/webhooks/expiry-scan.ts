@@ -1,4 +1,4 @@
-import { type CompiledQuery, PostgresAdapter, sql } from 'kysely';
+import { type CompiledQuery, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/schema.js';
 import { webhookIdSql } from '../db/webhook-id-sql.js';
 
@@ -16,6 +16,19 @@ export const EXPIRY_SCAN_LAG_MS = 5000;
  * every launch's; docs/design.md, "Many rows at once").
  */
 export const EXPIRY_SCAN_BATCH = 2000;
+
+/**
+ * The condition a session's end is written under besides its expiry: the expiry scan has not reported it
+ * expired (its expiry is past the scan's watermark). An end written late, after the scan, would add its
+ * event after session.expired. On PostgreSQL the watermark is read FOR SHARE: a scan in progress holds its
+ * row, and the end waits for it and reads where it moved (docs/design.md §11). The player's logout, in
+ * the launch write, checks the same (db/launch-write/).
+ */
+export function notReportedExpired(db: Db): RawBuilder<SqlBool> {
+  const share = db.getExecutor().adapter instanceof PostgresAdapter ? sql` for share` : sql``;
+  return sql<SqlBool>`expires_at > coalesce((select scanned_until from webhook_expiry_scan
+    where id = 1${share}), '')`;
+}
 
 /** How far a scan at `now` reports: the sessions that expired up to this moment. */
 export function expiryScanUpTo(now: Date): string {
