@@ -62,6 +62,22 @@ describe.each(DIALECTS)('the end of a session on %s', (dialect) => {
     expect(stored).toEqual([{ opened_at: null }]);
   });
 
+  it('reports no session.opened for a first use recorded after the expiry scan reported the session expired', async () => {
+    world = await webhookWorld(h(), 'session.opened,session.expired');
+    const scan = () => h().sessions.executeAll(expiryScanStatements(h().db, h().clock.now()));
+    await scan(); // The first scan only sets where the next one starts.
+    const { auth } = await launch('u-1');
+    // The token API read the session, still active; its first use is written after the scan's report.
+    const asked = h().clock.now();
+    const found = await authenticateToken(h(), auth, asked);
+    h().clock.advance(605);
+    await scan();
+    await recordFirstUse(h(), found, asked, (error) => {
+      throw error;
+    });
+    expect(await events()).toEqual([['session.expired', 'u-1', undefined]]);
+  });
+
   it('reports one session.revoked when the session is ended twice at once, and none for an expired one', async () => {
     world = await webhookWorld(h(), 'session.revoked,session.logged_out,session.expired');
     const scan = () => h().sessions.executeAll(expiryScanStatements(h().db, h().clock.now()));

@@ -1,4 +1,5 @@
 import type { AppContext } from '../app-context.js';
+import { notReportedExpired } from '../webhooks/expiry-scan.js';
 import type { TokenSession } from './token-session.js';
 
 /**
@@ -7,7 +8,8 @@ import type { TokenSession } from './token-session.js';
  * the others it would be a write per session for nobody. A failure is logged, never the request's:
  * the next use tries again. Only while the session is live: the request read it active, but an end
  * committed since (a revocation, a block, a logout) has been reported, and session.opened after
- * session.revoked would tell the integrator the session lives on (docs/integration.md, Webhooks).
+ * session.revoked would tell the integrator the session lives on (docs/integration.md, Webhooks); so has
+ * an expiry the expiry scan reported since (a use written late).
  */
 export async function recordFirstUse(
   context: Pick<AppContext, 'db' | 'sessions' | 'live'>,
@@ -23,6 +25,7 @@ export async function recordFirstUse(
     .where('opened_at', 'is', null)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now.toISOString())
+    .where(notReportedExpired(context.db))
     .compile();
   await context.sessions.execute(statement).catch(onError);
 }
