@@ -9,7 +9,8 @@ import type { TokenSession } from './token-session.js';
  * the next use tries again. Only while the session is live: the request read it active, but an end
  * committed since (a revocation, a block, a logout) has been reported, and session.opened after
  * session.revoked would tell the integrator the session lives on (docs/integration.md, Webhooks); so has
- * an expiry the expiry scan reported since (a use written late).
+ * an expiry the expiry scan reported since (a use written late; read without waiting for a scan in
+ * progress, docs/design.md §11).
  */
 export async function recordFirstUse(
   context: Pick<AppContext, 'db' | 'sessions' | 'live'>,
@@ -25,7 +26,7 @@ export async function recordFirstUse(
     .where('opened_at', 'is', null)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now.toISOString())
-    .where(notReportedExpired(context.db))
+    .where(notReportedExpired(context.db, { waitForScan: false }))
     .compile();
   await context.sessions.execute(statement).catch(onError);
 }
