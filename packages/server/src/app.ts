@@ -93,7 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const metrics = options.metrics ?? createMetrics();
   // A turn's lines as one write, buffered, written by libuv's threads (log-destination.ts). Scrubbed
-  // first: no credential in any line at any level, trace included (docs/design.md §9).
+  // first: no credential in any line at any level, trace included (docs/design.md §10).
   const unscrubbed =
     options.logStream ??
     turnBatched(bufferedLogDestination({ dest: 1, onDrop: (lines) => metrics.logLinesDropped.inc(lines) }));

@@ -82,7 +82,7 @@ export async function changeClient(
 }
 
 /**
- * Disables the client and revokes its live sessions in one transaction (docs/design.md §6): from the next
+ * Disables the client and revokes its live sessions in one transaction (docs/design.md §3): from the next
  * request on, its calls get 400 and its players' tokens stop working.
  */
 export async function disableClient(

@@ -20,7 +20,7 @@ export const LAUNCH_TARGETS = ['poker', 'casinoLobby', 'casino', 'sport'] as con
 /** What an operator sets on a client; a field left out stays as it is. `null` removes a secret or URL. */
 /**
  * What an operator's update may change: everything but disabling, which is `disableClient` alone, since
- * it also ends the client's live sessions (docs/design.md §6).
+ * it also ends the client's live sessions (docs/design.md §3).
  */
 export type ClientChanges = Omit<ClientUpdate, 'active'> & { active?: true };
 
