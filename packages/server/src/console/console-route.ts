@@ -9,6 +9,11 @@ export interface SignedIn {
   csrf: string;
   /** Changes run as this operator, from the request's address: the audit log says so. */
   admin: Admin;
+  /**
+   * The URL of a page to redirect to with a notice of what was done (`?done=…`), with its proof: without
+   * it the page shows no notice (console-session.ts, NOTICE_FIELDS).
+   */
+  withNotice(url: string): string;
 }
 
 /**

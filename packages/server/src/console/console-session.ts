@@ -110,6 +110,60 @@ export function csrfTokenMatches(sessionToken: string, sent: unknown): boolean {
 }
 
 /**
+ * The query fields through which a change tells the page it returns to what it did (`?done=updated`,
+ * `?revoked=…`, `?ended=2`…). A page shows their notice only when the URL also carries `proof`, made from
+ * the session's token by the redirect of that change: a link crafted elsewhere (`?revoked=alice`, sent to an
+ * operator) would otherwise have the console state, in its own words, a change that never happened.
+ */
+export const NOTICE_FIELDS: readonly string[] = [
+  'done',
+  'revoked',
+  'removed',
+  'ended',
+  'blocked',
+  'unblocked',
+];
+const PROOF_FIELD = 'proof';
+
+/** What a proof covers: the page's path and its notice fields, as sent. */
+function noticeProof(sessionToken: string, url: string): string | undefined {
+  const question = url.indexOf('?');
+  if (question < 0) return undefined;
+  const params = new URLSearchParams(url.slice(question + 1));
+  const notices = [...params].filter(([name]) => NOTICE_FIELDS.includes(name));
+  if (notices.length === 0) return undefined;
+  let path = url.slice(0, question);
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Kept as sent: it then matches nothing the console wrote.
+  }
+  const covered = [path, ...notices.map(([name, value]) => `${name}=${value}`)].join('\n');
+  return sha256(`notice:${sessionToken}:${covered}`).slice(0, 32);
+}
+
+/** A console URL with a notice, as a change redirects to it: with the proof its page checks. */
+export function provenNoticeUrl(sessionToken: string, url: string): string {
+  const proof = noticeProof(sessionToken, url);
+  return proof === undefined ? url : `${url}&${PROOF_FIELD}=${proof}`;
+}
+
+/** Whether the request's URL carries notice fields without the proof of this session's redirect. */
+export function holdsUnprovenNotice(sessionToken: string, requestUrl: string): boolean {
+  const question = requestUrl.indexOf('?');
+  if (question < 0) return false;
+  const params = new URLSearchParams(requestUrl.slice(question + 1));
+  if (![...params.keys()].some((name) => NOTICE_FIELDS.includes(name))) return false;
+  const sent = params.get(PROOF_FIELD);
+  params.delete(PROOF_FIELD);
+  const expected = noticeProof(sessionToken, `${requestUrl.slice(0, question)}?${params.toString()}`);
+  if (sent === null || expected === undefined) return true;
+  const received = Buffer.from(sent);
+  if (received.length !== expected.length) return true;
+  return !timingSafeEqual(received, Buffer.from(expected));
+}
+
+/**
  * Whether a state-changing request comes from a page of the console itself: browsers send Origin with
  * every POST, and another site cannot forge it. The console's origin is the one the request reached
  * (the proxy's, with TRUST_PROXY) or PUBLIC_URL's.

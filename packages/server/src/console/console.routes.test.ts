@@ -230,6 +230,47 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     }
   });
 
+  it('shows a notice of a change only on its own redirect: a crafted ?revoked=, ?done= or ?ended= link states nothing', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await h().addClient({ id: 'casino-1' });
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    // Links another site could send an operator: each would have the console say a change was made.
+    for (const [url, claim] of [
+      ['/console/api-users?revoked=partner-api', 'The key of partner-api is revoked'],
+      ['/console/clients/casino-1?done=disabled', 'disabled'],
+      ['/console/settings?done=saved', 'Saved;'],
+      ['/console/currencies?done=deactivated%20EUR', 'EUR deactivated'],
+      ['/console/sessions?done=ended', 'The session was ended'],
+      [
+        '/console/clients/casino-1/webhooks?removed=ep_0123456789abcdef01234567',
+        'removed, with its deliveries',
+      ],
+    ] as const) {
+      const page = await browser.get(url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).not.toContain('class="notice"');
+      expect(page.body, url).not.toContain(claim);
+      // A proof made up, or one of another session, proves nothing either.
+      const forged = await browser.get(`${url}&proof=${'0'.repeat(32)}`);
+      expect(forged.body, url).not.toContain('class="notice"');
+    }
+    // The console's own redirect carries the proof, and its page shows the notice.
+    const disabled = await browser.post('/console/clients/casino-1/disable');
+    expect(disabled.statusCode).toBe(303);
+    const location = String(disabled.headers.location);
+    expect((await browser.get(location)).body).toContain('class="notice"');
+    // Bound to the session: the same URL in another operator's browser shows nothing.
+    const other = consoleClient(h().app);
+    await other.signIn('alice');
+    expect((await other.get(location)).body).not.toContain('class="notice"');
+    // And to the page and its notice: moved to another page, or with another notice, it proves nothing.
+    const proof = new URL(location, 'https://x').searchParams.get('proof');
+    expect((await browser.get(`/console/clients/casino-1?done=enabled&proof=${proof}`)).body).not.toContain(
+      'class="notice"',
+    );
+  });
+
   it("ends a disabled operator's sessions at once, and refuses it a new one like a wrong password", async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     const browser = consoleClient(h().app);

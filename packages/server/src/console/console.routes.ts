@@ -13,7 +13,10 @@ import {
   csrfToken,
   csrfTokenMatches,
   currentConsoleSession,
+  holdsUnprovenNotice,
   isSameOrigin,
+  NOTICE_FIELDS,
+  provenNoticeUrl,
 } from './console-session.js';
 import { apiUserRoutes } from './pages/api-users.page.js';
 import { auditRoutes } from './pages/audit.page.js';
@@ -134,6 +137,7 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
           { via: 'console', name: session.operator.username, address: request.ip },
           context.clock,
         ),
+        withNotice: (url) => provenNoticeUrl(token, url),
       };
       if (!roleAllows(session.operator.role, route.role)) {
         return sendPage(
@@ -148,6 +152,11 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
           },
           403,
         );
+      }
+      if (route.method === 'GET' && holdsUnprovenNotice(token, request.url)) {
+        // A notice of a change this session's redirect did not make: shown, it would state what never
+        // happened (a link crafted elsewhere). The page is shown without it.
+        request.query = withoutFields(request.query, NOTICE_FIELDS);
       }
       if (
         route.method === 'POST' &&
@@ -171,6 +180,11 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
 function holdsNul(values: unknown): boolean {
   if (typeof values !== 'object' || values === null) return false;
   return Object.values(values).some((value) => typeof value === 'string' && value.includes('\0'));
+}
+
+function withoutFields(values: unknown, names: readonly string[]): Record<string, unknown> {
+  if (typeof values !== 'object' || values === null) return {};
+  return Object.fromEntries(Object.entries(values).filter(([name]) => !names.includes(name)));
 }
 
 function refuse(reply: FastifyReply, message: string): FastifyReply {

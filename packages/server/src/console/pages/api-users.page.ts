@@ -92,7 +92,7 @@ export function apiUserRoutes(context: AppContext): ConsoleRoute[] {
         const name = String((request.params as { name?: unknown }).name ?? '').slice(0, 64);
         const revoked = await revokeApiUser(signedIn.admin, { name });
         if (!revoked.ok) return page(reply, signedIn, { notice: sentence(revoked.reason) }, 404);
-        return reply.redirect(`${API_USERS}?revoked=${encodeURIComponent(name)}`, 303);
+        return reply.redirect(signedIn.withNotice(`${API_USERS}?revoked=${encodeURIComponent(name)}`), 303);
       },
     },
   ];

@@ -196,7 +196,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         }
         if (!updated.ok)
           return clientPage(reply, signedIn, id, { form, errors: { form: sentence(updated.reason) } }, 422);
-        return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=updated`, 303);
+        return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=updated`), 303);
       },
     },
     {
@@ -236,7 +236,10 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
           return Object.keys(checked.changes).length === 0 ? fail(UNCHANGED) : undefined;
         });
         if (!changed.ok && changed.reason === UNCHANGED) {
-          return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=unchanged`, 303);
+          return reply.redirect(
+            signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=unchanged`),
+            303,
+          );
         }
         if (refusedAsChanged(changed)) {
           return clientPage(
@@ -256,7 +259,10 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
             422,
           );
         }
-        return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=protected`, 303);
+        return reply.redirect(
+          signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=protected`),
+          303,
+        );
       },
     },
     {
@@ -311,7 +317,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         const id = idParam(request.params);
         const disabled = await disableClient(signedIn.admin, { id });
         if (!disabled.ok) return clientPage(reply, signedIn, id, { notice: disabled.reason }, 404);
-        return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=disabled`, 303);
+        return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=disabled`), 303);
       },
     },
     {
@@ -322,7 +328,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         const id = idParam(request.params);
         const enabled = await enableClient(signedIn.admin, { id });
         if (!enabled.ok) return clientPage(reply, signedIn, id, { notice: enabled.reason }, 404);
-        return reply.redirect(`${CLIENTS}/${encodeURIComponent(id)}?done=enabled`, 303);
+        return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=enabled`), 303);
       },
     },
     ...activityRoutes(context),

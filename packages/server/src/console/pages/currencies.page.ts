@@ -82,7 +82,9 @@ export function currencyRoutes(context: AppContext): ConsoleRoute[] {
         if (!changed.ok)
           return page(reply, signedIn, 1, { code, error: `${code} is not an ISO 4217 currency code.` }, 422);
         return reply.redirect(
-          `${CURRENCIES}?done=${encodeURIComponent(`${activate ? 'activated' : 'deactivated'} ${code}`)}`,
+          signedIn.withNotice(
+            `${CURRENCIES}?done=${encodeURIComponent(`${activate ? 'activated' : 'deactivated'} ${code}`)}`,
+          ),
           303,
         );
       },

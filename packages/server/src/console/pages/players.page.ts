@@ -177,7 +177,7 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
             422,
           );
         return reply.redirect(
-          `${PLAYERS}/${encodeURIComponent(id)}?blocked=${done.value.revokedSessions}`,
+          signedIn.withNotice(`${PLAYERS}/${encodeURIComponent(id)}?blocked=${done.value.revokedSessions}`),
           303,
         );
       },
@@ -193,7 +193,7 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
         const done = await unblockPlayerAsOperator(signedIn.admin, found.ref);
         if (!done.ok) return playerPage(reply, signedIn, id, { notice: sentence(done.reason) }, 422);
         return reply.redirect(
-          `${PLAYERS}/${encodeURIComponent(id)}?unblocked=${done.value ? 'yes' : 'no'}`,
+          signedIn.withNotice(`${PLAYERS}/${encodeURIComponent(id)}?unblocked=${done.value ? 'yes' : 'no'}`),
           303,
         );
       },
@@ -208,7 +208,10 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
         if (!player) return noSuchPlayer(reply, signedIn, id);
         const result = await endPlayerSessions(signedIn.admin, { playerId: player.id });
         const ended = result.ok ? result.value.ended : 0;
-        return reply.redirect(`${PLAYERS}/${encodeURIComponent(player.id)}?ended=${ended}`, 303);
+        return reply.redirect(
+          signedIn.withNotice(`${PLAYERS}/${encodeURIComponent(player.id)}?ended=${ended}`),
+          303,
+        );
       },
     },
   ];

@@ -86,7 +86,7 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
             ? back
             : SESSIONS;
         const separator = target.includes('?') ? '&' : '?';
-        return reply.redirect(`${target}${separator}done=${done}`, 303);
+        return reply.redirect(signedIn.withNotice(`${target}${separator}done=${done}`), 303);
       },
     },
   ];

@@ -93,7 +93,7 @@ export function settingRoutes(context: AppContext): ConsoleRoute[] {
           }
           if (!saved.ok) return page(reply, signedIn, { typed, errors: { form: saved.reason } }, 422);
         }
-        return reply.redirect('/console/settings?done=saved', 303);
+        return reply.redirect(signedIn.withNotice('/console/settings?done=saved'), 303);
       },
     },
   ];

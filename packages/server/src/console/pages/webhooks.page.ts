@@ -167,7 +167,10 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
   ) => {
     const changed = await changeWebhookEndpoint(signedIn.admin, { rules, id: endpointId, changes });
     if (!changed.ok) return notFound(reply, signedIn, sentence(changed.reason), CLIENTS);
-    return reply.redirect(`${WEBHOOKS}/${encodeURIComponent(endpointId)}?done=${done}`, 303);
+    return reply.redirect(
+      signedIn.withNotice(`${WEBHOOKS}/${encodeURIComponent(endpointId)}?done=${done}`),
+      303,
+    );
   };
 
   return [
@@ -235,7 +238,8 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
                 return locked && storedForm(toWebhookEndpointJson(locked, now()));
               }),
             ),
-          () => reply.redirect(`${WEBHOOKS}/${encodeURIComponent(id)}?done=updated`, 303),
+          () =>
+            reply.redirect(signedIn.withNotice(`${WEBHOOKS}/${encodeURIComponent(id)}?done=updated`), 303),
         );
       },
     },
@@ -293,7 +297,9 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         if (!endpoint || !removed.ok)
           return notFound(reply, signedIn, `No webhook endpoint "${id}".`, CLIENTS);
         return reply.redirect(
-          `${CLIENTS}/${encodeURIComponent(endpoint.clientId)}/webhooks?removed=${encodeURIComponent(id)}`,
+          signedIn.withNotice(
+            `${CLIENTS}/${encodeURIComponent(endpoint.clientId)}/webhooks?removed=${encodeURIComponent(id)}`,
+          ),
           303,
         );
       },
@@ -310,7 +316,10 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
           return notFound(reply, signedIn, `Endpoint ${id} has no delivery "${deliveryId}".`, CLIENTS);
         const sent = await redeliverWebhook(signedIn.admin, { id: deliveryId });
         if (!sent.ok) return endpointPage(reply, signedIn, {}, id, { notice: sentence(sent.reason) }, 409);
-        return reply.redirect(`${WEBHOOKS}/${encodeURIComponent(id)}?done=redelivered`, 303);
+        return reply.redirect(
+          signedIn.withNotice(`${WEBHOOKS}/${encodeURIComponent(id)}?done=redelivered`),
+          303,
+        );
       },
     },
   ];
