@@ -54,7 +54,7 @@ export async function startConsoleSession(
     },
     now,
   );
-  reply.setCookie(SESSION_COOKIE, token, cookieOptions(request));
+  reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, context.config.publicUrl));
 }
 
 /** The session the request's cookie names, if it is live; an idle or expired one is deleted. */
@@ -87,7 +87,7 @@ export async function endConsoleSession(
 ): Promise<void> {
   const token = request.cookies[SESSION_COOKIE];
   if (token !== undefined) await deleteOperatorSession(context.db, sha256(token));
-  reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(request, context.config.publicUrl));
 }
 
 /**
@@ -174,11 +174,17 @@ export function isSameOrigin(request: FastifyRequest, publicUrl: string): boolea
   return origin === `${request.protocol}://${request.host}` || origin === new URL(publicUrl).origin;
 }
 
-function cookieOptions(request: FastifyRequest) {
+/**
+ * Secure when the request came over TLS, and also when it reached PUBLIC_URL's host while PUBLIC_URL is
+ * https: behind a TLS proxy the service was not told to trust (no TRUST_PROXY), the request reads as plain
+ * HTTP, and the cookie went out without Secure, for a browser to send over plain HTTP to that host.
+ */
+function cookieOptions(request: FastifyRequest, publicUrl: string) {
+  const site = new URL(publicUrl);
   return {
     path: CONSOLE_PATH,
     httpOnly: true,
     sameSite: 'strict' as const,
-    secure: request.protocol === 'https',
+    secure: request.protocol === 'https' || (site.protocol === 'https:' && request.host === site.host),
   };
 }

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { listAuditRecords } from '../audit/audit.repository.js';
 import { findClient } from '../clients/client.repository.js';
-import { addTestOperator, consoleClient } from '../test-support/console-client.js';
+import { addTestOperator, consoleClient, TEST_PASSWORD } from '../test-support/console-client.js';
 import { PUBLIC_URL, useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { findWebhookEndpoint } from '../webhooks/webhook-endpoint.repository.js';
@@ -53,6 +54,41 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
 
     expect((await browser.post('/console/sign-out')).headers.location).toBe('/console/sign-in');
     expect((await browser.get('/console')).statusCode).toBe(303);
+  });
+
+  it("marks the session cookie Secure at PUBLIC_URL's https host, even behind a TLS proxy it was not told to trust", async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const signIn = (host: string) =>
+      h().app.inject({
+        method: 'POST',
+        url: '/console/sign-in',
+        headers: { host, origin: PUBLIC_URL, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ username: 'alice', password: TEST_PASSWORD }).toString(),
+      });
+    // No TRUST_PROXY: the request reads as plain HTTP, but it reached the public https host by its name.
+    const proxied = await signIn(new URL(PUBLIC_URL).host);
+    expect(proxied.statusCode).toBe(303);
+    const cookie = proxied.cookies.find((c) => c.name === 'poker_launch_console');
+    expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict', path: '/console' });
+    const signOut = await h().app.inject({
+      method: 'POST',
+      url: '/console/sign-out',
+      headers: {
+        host: new URL(PUBLIC_URL).host,
+        origin: PUBLIC_URL,
+        cookie: `poker_launch_console=${cookie?.value}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: new URLSearchParams({
+        _csrf: createHash('sha256').update(`csrf:${cookie?.value}`).digest('hex'),
+      }).toString(),
+    });
+    expect(signOut.headers.location).toBe('/console/sign-in');
+    expect(signOut.cookies.find((c) => c.name === 'poker_launch_console')).toMatchObject({ secure: true });
+    // Reached by another name over plain HTTP (an internal address), a Secure cookie would never be kept.
+    const internal = await signIn('10.0.0.5:8080');
+    expect(internal.statusCode).toBe(303);
+    expect(internal.cookies.find((c) => c.name === 'poker_launch_console')?.secure).toBeFalsy();
   });
 
   it('lets support read but not change: posting the rotate form by hand is refused, and nothing changes', async () => {
