@@ -146,10 +146,32 @@ describe('poker-launch sign', () => {
     });
   });
 
+  it('takes the secret from POKER_LAUNCH_SECRET, keeping it off the command line; an empty one exits 2', async () => {
+    const args = ['sign', 'clientId=demo', 'userId=12345', 'nick=Player1', 'lang=en', 'authType=external'];
+    expect(await runPokerLaunch(args, { POKER_LAUNCH_SECRET: 'test_secret' })).toMatchObject({
+      code: 0,
+      stdout: '5659e1d6d9f9f54a432e978eacf6ec98cac7bcb8914dda49ddce81076ef1f84a\n',
+      stderr: '',
+    });
+    // The flag wins over the variable, as for session create.
+    const flagged = await runPokerLaunch([...args, '--secret', 'other_secret'], {
+      POKER_LAUNCH_SECRET: 'test_secret',
+    });
+    expect(flagged.stdout).not.toContain('5659e1d6');
+    expect(await runPokerLaunch(args, { POKER_LAUNCH_SECRET: '' })).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'poker-launch sign: POKER_LAUNCH_SECRET is set but empty: set it to the secret key of the client\n',
+    });
+  });
+
   it('answers a wrong call with one line on stderr and exit code 2', async () => {
     const result = await runPokerLaunch(['sign', 'userId=1']);
     expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual(['poker-launch sign: --secret <s> is required']);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'poker-launch sign: --secret <s> is required, or set POKER_LAUNCH_SECRET',
+    ]);
     expect((await runPokerLaunch(['sign', '--secret', 's', '--bogus'])).code).toBe(2);
     expect((await runPokerLaunch(['no-such-command'])).code).toBe(2);
   });

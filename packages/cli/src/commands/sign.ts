@@ -24,6 +24,9 @@ export const signCommand: Command = {
   usage: '--secret <s> [--scheme legacy|hmac] [--explain] [options] [key=value…]',
   help: [
     '',
+    '  --secret <s>     the secret key of the client; or set POKER_LAUNCH_SECRET, which keeps it out of the',
+    '                   process list and the shell history',
+    '',
     "The spec's signature (--scheme legacy, the default): give every parameter of the request, path userId",
     'included. Each key=value is one pair, read as PHP reads a query string (extra[10]=ten nests, extra[]=x',
     'appends, integer keys sort as numbers), taken as written (no percent-decoding). A value holding a JSON',
@@ -57,11 +60,18 @@ export const signCommand: Command = {
   },
   positionals: [0, Number.POSITIVE_INFINITY],
   async run({ values, positionals }, context) {
-    const secret = stringOption(values, 'secret');
-    if (secret === undefined) throw new UsageError('--secret <s> is required');
+    // From POKER_LAUNCH_SECRET as session create and open-game take it: on the command line a secret is in
+    // the process list while the command runs, and in the shell's history after (docs/cli.md, sign).
+    const flag = stringOption(values, 'secret');
+    const secret = flag ?? context.env.POKER_LAUNCH_SECRET;
+    if (secret === undefined) throw new UsageError('--secret <s> is required, or set POKER_LAUNCH_SECRET');
     if (secret === '') {
       // An empty secret is a configuration slip (an unset variable in `--secret "$SECRET"`), not a choice.
-      throw new UsageError('--secret is empty (an unset variable?): give the secret key of the client');
+      throw new UsageError(
+        flag === undefined
+          ? 'POKER_LAUNCH_SECRET is set but empty: set it to the secret key of the client'
+          : '--secret is empty (an unset variable?): give the secret key of the client',
+      );
     }
     const scheme = stringOption(values, 'scheme') ?? 'legacy';
     if (!SCHEMES.includes(scheme as (typeof SCHEMES)[number])) {
