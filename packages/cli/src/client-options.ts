@@ -7,7 +7,7 @@ import {
   SIGNATURE_SCHEMES,
   type SignatureSchemes,
 } from '@poker-launch/server/admin';
-import { type OptionSpec, type ParsedArgs, UsageError } from './command.js';
+import { type CommandContext, type OptionSpec, type ParsedArgs, UsageError } from './command.js';
 
 /** Each --url-… flag and the target it configures. */
 const URL_FLAGS = {
@@ -90,7 +90,9 @@ export const CLIENT_OPTIONS_USAGE =
 
 export const CLIENT_OPTIONS_HELP = [
   '',
-  '  --secret <s>            the shared secret of the signature: 16 to 512 characters, no spaces',
+  '  --secret <s>            the shared secret of the signature: 16 to 512 characters, no spaces;',
+  '                          --secret - reads it from standard input (at a terminal: asked twice, not',
+  '                          echoed), keeping it out of the process list and the shell history',
   '  --no-secret             no secret: the client may call unsigned',
   '  --currency-mandatory    requests must carry an active currency (--no-currency-mandatory: optional)',
   '  --player-ids <mode>     external: unknown userIds are registered (default);',
@@ -108,6 +110,19 @@ export const CLIENT_OPTIONS_HELP = [
   '                          2001:db8::/32 (repeat it for several; the list given replaces the old one)',
   '  --no-allowed-addresses  calls from any address (the default)',
 ];
+
+/**
+ * `--secret -`: the secret from standard input, as `operator add` reads a password (its first line; at a
+ * terminal, typed twice without echo), so that it never stands on the command line, where the process
+ * list shows it while the command runs and the shell's history keeps it (docs/cli.md, Clients). A secret
+ * of `-` itself is too short to be one.
+ */
+export async function readSecretFromInput(changes: ClientChanges, context: CommandContext): Promise<void> {
+  if (changes.secretKey !== '-') return;
+  const secret = await context.readPassword();
+  if (secret === undefined) throw new UsageError('--secret -: no secret on standard input');
+  changes.secretKey = secret;
+}
 
 /** What the flags ask to change; a flag left out changes nothing. */
 export function readClientChanges(values: ParsedArgs['values']): ClientChanges {

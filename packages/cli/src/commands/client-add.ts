@@ -5,6 +5,7 @@ import {
   CLIENT_OPTIONS_HELP,
   CLIENT_OPTIONS_USAGE,
   readClientChanges,
+  readSecretFromInput,
 } from '../client-options.js';
 import type { Command } from '../command.js';
 import { withAdmin } from '../database.js';
@@ -24,6 +25,7 @@ export const clientAddCommand: Command = {
   positionals: [1, 1],
   async run({ values, positionals: [id = ''] }, context) {
     const changes = readClientChanges(values);
+    await readSecretFromInput(changes, context);
     const generated = changes.secretKey === undefined ? generateClientSecret() : undefined;
     if (generated !== undefined) changes.secretKey = generated;
     const client = await withAdmin(context, async (admin) =>

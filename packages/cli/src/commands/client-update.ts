@@ -13,6 +13,7 @@ import {
   CLIENT_UPDATE_OPTIONS,
   parseOverlap,
   readClientChanges,
+  readSecretFromInput,
 } from '../client-options.js';
 import { type Command, UsageError } from '../command.js';
 import { withAdmin } from '../database.js';
@@ -48,6 +49,7 @@ export const clientUpdateCommand: Command = {
         throw new UsageError('--rotate-secret makes a new secret: give it without --secret or --no-secret');
       changes.secretKey = generated;
     }
+    await readSecretFromInput(changes, context);
     const overlap = values['keep-previous-for'];
     // Before "nothing to change": given alone, it is the flag that is wrong, not the lack of one.
     if (typeof overlap === 'string' && typeof changes.secretKey !== 'string')

@@ -30,6 +30,27 @@ describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
     }
   });
 
+  it('reads --secret - from standard input, off the command line, for add and update; none there exits 2', async () => {
+    const piped = (stdin: string | undefined, ...args: string[]) =>
+      runPokerLaunch(args, { DATABASE_URL: database().url }, stdin === undefined ? {} : { stdin });
+    const added = await piped('piped-secret-0123456\n', 'client', 'add', 'casino-p', '--secret', '-');
+    expect(added).toMatchObject({ code: 0, stdout: 'client casino-p added\n' });
+    const updated = await piped('rotated-secret-6543210\n', 'client', 'update', 'casino-p', '--secret', '-');
+    expect(updated.code, updated.stderr).toBe(0);
+    const nothing = await piped(undefined, 'client', 'add', 'casino-q', '--secret', '-');
+    expect(nothing).toMatchObject({
+      code: 2,
+      stderr: 'poker-launch client add: --secret -: no secret on standard input\n',
+    });
+    const stored = await database().open();
+    try {
+      expect((await findClient(stored.db, 'casino-p'))?.secretKey).toBe('rotated-secret-6543210');
+      expect(await findClient(stored.db, 'casino-q')).toBeUndefined();
+    } finally {
+      await stored.close();
+    }
+  });
+
   it('shows a client as JSON without its secret unless --show-secret', async () => {
     await cli(
       'client',
