@@ -119,7 +119,7 @@ export const CLIENT_OPTIONS_HELP = [
  */
 export async function readSecretFromInput(changes: ClientChanges, context: CommandContext): Promise<void> {
   if (changes.secretKey !== '-') return;
-  const secret = await context.readPassword();
+  const secret = await context.readPassword('secret');
   if (secret === undefined) throw new UsageError('--secret -: no secret on standard input');
   changes.secretKey = secret;
 }

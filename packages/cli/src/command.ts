@@ -10,10 +10,10 @@ export interface CommandContext {
   /** All of standard input, as bytes (for `-` given in place of a file). */
   readStdin(): Promise<Uint8Array>;
   /**
-   * A password: asked twice at a terminal, without echo; else the first line of standard input
-   * (`undefined` when there is none).
+   * A password (or a client's secret, `--secret -`): asked twice at a terminal, without echo; else the
+   * first line of standard input (`undefined` when there is none).
    */
-  readPassword(): Promise<string | undefined>;
+  readPassword(what?: 'password' | 'secret'): Promise<string | undefined>;
 }
 
 export interface ParsedArgs {

@@ -21,7 +21,7 @@ const exitCode = await runCli(process.argv.slice(2), {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
   },
-  readPassword: () => readPassword(process.stdin, process.stderr),
+  readPassword: (what) => readPassword(process.stdin, process.stderr, what),
 });
 // serve keeps the process alive on its own; every other command ends here.
 if (exitCode !== 0 || !serving) process.exitCode = exitCode;

@@ -8,11 +8,19 @@ import { CommandError } from './command.js';
  * `printf '%s\\n' "$PASSWORD" | poker-launch operator add …` works and the password never appears in
  * the process list or the shell history, as an argument would.
  */
-export async function readPassword(input: Readable, prompts: Writable): Promise<string | undefined> {
+export async function readPassword(
+  input: Readable,
+  prompts: Writable,
+  what: 'password' | 'secret' = 'password',
+): Promise<string | undefined> {
   if (!(input as ReadStream).isTTY) return firstLine(input);
-  const first = await readHidden(input as ReadStream, prompts, 'Password: ');
-  const second = await readHidden(input as ReadStream, prompts, 'Repeat the password: ');
-  if (first !== second) throw new CommandError('the two passwords differ; nothing was changed');
+  const first = await readHidden(
+    input as ReadStream,
+    prompts,
+    `${what === 'secret' ? 'Secret' : 'Password'}: `,
+  );
+  const second = await readHidden(input as ReadStream, prompts, `Repeat the ${what}: `);
+  if (first !== second) throw new CommandError(`the two ${what}s differ; nothing was changed`);
   return first;
 }
 
