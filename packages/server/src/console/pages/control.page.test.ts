@@ -58,6 +58,30 @@ describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) =
     expect(JSON.stringify(record)).not.toContain(secret);
   });
 
+  it('shows support an endpoint URL without its query, where an integrator may keep a token; the admin whole', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await addTestOperator(h().db, 'sam', 'support');
+    await h().addClient({ id: 'casino-1' });
+    const admin = consoleClient(h().app);
+    await admin.signIn('alice');
+    const added = await admin.post('/console/clients/casino-1/webhooks', {
+      url: 'https://casino.example/hooks?token=first-s3cret',
+      'event-session-revoked': 'on',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const [endpoint] = await listWebhookEndpoints(h().db, 'casino-1');
+    const pages = ['/console/clients/casino-1/webhooks', `/console/webhooks/${endpoint?.id}`];
+    for (const page of pages) expect((await admin.get(page)).body, page).toContain('first-s3cret');
+    const support = consoleClient(h().app);
+    await support.signIn('sam');
+    for (const page of pages) {
+      const shown = await support.get(page);
+      expect(shown.statusCode, page).toBe(200);
+      expect(shown.body, page).not.toContain('first-s3cret');
+      expect(shown.body, page).toContain('https://casino.example/hooks?…');
+    }
+  });
+
   it('keeps no query of an endpoint URL in the audit log (an integrator may put a token there); the endpoint keeps it', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     await h().addClient({ id: 'casino-1' });

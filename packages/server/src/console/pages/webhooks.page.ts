@@ -20,6 +20,7 @@ import {
   listWebhookEndpoints,
 } from '../../webhooks/webhook-endpoint.repository.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-event.js';
+import { webhookUrlForRecord } from '../../webhooks/webhook-url.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import {
   CHANGED_MEANWHILE,
@@ -70,7 +71,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
     const client = await findClient(context.db, clientId);
     if (!client) return notFound(reply, signedIn, `No client "${clientId}".`, CLIENTS);
     const endpoints = (await listWebhookEndpoints(context.db, clientId)).map((endpoint) =>
-      toWebhookEndpointJson(endpoint, now()),
+      asSeenBy(signedIn, toWebhookEndpointJson(endpoint, now())),
     );
     return sendPage(
       reply,
@@ -113,7 +114,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       {
         title: `Webhook endpoint ${endpoint.id}`,
         ...frame(signedIn),
-        endpoint,
+        endpoint: asSeenBy(signedIn, endpoint),
         base,
         form: extra.form ?? storedForm(endpoint),
         shown: fingerprintOf(storedForm(endpoint)),
@@ -323,6 +324,17 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       },
     },
   ];
+}
+
+/**
+ * An endpoint as the operator's role may see it: `support`, which reads everything but secrets and changes
+ * no endpoint, gets its URL without the query, as the audit log keeps it (`?…`): an integrator may have
+ * put a token there (docs/security.md). The admin's page shows it whole, in the form that edits it.
+ */
+function asSeenBy(signedIn: SignedIn, endpoint: WebhookEndpointJson): WebhookEndpointJson {
+  return signedIn.operator.role === 'admin'
+    ? endpoint
+    : { ...endpoint, url: webhookUrlForRecord(endpoint.url) };
 }
 
 function param(params: unknown, name: string): string {
