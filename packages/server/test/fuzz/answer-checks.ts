@@ -17,6 +17,53 @@ const INTERNALS = [
   /SQLITE_|sqlite3?|postgres|pg_|syntax error at|relation "|violates .* constraint|invalid input syntax/i,
 ];
 
+/** The titles of the console's message pages (console.routes.ts and its pages): each says what went wrong. */
+const CONSOLE_MESSAGES =
+  /<h1>(Refused|Not understood|Not allowed|Not found|No such client|No such player|Unavailable)<\/h1>\s*<p>[^<]{10,}/;
+
+/**
+ * Every way a console answer breaks its promises (docs/console.md): X-Request-Id; no 5xx; a redirect
+ * within the console, or an HTML page with the console's policy whose error, if it is one, is said on
+ * the page (a message page, or a form's error beside its field or at its top); what was typed shown
+ * escaped, never run; no client secret of the world's and no API key; no internals.
+ */
+export function consoleBrokenPromises(
+  world: FuzzWorld,
+  request: FuzzRequest,
+  answer: LightMyRequestResponse,
+): string[] {
+  const problems: string[] = [];
+  const requestId = answer.headers['x-request-id'];
+  if (typeof requestId !== 'string' || !/^[A-Za-z0-9._:-]{1,128}$/.test(requestId)) {
+    problems.push(`X-Request-Id missing or malformed: ${String(requestId)}`);
+  }
+  if (answer.statusCode >= 500) problems.push(`undocumented ${answer.statusCode}`);
+  for (const pattern of INTERNALS.slice(0, 3))
+    if (pattern.test(answer.body)) problems.push(`body shows internals: ${pattern}`);
+  for (const secret of [...Object.values(SECRETS), world.apiKeys.admin, world.apiKeys.powerless]) {
+    if (answer.body.includes(secret)) problems.push('body shows a secret or API key');
+  }
+  if (answer.statusCode >= 300 && answer.statusCode < 400) {
+    const location = String(answer.headers.location ?? '');
+    if (!location.startsWith('/console')) problems.push(`redirect out of the console: ${location}`);
+    if (request.wellFormed && location === '/console/sign-in') problems.push('a well-formed form signed out');
+    return problems;
+  }
+  if (!String(answer.headers['content-type']).startsWith('text/html')) {
+    problems.push(`answer is ${String(answer.headers['content-type'])}, not a page`);
+  }
+  if (answer.headers['content-security-policy'] === undefined) problems.push('page without its policy');
+  if (/<script|<img|javascript:/i.test(answer.body)) problems.push('page shows markup it was sent');
+  if (
+    answer.statusCode >= 400 &&
+    !CONSOLE_MESSAGES.test(answer.body) &&
+    !/class="(error|notice)"/.test(answer.body)
+  ) {
+    problems.push(`error ${answer.statusCode} without a message: ${answer.body.match(/<h1>[^<]*/)?.[0]}`);
+  }
+  return problems;
+}
+
 /** Errors raised before a route is chosen: documented for the API as a whole, not per operation. */
 function answeredBeforeRoute(document: { errors?: { code?: string; detail?: string }[] }): boolean {
   const [first] = document.errors ?? [];
@@ -97,4 +144,49 @@ export function collectHandouts(world: FuzzWorld, answer: LightMyRequestResponse
   if (typeof data?.id === 'string' && data.id.startsWith('/apiweb/')) {
     world.gameSessionIds.push(data.id.split('/').pop() ?? '');
   }
+}
+
+/**
+ * What a refused request must leave as it was: the sessions ended, the players' blocks, the webhook
+ * deliveries waiting, the audit log (every change of the console is audited), the clients, webhook
+ * endpoints, API users and settings. Counts and latest times: cheap on a store of thousands of rows.
+ */
+export async function storeDigest(world: FuzzWorld): Promise<string> {
+  const { db } = world;
+  const [sessions, players, deliveries, audit, clients, endpoints, users, settings] = await Promise.all([
+    db
+      .selectFrom('sessions')
+      .select((eb) => [eb.fn.count('revoked_at').as('n'), eb.fn.max('revoked_at').as('last')])
+      .executeTakeFirst(),
+    db
+      .selectFrom('players')
+      .select((eb) => [eb.fn.count('blocked_at').as('n'), eb.fn.max('updated_at').as('last')])
+      .executeTakeFirst(),
+    db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst(),
+    db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst(),
+    db
+      .selectFrom('clients')
+      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.max('updated_at').as('last')])
+      .executeTakeFirst(),
+    db
+      .selectFrom('webhook_endpoints')
+      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.max('updated_at').as('last')])
+      .executeTakeFirst(),
+    db
+      .selectFrom('api_users')
+      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.count('revoked_at').as('revoked')])
+      .executeTakeFirst(),
+    db.selectFrom('settings').select(['name', 'value']).orderBy('name').execute(),
+  ]);
+  // Counts come back as numbers from SQLite and as strings from PostgreSQL.
+  return JSON.stringify(
+    [sessions, players, deliveries, audit, clients, endpoints, users, settings],
+    (_key, value) => (typeof value === 'bigint' || typeof value === 'number' ? String(value) : value),
+  );
 }

@@ -271,3 +271,80 @@ export const extraQuery = fc.oneof(
     ),
   },
 );
+
+/** `client`, the replay fields and others a player route does not take, twice or in bracket forms too. */
+export const controlQuery = fc.oneof(
+  { weight: 5, arbitrary: fc.constant([] as [string, string][]) },
+  {
+    weight: 1,
+    arbitrary: fc.array(
+      fc.tuple(
+        fc.constantFrom('client', 'client[]', 'ts', 'nonce', 'playerId', 'id', 'userId', 'lang', 'x[y]'),
+        fc.oneof(fc.constantFrom('demo', 'strict', 'open', '1700000000'), hostileText),
+      ),
+      { minLength: 1, maxLength: 2 },
+    ),
+  },
+);
+
+const untils = fc.oneof(
+  fc.constantFrom('2099-01-01T00:00:00Z', '2099-12-31T23:59:59.123+01:00', '2100-02-28T24:00:00Z'),
+  fc.constant(null),
+);
+
+/** A PlayerBlock document: valid (and whether it is), or broken in one place. */
+export const blockBody: fc.Arbitrary<{ document: unknown; valid: boolean }> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({
+        until: sometimes(untils, 1.5),
+        reason: sometimes(fc.oneof(fc.string({ maxLength: 200 }), fc.constant('self-exclusion')), 1.5),
+      })
+      .map((attributes) => ({
+        document: { data: { type: 'PlayerBlock', attributes: defined(attributes) } },
+        valid: true,
+      })),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .record({
+        until: sometimes(
+          fc.oneof(
+            fc.constantFrom(
+              '2000-01-01T00:00:00Z',
+              '2099-02-30T00:00:00Z',
+              '2099-01-01',
+              '2099-01-01T00:00:00',
+              '+275760-09-13T00:00:00Z',
+              '9999-12-31T23:59:59.999999999-23:59',
+              '2099-13-01T00:00:00Z',
+              '2099-01-01T25:00:00Z',
+              '2099-01-01T00:60:00Z',
+              '2099-01-01T00:00:00+99:99',
+              'tomorrow',
+            ),
+            hostileJson,
+          ),
+          1.5,
+        ),
+        reason: sometimes(fc.oneof(fc.constant('x'.repeat(201)), hostileJson), 1.5),
+        untill: sometimes(fc.constant('2099-01-01T00:00:00Z'), 3),
+      })
+      .map((attributes) => ({
+        document: { data: { type: 'PlayerBlock', attributes: defined(attributes) } },
+        valid: false,
+      })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .oneof(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.record({ data: fc.record({ type: hostileJson, attributes: hostileJson }) }),
+        fc.record({ data: hostileJson }),
+      )
+      .map((document) => ({ document, valid: false })),
+  },
+);

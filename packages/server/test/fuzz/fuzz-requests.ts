@@ -1,16 +1,20 @@
 import { type SignableParams, sign } from '@poker-launch/sdk';
 import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
 import { parsePhpForm } from '../../src/http/body/php-form.js';
 import { V2_CREATE_SESSION_URL } from '../../src/launch/v2/v2.routes.js';
 import { GAME_SESSIONS_PATH } from '../../src/launch/v3/game-session.serializer.js';
 import { V3_OPEN_GAME_URL } from '../../src/launch/v3/v3.routes.js';
 import { ASSET_PATHS, GAME_PAGES } from '../../src/pages/game-pages.js';
+import { PLAYERS_PATH } from '../../src/session-control/session-control.routes.js';
 import { TOKEN_API_URL } from '../../src/token/token.routes.js';
 import {
   accepts,
   apiKeyChoice,
+  blockBody,
   clientChoice,
   contentTypes,
+  controlQuery,
   encode,
   extraQuery,
   hostileJson,
@@ -31,6 +35,8 @@ export interface FuzzRequest {
   url: string;
   /** The route in Fastify form (`/a/:id`), when the request is aimed at one. */
   route?: string | undefined;
+  /** Well-formed for a usable client, with a valid signature or key: it must succeed (2xx, or a 303). */
+  wellFormed?: boolean | undefined;
   headers: Record<string, string>;
   payload?: string | undefined;
   remoteAddress: string;
@@ -43,19 +49,24 @@ export interface FuzzRequest {
 export interface FuzzEndpoint<P> {
   plans: fc.Arbitrary<P>;
   build(plan: P, world: FuzzWorld): Promise<FuzzRequest>;
+  /** Whether each case compares the store before and after: a refused request must change nothing. */
+  checksStore?: boolean;
+  /** The promises its answers keep, when not the API's (answer-checks.ts). */
+  answerCheck?: (world: FuzzWorld, request: FuzzRequest, answer: LightMyRequestResponse) => string[];
 }
 
 function endpoint<P>(
   plans: fc.Arbitrary<P>,
   build: (plan: P, world: FuzzWorld) => Promise<FuzzRequest>,
+  checksStore = false,
 ): FuzzEndpoint<P> {
-  return { plans, build };
+  return { plans, build, checksStore };
 }
 
 /** What an HTTP client can put in a header: visible Latin-1 and tabs; anything else is dropped. */
 const headerSafe = (text: string): string => text.replace(/[^\t\x20-\x7e\xa0-\xff]/g, '');
 
-function headers(entries: Record<string, string | undefined>): Record<string, string> {
+export function fuzzHeaders(entries: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(entries)) if (value !== undefined) out[name] = headerSafe(value);
   return out;
@@ -139,7 +150,7 @@ function authorization(choice: string, world: FuzzWorld): string | undefined {
 const clientPairOf = (clientId: string | undefined) =>
   clientId === undefined ? [] : [['client', clientId] as const];
 
-const pick = <T>(pool: readonly T[], index: number): T | undefined =>
+export const pick = <T>(pool: readonly T[], index: number): T | undefined =>
   pool.length === 0 ? undefined : pool[index % pool.length];
 
 const common = {
@@ -173,7 +184,7 @@ export const v2Requests = endpoint(
       method: 'POST',
       url: `/api/web/v2/app/users/${plan.userId}/session?${query}`,
       route: V2_CREATE_SESSION_URL,
-      headers: headers({
+      headers: fuzzHeaders({
         'content-type':
           plan.contentType ?? (plan.json ? 'application/json' : 'application/x-www-form-urlencoded'),
         accept: plan.accept,
@@ -207,7 +218,7 @@ export const v3Requests = endpoint(
       method: 'POST',
       url: `${V3_OPEN_GAME_URL}?${query}`,
       route: V3_OPEN_GAME_URL,
-      headers: headers({
+      headers: fuzzHeaders({
         'content-type': plan.contentType ?? 'application/vnd.api+json',
         accept: plan.accept,
         'x-request-id': plan.requestId,
@@ -238,7 +249,7 @@ export const gameSessionRequests = endpoint(
       method: 'GET',
       url: `${GAME_SESSIONS_PATH}/${id}?${query}`,
       route: `${GAME_SESSIONS_PATH}/:id`,
-      headers: headers({
+      headers: fuzzHeaders({
         accept: plan.accept,
         'x-request-id': plan.requestId,
         authorization: authorization(plan.apiKey, world),
@@ -276,7 +287,7 @@ export const tokenRequests = endpoint(
       method: plan.method,
       url: `${TOKEN_API_URL}?${queryString(pairs)}`,
       route: TOKEN_API_URL,
-      headers: headers({
+      headers: fuzzHeaders({
         accept: plan.accept,
         'x-request-id': plan.requestId,
         authorization: inHeader ? `Bearer ${token}` : undefined,
@@ -300,7 +311,7 @@ export const pageRequests = endpoint(
     return {
       method: 'GET',
       url: `${plan.path}?${queryString([['auth', auth], ['lang', 'en'], ...plan.extraQuery])}`,
-      headers: headers({
+      headers: fuzzHeaders({
         accept: plan.accept,
         'x-request-id': plan.requestId,
         'if-none-match': plan.ifNoneMatch,
@@ -353,7 +364,7 @@ export const anyRequests = endpoint(
   async (plan) => ({
     method: plan.method,
     url: `${plan.path}?${queryString(plan.extraQuery)}`,
-    headers: headers({
+    headers: fuzzHeaders({
       'content-type': plan.body === undefined ? undefined : plan.contentType,
       accept: plan.accept,
       'x-request-id': plan.requestId,
@@ -362,3 +373,119 @@ export const anyRequests = endpoint(
     remoteAddress: plan.remoteAddress,
   }),
 );
+
+const CONTROL_ROUTES = {
+  'end-session': { method: 'DELETE', route: `${GAME_SESSIONS_PATH}/:id` },
+  'end-player-sessions': { method: 'DELETE', route: `${PLAYERS_PATH}/:playerId/sessions` },
+  'block-put': { method: 'PUT', route: `${PLAYERS_PATH}/:playerId/block` },
+  'block-get': { method: 'GET', route: `${PLAYERS_PATH}/:playerId/block` },
+  'block-delete': { method: 'DELETE', route: `${PLAYERS_PATH}/:playerId/block` },
+} as const;
+
+/** A client the fuzz may name that answers a well-formed request (`gone` is disabled). */
+const USABLE_CLIENTS = new Set(['demo', 'open', 'internal', 'strict']);
+
+/**
+ * Session control: end a session, end a player's sessions, block, read and lift a block. Mostly a player
+ * or session of the client named (a well-formed request must succeed), else another client's, a made-up
+ * id, or one no player can have; signed right or wrong, or with an API key; duplicate and foreign
+ * parameters; the block's document valid or broken anywhere, as JSON or not.
+ */
+export const controlRequests = endpoint(
+  fc.record({
+    ...common,
+    which: fc.constantFrom(...(Object.keys(CONTROL_ROUTES) as (keyof typeof CONTROL_ROUTES)[])),
+    known: fc.nat(),
+    /** Another client's player or session, as a caller that knows one would send it. */
+    foreign: fc.oneof(
+      { weight: 6, arbitrary: fc.constant(false) },
+      { weight: 1, arbitrary: fc.constant(true) },
+    ),
+    playerId: sometimes(pathSegment(fc.stringMatching(/^[a-z0-9-]{1,12}$/)), 6),
+    sessionId: sometimes(pathSegment(fc.stringMatching(/^[0-9a-f]{32}$/)), 6),
+    clientId: clientChoice,
+    query: controlQuery,
+    signing,
+    apiKey: apiKeyChoice,
+    block: blockBody,
+    raw: sometimes(hostileText, 10),
+    /** A body where none is read (GET, DELETE): JSON, or any text. */
+    stray: sometimes(
+      fc.oneof(
+        hostileText,
+        hostileJson.map((value) => JSON.stringify(value) ?? ''),
+      ),
+      10,
+    ),
+    contentType: sometimes(contentTypes, 12),
+  }),
+  async (plan, world) => {
+    const { method, route } = CONTROL_ROUTES[plan.which];
+    const isPlayerRoute = plan.which !== 'end-session';
+    const clientId = plan.clientId;
+    // The player or session: one of the client's (or, foreign, another's), else made up.
+    const candidates = world.players.filter((player) => (player.clientId === clientId) !== plan.foreign);
+    const player = pick(candidates, plan.known);
+    let id: string;
+    let owner: string | undefined;
+    if (isPlayerRoute) {
+      id = plan.playerId ?? encode(player?.integratorId ?? 'nobody');
+      owner = plan.playerId === undefined ? player?.clientId : undefined;
+    } else {
+      id = plan.sessionId ?? pick(world.gameSessionIds, plan.known) ?? '0'.repeat(32);
+      const row = isHex32(id)
+        ? await world.db.selectFrom('sessions').select('client_id').where('id', '=', id).executeTakeFirst()
+        : undefined;
+      owner = plan.sessionId === undefined ? row?.client_id : undefined;
+    }
+    const pairs = [...clientPairOf(clientId), ...plan.query];
+    const query = queryString(pairs);
+    const { client: _client, ...signedQuery } = tryParseForm(query);
+    const payload = method === 'PUT' ? (plan.raw ?? JSON.stringify(plan.block.document)) : plan.stray;
+    const body =
+      method === 'PUT' && plan.raw === undefined && isObject(plan.block.document) ? plan.block.document : {};
+    const pathParam = isPlayerRoute ? { playerId: safeDecode(id) } : { id: safeDecode(id) };
+    const wellFormed =
+      clientId !== undefined &&
+      USABLE_CLIENTS.has(clientId) &&
+      owner === clientId &&
+      plan.query.length === 0 &&
+      plan.stray === undefined &&
+      plan.contentType === undefined &&
+      (method !== 'PUT' || (plan.raw === undefined && plan.block.valid)) &&
+      [undefined, '*/*', 'application/vnd.api+json'].includes(plan.accept) &&
+      ((plan.signing === 'valid' || plan.signing === 'valid-upper') && plan.apiKey === 'none'
+        ? true
+        : plan.apiKey === 'admin' && plan.signing === 'none');
+    const contentType = plan.contentType ?? (payload === undefined ? undefined : 'application/vnd.api+json');
+    const path = isPlayerRoute
+      ? `${PLAYERS_PATH}/${id}/${plan.which === 'end-player-sessions' ? 'sessions' : 'block'}`
+      : `${GAME_SESSIONS_PATH}/${id}`;
+    return {
+      method,
+      url: `${path}?${query}`,
+      route,
+      wellFormed,
+      headers: fuzzHeaders({
+        'content-type': contentType,
+        accept: plan.accept,
+        'x-request-id': plan.requestId,
+        authorization: authorization(plan.apiKey, world),
+        sign: await signature(
+          plan.signing,
+          { ...signedQuery, ...body, ...pathParam },
+          clientId,
+          plan.garbage,
+        ),
+      }),
+      payload,
+      // A well-formed request from the proxy's address: the client's quota may still refuse it (429).
+      remoteAddress: wellFormed ? '127.0.0.1' : plan.remoteAddress,
+    };
+  },
+  true,
+);
+
+const isHex32 = (text: string): boolean => /^[0-9a-f]{32}$/.test(text);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -1,13 +1,19 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { adminAs } from '../../src/admin/audited.js';
+import { addWebhookEndpoint } from '../../src/admin/operations.js';
+import { registerPlayer } from '../../src/admin/player-admin.js';
 import { buildApp } from '../../src/app.js';
 import type { Client } from '../../src/clients/client.js';
 import { insertClient } from '../../src/clients/client.repository.js';
 import { loadConfig } from '../../src/config.js';
+import { CONSOLE_PATH, csrfToken, SESSION_COOKIE } from '../../src/console/console-session.js';
 import { activateCurrencies } from '../../src/currencies/currency.repository.js';
 import type { Database } from '../../src/db/database.js';
+import type { Db } from '../../src/db/schema.js';
 import { LiveConfig } from '../../src/live-config/live-config.js';
 import { OpenApiContract } from '../../src/openapi/test-support/openapi-contract.js';
+import { addTestOperator, TEST_PASSWORD } from '../../src/test-support/console-client.js';
 import { testClient } from '../../src/test-support/test-client.js';
 import { TestClock } from '../../src/test-support/test-clock.js';
 import { createTestDatabase, type Dialect } from '../../src/test-support/test-database.js';
@@ -25,6 +31,20 @@ export const SECRETS: Readonly<Record<string, string>> = {
 };
 export const CLIENT_IDS = ['demo', 'open', 'internal', 'strict', 'gone'] as const;
 
+/** The players session control is aimed at: a few per client, by the id the integrator knows them by. */
+const PLAYERS: readonly [string, string][] = [
+  ['demo', 'p-1'],
+  ['demo', 'p-2'],
+  ['demo', 'Zoë'],
+  ['open', 'p-1'],
+  ['strict', 'p-3'],
+  ['internal', 'p-4'],
+  ['gone', 'p-5'],
+];
+
+/** The console's operator: an admin, signed in at the world's start (again if its session ends). */
+export const OPERATOR = 'fuzz-operator';
+
 /** One service on a fresh database, with clients of every kind, API keys and what its answers handed out. */
 export interface FuzzWorld {
   app: FastifyInstance;
@@ -36,6 +56,13 @@ export interface FuzzWorld {
   /** Auth tokens and GameSession ids the service answered with, for later cases to use. */
   tokens: string[];
   gameSessionIds: string[];
+  /** The store, to check that a refused request changed nothing. */
+  db: Db;
+  /** Players session control may name: their client, and the id the integrator knows them by. */
+  players: { clientId: string; integratorId: string; id: string }[];
+  /** The operator's console session: its cookie and CSRF token (undefined once it ended). */
+  console: { cookie: string; csrf: string } | undefined;
+  signInToConsole(): Promise<{ cookie: string; csrf: string }>;
   logs(): string;
   close(): Promise<void>;
 }
@@ -68,6 +95,26 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
     await insertClient(database.db, added);
   }
   await activateCurrencies(database.db, ['EUR']);
+  const players: FuzzWorld['players'] = [];
+  for (const [clientId, userId] of PLAYERS) {
+    const added = await registerPlayer(database.db, { clientId, userId }, clock.now());
+    if (!added.ok) throw new Error(added.reason);
+    // In internal player-id mode the integrator names a player by the service's id.
+    players.push({
+      clientId,
+      integratorId: clientId === 'internal' ? added.value.id : userId,
+      id: added.value.id,
+    });
+  }
+  // An endpoint of demo's: its players' blocks and ended sessions write deliveries (the store check
+  // sees them), and the console's webhook forms have one to change. Never sent: an app that only
+  // answers inject runs no deliverer.
+  const endpoint = await addWebhookEndpoint(
+    adminAs(database.db, { via: 'cli', name: 'fuzz', address: 'fuzz-host' }, clock.now),
+    { rules: config, clientId: 'demo', url: 'https://hooks.casino.example/poker' },
+  );
+  if (!endpoint.ok) throw new Error(endpoint.reason);
+  await addTestOperator(database.db, OPERATOR, 'admin');
   const admin = await createApiUser(
     database.db,
     { name: 'fuzz-admin', role: ROLE_ADMIN, permissions: [], clients: [] },
@@ -94,7 +141,7 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
   const live = await LiveConfig.load(database.db);
   const app = await buildApp({ config, db: database.db, sessions, live, clock: clock.now, logStream });
   const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
-  return {
+  const world: FuzzWorld = {
     app,
     clock,
     contract: new OpenApiContract(document),
@@ -102,6 +149,22 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
     apiKeys,
     tokens: [],
     gameSessionIds: [],
+    db: database.db,
+    players,
+    console: undefined,
+    async signInToConsole() {
+      const answer = await app.inject({
+        method: 'POST',
+        url: `${CONSOLE_PATH}/sign-in`,
+        headers: { origin: 'https://poker.test', 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ username: OPERATOR, password: TEST_PASSWORD }).toString(),
+        remoteAddress: '127.0.0.1',
+      });
+      const cookie = answer.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
+      if (answer.statusCode !== 303 || !cookie) throw new Error(`console sign-in: ${answer.statusCode}`);
+      world.console = { cookie, csrf: csrfToken(cookie) };
+      return world.console;
+    },
     logs: () => lines.join(''),
     async close() {
       await app.close();
@@ -109,4 +172,5 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
       await database.close();
     },
   };
+  return world;
 }

@@ -2,9 +2,11 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, dropFileDatabase } from '../../src/test-support/test-database.js';
-import { brokenPromises, collectHandouts } from './answer-checks.js';
+import { brokenPromises, collectHandouts, storeDigest } from './answer-checks.js';
+import { consoleRequests } from './console-requests.js';
 import {
   anyRequests,
+  controlRequests,
   type FuzzEndpoint,
   gameSessionRequests,
   pageRequests,
@@ -31,11 +33,18 @@ const ENDPOINTS: [string, FuzzEndpoint<any>, number][] = [
   ['token API', tokenRequests, 300],
   ['game pages', pageRequests, 250],
   ['any method on any path', anyRequests, 400],
+  ['session control', controlRequests, 400],
+  // Last: its valid forms change clients, settings and API keys the other endpoints use.
+  ['console forms', consoleRequests, 400],
 ];
 
 /** `201`, or `422 invalid_field`: what the tally counts. */
 function outcomeOf(answer: LightMyRequestResponse): string {
   if (answer.statusCode < 400 || answer.body === '') return String(answer.statusCode);
+  if (String(answer.headers['content-type']).startsWith('text/html')) {
+    const title = /<h1>([^<]*)/.exec(answer.body)?.[1] ?? '(no title)';
+    return `${answer.statusCode} ${title.replace(/ (ep_\w+|fz-\w+)/g, ' …')}`;
+  }
   try {
     return `${answer.statusCode} ${JSON.parse(answer.body).errors?.[0]?.code}`;
   } catch {
@@ -72,10 +81,19 @@ describe.each(DIALECTS)('hostile requests on %s', (dialect) => {
           // Time passes between requests: tokens expire, quota windows end.
           world.clock.advance(seconds);
           const request = await endpoint.build(plan, world);
+          const before = endpoint.checksStore ? await storeDigest(world) : '';
           const answer = await world.app.inject(request);
-          const problems = brokenPromises(world, request, answer);
+          const problems = (endpoint.answerCheck ?? brokenPromises)(world, request, answer);
+          if (request.wellFormed && answer.statusCode >= 400 && outcomeOf(answer) !== '429 rate_limited') {
+            problems.push('a well-formed request was refused');
+          }
+          if (endpoint.checksStore && answer.statusCode >= 400 && (await storeDigest(world)) !== before) {
+            problems.push('a refused request changed the store');
+          }
           counts.set(outcomeOf(answer), (counts.get(outcomeOf(answer)) ?? 0) + 1);
           collectHandouts(world, answer);
+          // A console session that ended (signed out, idle): the next case signs in again.
+          if (answer.headers.location === '/console/sign-in') world.console = undefined;
           if (problems.length > 0) {
             throw new Error(
               `${request.method} ${request.url.slice(0, 200)} → ${answer.statusCode}\n${problems.join('\n')}\n${answer.body.slice(0, 400)}`,
