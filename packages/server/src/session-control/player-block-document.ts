@@ -23,6 +23,9 @@ function isCalendarDay(raw: string): boolean {
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/** The last instant an ISO 8601 time in UTC writes with a year of four digits. */
+const LATEST_UNTIL = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** `until`: null, like an absent one, is a block until it is lifted (the integration guide says so). */
 function until(): FieldRule<string> {
   return {
@@ -30,16 +33,19 @@ function until(): FieldRule<string> {
       type: ['string', 'null'],
       format: 'date-time',
       maxLength: 40,
-      description: 'ISO 8601 with a time zone, in the future; absent or null: until the block is lifted',
+      description:
+        'ISO 8601 with a time zone, in the future (at most 9999-12-31T23:59:59Z); absent or null: until the block is lifted',
     },
     parse(raw, name) {
       const detail = `${name} must be an ISO 8601 date and time with a time zone, e.g. 2099-12-31T00:00:00Z`;
       if (typeof raw !== 'string' || raw.length > 40 || !DATE_TIME.test(raw))
         return refuse('invalid_field', detail);
       const time = Date.parse(raw);
-      return Number.isNaN(time) || !isCalendarDay(raw)
-        ? refuse('invalid_field', detail)
-        : accept(new Date(time).toISOString());
+      if (Number.isNaN(time) || !isCalendarDay(raw)) return refuse('invalid_field', detail);
+      // Stored and compared as text (ISO 8601 in UTC): a later time is written +010000-…, which sorts
+      // before every year of four digits, so 9999-12-31T23:00:00-05:00 was refused as not in the future.
+      if (time > LATEST_UNTIL) return refuse('invalid_field', `${name} must be at most 9999-12-31T23:59:59Z`);
+      return accept(new Date(time).toISOString());
     },
   };
 }

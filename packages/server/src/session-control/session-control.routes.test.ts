@@ -184,6 +184,7 @@ describe.each(DIALECTS)('session control on %s', (dialect) => {
 
   it('refuses a bad block document with every problem at once, and a document of another shape or type', async () => {
     await v2Launch('u-1');
+    await v2Launch('u-2');
     const bad = await blockRequest(h(), 'PUT', 'u-1', {
       body: blockDocument({ until: 'tomorrow', reason: 'x'.repeat(201) }),
     });
@@ -199,6 +200,21 @@ describe.each(DIALECTS)('session control on %s', (dialect) => {
       { code: 'invalid_field', detail: 'reason must be a string' },
       { code: 'invalid_field', detail: 'until must be in the future' },
     ]);
+    // In UTC a year past 9999, written +010000-…: it sorted before today and read as a past time.
+    const farFuture = await blockRequest(h(), 'PUT', 'u-1', {
+      body: blockDocument({ until: '9999-12-31T23:00:00-05:00' }),
+    });
+    expect(codes(farFuture)).toMatchObject([
+      { code: 'invalid_field', detail: 'until must be at most 9999-12-31T23:59:59Z' },
+    ]);
+    const lastDay = await blockRequest(h(), 'PUT', 'u-2', {
+      body: blockDocument({ until: '9999-12-31T23:00:00+05:00' }),
+    });
+    expect(lastDay.statusCode, lastDay.body).toBe(200);
+    expect(lastDay.json().data.attributes).toMatchObject({
+      blocked: true,
+      until: '9999-12-31T18:00:00.000Z',
+    });
     const unzoned = await blockRequest(h(), 'PUT', 'u-1', {
       body: blockDocument({ until: '2026-12-01T00:00:00' }),
     });
