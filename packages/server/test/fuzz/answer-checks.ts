@@ -40,7 +40,7 @@ export function consoleBrokenPromises(
   if (answer.statusCode >= 500) problems.push(`undocumented ${answer.statusCode}`);
   for (const pattern of INTERNALS.slice(0, 3))
     if (pattern.test(answer.body)) problems.push(`body shows internals: ${pattern}`);
-  for (const secret of [...Object.values(SECRETS), world.apiKeys.admin, world.apiKeys.powerless]) {
+  for (const secret of [...Object.values(SECRETS), ...Object.values(world.apiKeys)]) {
     if (answer.body.includes(secret)) problems.push('body shows a secret or API key');
   }
   if (answer.statusCode >= 300 && answer.statusCode < 400) {
@@ -92,7 +92,7 @@ export function brokenPromises(
   }
   for (const pattern of INTERNALS)
     if (pattern.test(answer.body)) problems.push(`body shows internals: ${pattern}`);
-  for (const secret of [...Object.values(SECRETS), world.apiKeys.admin, world.apiKeys.powerless]) {
+  for (const secret of [...Object.values(SECRETS), ...Object.values(world.apiKeys)]) {
     if (answer.body.includes(secret)) problems.push('body shows a secret or API key');
   }
   if (answer.statusCode < 400 || request.method === 'HEAD') {

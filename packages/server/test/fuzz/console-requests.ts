@@ -185,7 +185,22 @@ const cookieChoice = fc.oneof(
 );
 const encodingChoice = fc.oneof(
   { weight: 12, arbitrary: fc.constant('form') },
-  { weight: 1, arbitrary: fc.constantFrom('json', 'text', 'multipart', 'raw', 'none', 'form-as-json') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'json',
+      'text',
+      'multipart',
+      'raw',
+      'none',
+      'form-as-json',
+      'bad-escape',
+      'deep',
+      'huge',
+      'many',
+      'charset',
+    ),
+  },
 );
 const targetChoice = fc.oneof(
   { weight: 8, arbitrary: fc.constant('known') },
@@ -318,6 +333,13 @@ export const consoleRequests: FuzzEndpoint<ConsolePlan> = {
       multipart: ['multipart/form-data; boundary=x', body],
       raw: ['application/x-www-form-urlencoded', plan.raw],
       none: [undefined, undefined],
+      // A byte that is not UTF-8 once decoded, a truncated escape.
+      'bad-escape': ['application/x-www-form-urlencoded', `${body}&reason=%FF%FE&until=%E0%A4%A`],
+      deep: ['application/x-www-form-urlencoded', `${body}&${'a'.repeat(1)}${'[a]'.repeat(40)}=1`],
+      // Over the body limit (64 KiB), and more fields than a form may carry (1000).
+      huge: ['application/x-www-form-urlencoded', `${body}&reason=${'x'.repeat(70_000)}`],
+      many: ['application/x-www-form-urlencoded', `${body}${'&f=1'.repeat(1001)}`],
+      charset: ['application/x-www-form-urlencoded; charset=utf-16le', body],
     }[plan.encoding] as [string | undefined, string | undefined];
     const wellFormed =
       !form.mayRefuse &&
@@ -354,7 +376,19 @@ interface ConsolePlan {
   csrf: 'valid' | 'missing' | 'wrong' | 'twice' | 'upper' | 'hostile';
   origin: 'public' | 'host' | 'missing' | 'null' | 'evil' | 'hostile';
   cookie: 'valid' | 'none' | 'made-up' | 'twice' | 'hostile';
-  encoding: 'form' | 'json' | 'text' | 'multipart' | 'raw' | 'none' | 'form-as-json';
+  encoding:
+    | 'form'
+    | 'json'
+    | 'text'
+    | 'multipart'
+    | 'raw'
+    | 'none'
+    | 'form-as-json'
+    | 'bad-escape'
+    | 'deep'
+    | 'huge'
+    | 'many'
+    | 'charset';
   raw: string;
   requestId: string | undefined;
   remoteAddress: string;

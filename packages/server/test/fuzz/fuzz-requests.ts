@@ -1,4 +1,4 @@
-import { type SignableParams, sign } from '@poker-launch/sdk';
+import { hmacSignHeader, type SignableParams, sign } from '@poker-launch/sdk';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { parsePhpForm } from '../../src/http/body/php-form.js';
@@ -37,6 +37,8 @@ export interface FuzzRequest {
   route?: string | undefined;
   /** Well-formed for a usable client, with a valid signature or key: it must succeed (2xx, or a 303). */
   wellFormed?: boolean | undefined;
+  /** Must be refused (4xx): a replay of a request the service accepted. */
+  mustRefuse?: boolean | undefined;
   headers: Record<string, string>;
   payload?: string | undefined;
   remoteAddress: string;
@@ -51,6 +53,8 @@ export interface FuzzEndpoint<P> {
   build(plan: P, world: FuzzWorld): Promise<FuzzRequest>;
   /** Whether each case compares the store before and after: a refused request must change nothing. */
   checksStore?: boolean;
+  /** What to remember of an answer for later cases. */
+  afterAnswer?: (world: FuzzWorld, request: FuzzRequest, answer: LightMyRequestResponse) => void;
   /** The promises its answers keep, when not the API's (answer-checks.ts). */
   answerCheck?: (world: FuzzWorld, request: FuzzRequest, answer: LightMyRequestResponse) => string[];
 }
@@ -58,9 +62,9 @@ export interface FuzzEndpoint<P> {
 function endpoint<P>(
   plans: fc.Arbitrary<P>,
   build: (plan: P, world: FuzzWorld) => Promise<FuzzRequest>,
-  checksStore = false,
+  more: Partial<FuzzEndpoint<P>> = {},
 ): FuzzEndpoint<P> {
-  return { plans, build, checksStore };
+  return { plans, build, ...more };
 }
 
 /** What an HTTP client can put in a header: visible Latin-1 and tabs; anything else is dropped. */
@@ -138,6 +142,8 @@ function authorization(choice: string, world: FuzzWorld): string | undefined {
       return `Bearer ${world.apiKeys.admin}`;
     case 'powerless':
       return `Bearer ${world.apiKeys.powerless}`;
+    case 'strict-only':
+      return `Bearer ${world.apiKeys.strictOnly}`;
     case 'unknown':
       return `Bearer plk_${'A'.repeat(43)}`;
     case 'malformed':
@@ -383,7 +389,7 @@ const CONTROL_ROUTES = {
 } as const;
 
 /** A client the fuzz may name that answers a well-formed request (`gone` is disabled). */
-const USABLE_CLIENTS = new Set(['demo', 'open', 'internal', 'strict']);
+const USABLE_CLIENTS = new Set(['demo', 'open', 'internal', 'strict', 'hmac']);
 
 /**
  * Session control: end a session, end a player's sessions, block, read and lift a block. Mostly a player
@@ -403,10 +409,18 @@ export const controlRequests = endpoint(
     ),
     playerId: sometimes(pathSegment(fc.stringMatching(/^[a-z0-9-]{1,12}$/)), 6),
     sessionId: sometimes(pathSegment(fc.stringMatching(/^[0-9a-f]{32}$/)), 6),
-    clientId: clientChoice,
+    clientId: fc.oneof({ weight: 6, arbitrary: clientChoice }, { weight: 1, arbitrary: fc.constant('hmac') }),
+    /** The last hmac-signed request again, as sent: the nonce is used, so it must be refused. */
+    replay: fc.oneof(
+      { weight: 15, arbitrary: fc.constant(false) },
+      { weight: 1, arbitrary: fc.constant(true) },
+    ),
     query: controlQuery,
     signing,
-    apiKey: apiKeyChoice,
+    apiKey: fc.oneof(
+      { weight: 7, arbitrary: apiKeyChoice },
+      { weight: 1, arbitrary: fc.constant('strict-only') },
+    ),
     block: blockBody,
     raw: sometimes(hostileText, 10),
     /** A body where none is read (GET, DELETE): JSON, or any text. */
@@ -454,36 +468,60 @@ export const controlRequests = endpoint(
       plan.contentType === undefined &&
       (method !== 'PUT' || (plan.raw === undefined && plan.block.valid)) &&
       [undefined, '*/*', 'application/vnd.api+json'].includes(plan.accept) &&
-      ((plan.signing === 'valid' || plan.signing === 'valid-upper') && plan.apiKey === 'none'
+      ((plan.signing === 'valid' || (plan.signing === 'valid-upper' && clientId !== 'hmac')) &&
+      plan.apiKey === 'none'
         ? true
-        : plan.apiKey === 'admin' && plan.signing === 'none');
+        : plan.signing === 'none' &&
+          (plan.apiKey === 'admin' || (plan.apiKey === 'strict-only' && clientId === 'strict')));
     const contentType = plan.contentType ?? (payload === undefined ? undefined : 'application/vnd.api+json');
     const path = isPlayerRoute
       ? `${PLAYERS_PATH}/${id}/${plan.which === 'end-player-sessions' ? 'sessions' : 'block'}`
       : `${GAME_SESSIONS_PATH}/${id}`;
-    return {
+    const url = `${path}?${query}`;
+    if (plan.replay && world.lastHmac) {
+      return { ...world.lastHmac, wellFormed: false, mustRefuse: true, remoteAddress: plan.remoteAddress };
+    }
+    // The hmac scheme signs the method, the target as sent and the body's bytes, at the world's time.
+    const hmac =
+      clientId === 'hmac' && plan.signing === 'valid'
+        ? await hmacSignHeader(
+            SECRETS.hmac ?? '',
+            { method, target: url, body: payload },
+            {
+              timestamp: Math.floor(world.clock.now().getTime() / 1000),
+              nonce: `fuzz-nonce-${String(++world.nonces).padStart(8, '0')}`,
+            },
+          ).catch(() => undefined)
+        : undefined;
+    const request: FuzzRequest = {
       method,
-      url: `${path}?${query}`,
+      url,
       route,
-      wellFormed,
+      wellFormed: wellFormed && (clientId !== 'hmac' || hmac !== undefined || plan.apiKey !== 'none'),
       headers: fuzzHeaders({
         'content-type': contentType,
         accept: plan.accept,
         'x-request-id': plan.requestId,
         authorization: authorization(plan.apiKey, world),
-        sign: await signature(
-          plan.signing,
-          { ...signedQuery, ...body, ...pathParam },
-          clientId,
-          plan.garbage,
-        ),
+        sign:
+          hmac ??
+          (await signature(plan.signing, { ...signedQuery, ...body, ...pathParam }, clientId, plan.garbage)),
       }),
       payload,
       // A well-formed request from the proxy's address: the client's quota may still refuse it (429).
       remoteAddress: wellFormed ? '127.0.0.1' : plan.remoteAddress,
     };
+    return request;
   },
-  true,
+  {
+    checksStore: true,
+    // An hmac-signed request the service accepted: its sign is used, and a later case sends it again.
+    // Not one with an API key too: the key authorizes it, the sign is not read (keys are not one-use).
+    afterAnswer(world, request, answer) {
+      const signed = request.headers.sign?.startsWith('t=') && request.headers.authorization === undefined;
+      if (answer.statusCode < 300 && signed) world.lastHmac = request;
+    },
+  },
 );
 
 const isHex32 = (text: string): boolean => /^[0-9a-f]{32}$/.test(text);

@@ -18,9 +18,10 @@ import { testClient } from '../../src/test-support/test-client.js';
 import { TestClock } from '../../src/test-support/test-clock.js';
 import { createTestDatabase, type Dialect } from '../../src/test-support/test-database.js';
 import { generateApiKey, hashApiKey } from '../../src/users/api-key.js';
-import { ROLE_ADMIN } from '../../src/users/api-user.js';
+import { PERMISSION_CREATE_OPEN_GAME, ROLE_ADMIN } from '../../src/users/api-user.js';
 import { insertApiUser } from '../../src/users/api-user.repository.js';
 import { createApiUser } from '../../src/users/create-api-user.js';
+import type { FuzzRequest } from './fuzz-requests.js';
 
 /** Secrets of the world's clients: no answer and no log line may ever show one. */
 export const SECRETS: Readonly<Record<string, string>> = {
@@ -28,6 +29,7 @@ export const SECRETS: Readonly<Record<string, string>> = {
   internal: 'fuzz-internal-secret-99',
   strict: 'fuzz-strict-secret-77',
   gone: 'fuzz-gone-secret-0000',
+  hmac: 'fuzz-hmac-secret-4242',
 };
 export const CLIENT_IDS = ['demo', 'open', 'internal', 'strict', 'gone'] as const;
 
@@ -40,6 +42,7 @@ const PLAYERS: readonly [string, string][] = [
   ['strict', 'p-3'],
   ['internal', 'p-4'],
   ['gone', 'p-5'],
+  ['hmac', 'p-6'],
 ];
 
 /** The console's operator: an admin, signed in at the world's start (again if its session ends). */
@@ -52,7 +55,7 @@ export interface FuzzWorld {
   contract: OpenApiContract;
   /** Client id → secret (none for `open`, a client without one). */
   secretOf(clientId: string): string | undefined;
-  apiKeys: { admin: string; powerless: string };
+  apiKeys: { admin: string; powerless: string; strictOnly: string };
   /** Auth tokens and GameSession ids the service answered with, for later cases to use. */
   tokens: string[];
   gameSessionIds: string[];
@@ -60,6 +63,10 @@ export interface FuzzWorld {
   db: Db;
   /** Players session control may name: their client, and the id the integrator knows them by. */
   players: { clientId: string; integratorId: string; id: string }[];
+  /** The last request hmac signed, for a later case to send again (a replay). */
+  lastHmac: FuzzRequest | undefined;
+  /** Nonces of hmac signs: each case takes the next. */
+  nonces: number;
   /** The operator's console session: its cookie and CSRF token (undefined once it ended). */
   console: { cookie: string; csrf: string } | undefined;
   signInToConsole(): Promise<{ cookie: string; csrf: string }>;
@@ -91,6 +98,16 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
     client('internal', { secretKey: SECRETS.internal, playerIdMode: 'internal' }),
     client('strict', { secretKey: SECRETS.strict, currencyMandatory: true }),
     client('gone', { secretKey: SECRETS.gone ?? null, active: false }),
+    // The hmac scheme alone, replay fields required: each sign is accepted once (docs/integration.md).
+    client('hmac', {
+      secretKey: SECRETS.hmac,
+      protection: {
+        replayProtection: 'require',
+        replayWindowSeconds: 300,
+        signature: 'hmac',
+        allowedAddresses: [],
+      },
+    }),
   ]) {
     await insertClient(database.db, added);
   }
@@ -135,7 +152,14 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
     },
     hashApiKey(powerless),
   );
-  const apiKeys = { admin: admin.key, powerless };
+  // A key of one client's: acting for another one is a 403 and changes nothing.
+  const strictOnly = await createApiUser(
+    database.db,
+    { name: 'fuzz-strict', role: null, permissions: [PERMISSION_CREATE_OPEN_GAME], clients: ['strict'] },
+    clock.now(),
+  );
+  if (!strictOnly.ok) throw new Error(strictOnly.reason);
+  const apiKeys = { admin: admin.key, powerless, strictOnly: strictOnly.key };
   // Built once the world is in the database: the live configuration reads it at start.
   const sessions = database.openSessionStore();
   const live = await LiveConfig.load(database.db);
@@ -152,6 +176,8 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
     db: database.db,
     players,
     console: undefined,
+    lastHmac: undefined,
+    nonces: 0,
     async signInToConsole() {
       const answer = await app.inject({
         method: 'POST',
