@@ -41,6 +41,8 @@ type Target = 'client' | 'webhook' | 'player' | 'session' | 'api-user' | 'delive
 
 interface ConsoleForm {
   target: Target;
+  /** The role the form needs (console-route.ts): admin, unless support may too. */
+  role?: 'support';
   path(id: string, second: string): string;
   fields: Record<string, fc.Arbitrary<FieldPlan>>;
   /** Whether its well-formed request may still be refused (a key revoked before, a delivery not failed). */
@@ -126,9 +128,15 @@ const FORMS: Record<string, ConsoleForm> = {
     },
   },
   'player unblock': { target: 'player', path: (id) => `/players/${id}/unblock`, fields: {} },
-  'player end sessions': { target: 'player', path: (id) => `/players/${id}/end-sessions`, fields: {} },
+  'player end sessions': {
+    target: 'player',
+    role: 'support',
+    path: (id) => `/players/${id}/end-sessions`,
+    fields: {},
+  },
   'session end': {
     target: 'session',
+    role: 'support',
     path: (id) => `/sessions/${id}/end`,
     fields: { back: optional(fc.constantFrom('/console/sessions', '/console/sessions?client=demo')) },
   },
@@ -275,6 +283,10 @@ export const consoleRequests: FuzzEndpoint<ConsolePlan> = {
     csrf: csrfChoice,
     origin: originChoice,
     cookie: cookieChoice,
+    support: fc.oneof(
+      { weight: 8, arbitrary: fc.constant(false) },
+      { weight: 1, arbitrary: fc.constant(true) },
+    ),
     encoding: encodingChoice,
     raw: fc.oneof(
       hostileText,
@@ -285,7 +297,9 @@ export const consoleRequests: FuzzEndpoint<ConsolePlan> = {
   }) as fc.Arbitrary<ConsolePlan>,
   async build(plan, world): Promise<FuzzRequest> {
     const form = FORMS[plan.form.form] as ConsoleForm;
-    const session = world.console ?? (await world.signInToConsole());
+    // Mostly the admin; sometimes support, whose every admin form must be refused.
+    const role = plan.support ? 'support' : 'admin';
+    const session = world.console[role] ?? (await world.signInToConsole(role));
     const nobody: [string, string] = ['fz-nobody', 'msg_nobody'];
     let ids = nobody;
     if (plan.target === 'known' || plan.target === 'foreign') {
@@ -350,11 +364,14 @@ export const consoleRequests: FuzzEndpoint<ConsolePlan> = {
       plan.origin === 'public' &&
       plan.cookie === 'valid' &&
       plan.encoding === 'form' &&
-      Object.values(plan.form.fields).every((sent) => sent.valid);
+      Object.values(plan.form.fields).every((sent) => sent.valid) &&
+      (!plan.support || form.role === 'support');
     return {
       method: 'POST',
       url: `${CONSOLE_PATH}${form.path(encode(ids[0]), encode(ids[1]))}`,
       wellFormed,
+      // Support signed in, an admin's form: a 403, whatever else the request holds.
+      mustRefuse: plan.support && form.role === undefined && plan.cookie === 'valid',
       headers: fuzzHeaders({
         'content-type': contentType,
         cookie: cookie === undefined ? undefined : `poker_launch_console=${cookie}`,
@@ -376,6 +393,7 @@ interface ConsolePlan {
   csrf: 'valid' | 'missing' | 'wrong' | 'twice' | 'upper' | 'hostile';
   origin: 'public' | 'host' | 'missing' | 'null' | 'evil' | 'hostile';
   cookie: 'valid' | 'none' | 'made-up' | 'twice' | 'hostile';
+  support: boolean;
   encoding:
     | 'form'
     | 'json'

@@ -45,8 +45,9 @@ const PLAYERS: readonly [string, string][] = [
   ['hmac', 'p-6'],
 ];
 
-/** The console's operator: an admin, signed in at the world's start (again if its session ends). */
-export const OPERATOR = 'fuzz-operator';
+/** The console's operators, one of each role, signed in when first needed (again if a session ends). */
+export type ConsoleRole = 'admin' | 'support';
+const OPERATORS: Record<ConsoleRole, string> = { admin: 'fuzz-operator', support: 'fuzz-support' };
 
 /** One service on a fresh database, with clients of every kind, API keys and what its answers handed out. */
 export interface FuzzWorld {
@@ -68,8 +69,8 @@ export interface FuzzWorld {
   /** Nonces of hmac signs: each case takes the next. */
   nonces: number;
   /** The operator's console session: its cookie and CSRF token (undefined once it ended). */
-  console: { cookie: string; csrf: string } | undefined;
-  signInToConsole(): Promise<{ cookie: string; csrf: string }>;
+  console: Partial<Record<ConsoleRole, { cookie: string; csrf: string }>>;
+  signInToConsole(role: ConsoleRole): Promise<{ cookie: string; csrf: string }>;
   logs(): string;
   close(): Promise<void>;
 }
@@ -131,7 +132,7 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
     { rules: config, clientId: 'demo', url: 'https://hooks.casino.example/poker' },
   );
   if (!endpoint.ok) throw new Error(endpoint.reason);
-  await addTestOperator(database.db, OPERATOR, 'admin');
+  for (const role of ['admin', 'support'] as const) await addTestOperator(database.db, OPERATORS[role], role);
   const admin = await createApiUser(
     database.db,
     { name: 'fuzz-admin', role: ROLE_ADMIN, permissions: [], clients: [] },
@@ -175,21 +176,22 @@ export async function createFuzzWorld(dialect: Dialect): Promise<FuzzWorld> {
     gameSessionIds: [],
     db: database.db,
     players,
-    console: undefined,
+    console: {},
     lastHmac: undefined,
     nonces: 0,
-    async signInToConsole() {
+    async signInToConsole(role) {
       const answer = await app.inject({
         method: 'POST',
         url: `${CONSOLE_PATH}/sign-in`,
         headers: { origin: 'https://poker.test', 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ username: OPERATOR, password: TEST_PASSWORD }).toString(),
+        payload: new URLSearchParams({ username: OPERATORS[role], password: TEST_PASSWORD }).toString(),
         remoteAddress: '127.0.0.1',
       });
       const cookie = answer.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
       if (answer.statusCode !== 303 || !cookie) throw new Error(`console sign-in: ${answer.statusCode}`);
-      world.console = { cookie, csrf: csrfToken(cookie) };
-      return world.console;
+      const session = { cookie, csrf: csrfToken(cookie) };
+      world.console[role] = session;
+      return session;
     },
     logs: () => lines.join(''),
     async close() {
