@@ -304,7 +304,13 @@ export const blockBody: fc.Arbitrary<{ document: unknown; valid: boolean }> = fc
     arbitrary: fc
       .record({
         until: sometimes(untils, 1.5),
-        reason: sometimes(fc.oneof(fc.string({ maxLength: 200 }), fc.constant('self-exclusion')), 1.5),
+        reason: sometimes(
+          fc.oneof(
+            fc.string({ maxLength: 200 }).filter((text) => text === '' || text.trim() !== ''),
+            fc.constant('self-exclusion'),
+          ),
+          1.5,
+        ),
       })
       .map((attributes) => ({
         document: { data: { type: 'PlayerBlock', attributes: defined(attributes) } },

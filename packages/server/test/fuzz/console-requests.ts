@@ -32,6 +32,16 @@ const optional = (valid: fc.Arbitrary<string>): fc.Arbitrary<FieldPlan> =>
     { weight: 1, arbitrary: fc.constant({ sent: undefined, valid: true }) },
   );
 
+/**
+ * `shown`, the fingerprint of what a form was filled from (form.ts): absent, as a form posted by hand
+ * sends it, or one of no stored state (a 409 that saves nothing), or hostile.
+ */
+const shown: fc.Arbitrary<FieldPlan> = fc.oneof(
+  { weight: 6, arbitrary: fc.constant({ sent: undefined, valid: true }) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[0-9a-f]{32}$/).map((sent) => ({ sent, valid: false })) },
+  { weight: 1, arbitrary: hostileText.map((sent) => ({ sent, valid: false })) },
+);
+
 const urls = fc.constantFrom('https://casino.example/poker', 'https://casino.example/r?x=1', '');
 const lines = (arbitrary: fc.Arbitrary<string>) =>
   fc.array(arbitrary, { maxLength: 3 }).map((items) => items.join('\r\n'));
@@ -76,7 +86,7 @@ const FORMS: Record<string, ConsoleForm> = {
       ...CLIENT_FIELDS,
     },
   },
-  'client update': { target: 'client', path: (id) => `/clients/${id}`, fields: CLIENT_FIELDS },
+  'client update': { target: 'client', path: (id) => `/clients/${id}`, fields: { ...CLIENT_FIELDS, shown } },
   'client protection': {
     target: 'client',
     path: (id) => `/clients/${id}/protection`,
@@ -85,6 +95,7 @@ const FORMS: Record<string, ConsoleForm> = {
       'replay-window': field(fc.constantFrom('300', '60', '3600')),
       signature: field(fc.constantFrom('legacy', 'both')),
       'allowed-addresses': optional(lines(fc.constantFrom('203.0.113.0/24', '2001:db8::/32', '127.0.0.1'))),
+      shown,
     },
   },
   'client rotate': {
@@ -107,7 +118,7 @@ const FORMS: Record<string, ConsoleForm> = {
   'webhook update': {
     target: 'webhook',
     path: (id) => `/webhooks/${id}`,
-    fields: { url: field(fc.constantFrom('https://hooks.casino.example/c')), ...EVENT_FIELDS },
+    fields: { url: field(fc.constantFrom('https://hooks.casino.example/c')), ...EVENT_FIELDS, shown },
   },
   'webhook disable': { target: 'webhook', path: (id) => `/webhooks/${id}/disable`, fields: {} },
   'webhook enable': { target: 'webhook', path: (id) => `/webhooks/${id}/enable`, fields: {} },
@@ -151,9 +162,10 @@ const FORMS: Record<string, ConsoleForm> = {
   settings: {
     target: 'none',
     path: () => '/settings',
-    fields: Object.fromEntries(
-      SETTING_NAMES.map((name) => [name, field(fc.constant(String(SETTINGS[name])))]),
-    ),
+    fields: {
+      ...Object.fromEntries(SETTING_NAMES.map((name) => [name, field(fc.constant(String(SETTINGS[name])))])),
+      shown,
+    },
   },
   'api user add': {
     target: 'none',
