@@ -143,6 +143,9 @@ export function collectHandouts(world: FuzzWorld, answer: LightMyRequestResponse
   if (typeof data?.attributes?.auth === 'string') world.tokens.push(data.attributes.auth);
   if (typeof data?.id === 'string' && data.id.startsWith('/apiweb/')) {
     world.gameSessionIds.push(data.id.split('/').pop() ?? '');
+  } else if (typeof data?.id === 'string' && /^[0-9a-f]{32}$/.test(data.id)) {
+    // v2's data.id: the read-back answers it 404, session control ends it (docs/integration.md).
+    world.gameSessionIds.push(data.id);
   }
 }
 

@@ -39,6 +39,8 @@ export interface FuzzRequest {
   wellFormed?: boolean | undefined;
   /** Must be refused (4xx): a replay of a request the service accepted. */
   mustRefuse?: boolean | undefined;
+  /** Accepted, it may not be accepted again: signed with hmac for the hmac client alone. */
+  oneUse?: boolean | undefined;
   headers: Record<string, string>;
   payload?: string | undefined;
   remoteAddress: string;
@@ -508,6 +510,9 @@ export const controlRequests = endpoint(
           (await signature(plan.signing, { ...signedQuery, ...body, ...pathParam }, clientId, plan.garbage)),
       }),
       payload,
+      // Not with an API key too (the key authorizes it, the sign is not read: keys are not one-use), nor
+      // with other query parameters: `client` twice names the last one, and `open` takes unsigned calls.
+      oneUse: hmac !== undefined && plan.apiKey === 'none' && plan.query.length === 0,
       // A well-formed request from the proxy's address: the client's quota may still refuse it (429).
       remoteAddress: wellFormed ? '127.0.0.1' : plan.remoteAddress,
     };
@@ -516,10 +521,8 @@ export const controlRequests = endpoint(
   {
     checksStore: true,
     // An hmac-signed request the service accepted: its sign is used, and a later case sends it again.
-    // Not one with an API key too: the key authorizes it, the sign is not read (keys are not one-use).
     afterAnswer(world, request, answer) {
-      const signed = request.headers.sign?.startsWith('t=') && request.headers.authorization === undefined;
-      if (answer.statusCode < 300 && signed) world.lastHmac = request;
+      if (answer.statusCode < 300 && request.oneUse) world.lastHmac = request;
     },
   },
 );

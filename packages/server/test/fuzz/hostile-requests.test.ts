@@ -38,9 +38,9 @@ const ENDPOINTS: [string, FuzzEndpoint<any>, number][] = [
   ['token API', tokenRequests, 300],
   ['game pages', pageRequests, 250],
   ['any method on any path', anyRequests, 400],
-  ['session control', controlRequests, 400],
+  ['session control', controlRequests, 800],
   // Last: its valid forms change clients, settings and API keys the other endpoints use.
-  ['console forms', consoleRequests, 400],
+  ['console forms', consoleRequests, 800],
 ];
 
 /** `201`, or `422 invalid_field`: what the tally counts. */
