@@ -21,6 +21,11 @@ import { createFuzzWorld, type FuzzWorld, SECRETS } from './fuzz-world.js';
  * `FUZZ_SEED=random FUZZ_RUNS=5 npx vitest run packages/server/test/fuzz` explores new cases with five
  * times the runs (the seed of a failure is in its message: rerun with FUZZ_SEED=<it>).
  *
+ * Session control and the console's forms change the store, so their cases also compare it before and
+ * after (answer-checks.ts, storeDigest): a refused request must change nothing, a well-formed one must
+ * succeed (or, from the API, meet the client's quota), and an hmac sign once accepted is refused after.
+ * Console answers are held to the console's promises (consoleBrokenPromises): pages, not JSON:API.
+ *
  * What it found, each fixed with a test of its own besides:
  * - session control: a block `until` past 9999-12-31T23:59:59Z in UTC (9999-12-31T23:00:00-05:00) was
  *   refused as "until must be in the future": stored as text, +010000-… sorts before every four-digit
