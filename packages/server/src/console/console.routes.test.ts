@@ -604,6 +604,22 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     }
   });
 
+  it('says why a form could not be read: over the body limit (413), or not sent as a form (415); nothing saved', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const huge = await browser.post('/console/clients', {
+      id: 'casino-1',
+      'frame-origins': 'x'.repeat(70_000),
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.body).toContain('The form is larger than the console takes (64 KiB)');
+    const text = await browser.post('/console/clients', { id: 'casino-1' }, { 'content-type': 'text/plain' });
+    expect(text.statusCode).toBe(415);
+    expect(text.body).toContain('The form was not sent as the console sends its forms');
+    expect(await clientCount()).toBe(0);
+  });
+
   it('answers bad input beside each field, keeps what was typed, and saves nothing', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     const browser = consoleClient(h().app);

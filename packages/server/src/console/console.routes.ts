@@ -4,6 +4,7 @@ import { adminAs } from '../admin/audited.js';
 import type { AppContext } from '../app-context.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
 import { ApiError } from '../http/api-error.js';
+import { BODY_LIMIT_BYTES } from '../http/body/limits.js';
 import { countDatabaseError } from '../http/error-handler.js';
 import { roleAllows } from '../operators/operator.js';
 import { loadAsset } from '../pages/page-assets.js';
@@ -191,6 +192,16 @@ function refuse(reply: FastifyReply, message: string): FastifyReply {
   return sendPage(reply, 'message', { title: 'Refused', message, back: CONSOLE_PATH }, 403);
 }
 
+/**
+ * Why a request could not be read, by its status: a form over the body limit, or not sent as a form, says
+ * so (the operator can shorten it, or see that something other than the console's page sent it).
+ */
+const UNREADABLE: Readonly<Record<number, string>> = {
+  400: 'The request could not be read.',
+  413: `The form is larger than the console takes (${BODY_LIMIT_BYTES / 1024} KiB): shorten its longest field.`,
+  415: 'The form was not sent as the console sends its forms (application/x-www-form-urlencoded).',
+};
+
 /** Failures as pages, never JSON or a stack trace: a form that cannot be read, an unavailable database. */
 function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (isDatabaseUnavailable(error)) {
@@ -209,7 +220,7 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
     return sendPage(
       reply,
       'message',
-      { title: 'Not understood', message: 'The request could not be read.', back: CONSOLE_PATH },
+      { title: 'Not understood', message: UNREADABLE[status] ?? UNREADABLE[400], back: CONSOLE_PATH },
       status,
     );
   }

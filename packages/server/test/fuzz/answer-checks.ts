@@ -54,6 +54,9 @@ export function consoleBrokenPromises(
   }
   if (answer.headers['content-security-policy'] === undefined) problems.push('page without its policy');
   if (/<script|<img/i.test(answer.body)) problems.push('page shows markup it was sent');
+  if ((answer.statusCode === 413 || answer.statusCode === 415) && answer.body.includes('could not be read')) {
+    problems.push(`a ${answer.statusCode} page that does not say why the form could not be read`);
+  }
   if (
     answer.statusCode >= 400 &&
     !CONSOLE_MESSAGES.test(answer.body) &&

@@ -30,6 +30,9 @@ import { createFuzzWorld, type FuzzWorld, SECRETS } from './fuzz-world.js';
  * - session control: a block `until` past 9999-12-31T23:59:59Z in UTC (9999-12-31T23:00:00-05:00) was
  *   refused as "until must be in the future": stored as text, +010000-… sorts before every four-digit
  *   year. Now a 422 that names the limit (session-control.routes.test.ts).
+ * - console: a form over the body limit (413) or not sent as a form (415) answered "The request could
+ *   not be read", which gives the operator nothing to act on. Now the page says which
+ *   (console.routes.test.ts).
  */
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 20261121);
 const SCALE = Number(process.env.FUZZ_RUNS ?? 1);
