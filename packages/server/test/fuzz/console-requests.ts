@@ -280,7 +280,8 @@ function formBody(values: Record<string, Sent>): string {
 }
 
 /**
- * The console's state-changing forms, posted by a signed-in admin: the fields as the page sends them or
+ * The console's state-changing forms, posted by a signed-in admin (or support, whose admin forms must all
+ * be refused): the fields as the page sends them or
  * hostile, twice or nested; the CSRF token, Origin and session cookie right or wrong; another media type,
  * or none; and rows that exist, do not, or are named by hostile text.
  */
@@ -361,7 +362,7 @@ export const consoleRequests: FuzzEndpoint<ConsolePlan> = {
       none: [undefined, undefined],
       // A byte that is not UTF-8 once decoded, a truncated escape.
       'bad-escape': ['application/x-www-form-urlencoded', `${body}&reason=%FF%FE&until=%E0%A4%A`],
-      deep: ['application/x-www-form-urlencoded', `${body}&${'a'.repeat(1)}${'[a]'.repeat(40)}=1`],
+      deep: ['application/x-www-form-urlencoded', `${body}&a${'[a]'.repeat(40)}=1`],
       // Over the body limit (64 KiB), and more fields than a form may carry (1000).
       huge: ['application/x-www-form-urlencoded', `${body}&reason=${'x'.repeat(70_000)}`],
       many: ['application/x-www-form-urlencoded', `${body}${'&f=1'.repeat(1001)}`],
