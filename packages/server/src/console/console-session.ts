@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { OperatorSession } from '../operators/operator-session.repository.js';
@@ -139,7 +139,7 @@ function noticeProof(sessionToken: string, url: string): string | undefined {
     // Kept as sent: it then matches nothing the console wrote.
   }
   const covered = [path, ...notices.map(([name, value]) => `${name}=${value}`)].join('\n');
-  return sha256(`notice:${sessionToken}:${covered}`).slice(0, 32);
+  return createHmac('sha256', sessionToken).update(`notice\n${covered}`).digest('hex').slice(0, 32);
 }
 
 /** A console URL with a notice, as a change redirects to it: with the proof its page checks. */
