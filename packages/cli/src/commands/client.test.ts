@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { findClient } from '@poker-launch/server/admin';
 import { describe, expect, it } from 'vitest';
-import { BIN, runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { runAtTerminal } from '../test-support/run-at-terminal.js';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { DIALECTS, useTempDatabase, useTempSqlite } from '../test-support/temp-database.js';
 
 describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
@@ -456,30 +456,12 @@ describe('poker-launch client add --secret - at a terminal', () => {
   it('asks for the secret twice without echoing it, and refuses two that differ', async () => {
     const SECRET = 'typed-secret-0123456789';
     const run = (answers: string[]) =>
-      new Promise<string>((resolve) => {
-        // script(1) gives the command a terminal, as an operator's shell would.
-        const command = `${process.execPath} ${BIN} client add casino-t --secret -`;
-        const child = spawn('script', ['-qec', command, '/dev/null'], {
-          env: { ...process.env, DATABASE_URL: database().url, LOG_LEVEL: 'silent' },
-        });
-        let output = '';
-        let answered = 0;
-        child.stdout.on('data', (chunk) => {
-          output += chunk;
-          const prompts = output.match(/Secret: |Repeat the secret: /g)?.length ?? 0;
-          const answer = answers[prompts - 1];
-          if (answer !== undefined && prompts > answered) {
-            answered = prompts;
-            child.stdin.write(`${answer}\r`);
-          }
-        });
-        // A prompt never shown would leave it waiting: ended, the test fails instead of hanging.
-        const stop = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        child.on('close', () => {
-          clearTimeout(stop);
-          resolve(output);
-        });
-      });
+      runAtTerminal(
+        'client add casino-t --secret -',
+        { DATABASE_URL: database().url },
+        /Secret: |Repeat the secret: /g,
+        answers,
+      );
     const differ = await run([SECRET, 'something else entirely']);
     expect(differ).toContain('the two secrets differ; nothing was changed');
     const added = await run([SECRET, SECRET]);

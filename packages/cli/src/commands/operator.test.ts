@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { findOperator, listAuditRecords } from '@poker-launch/server/admin';
 import { describe, expect, it } from 'vitest';
-import { BIN, runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { runAtTerminal } from '../test-support/run-at-terminal.js';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
 const PASSWORD = 'a long enough password';
@@ -171,26 +171,12 @@ describe('poker-launch operator add at a terminal', () => {
 
   it('asks for the password twice without echoing it, and refuses two that differ', async () => {
     const run = (answers: string[]) =>
-      new Promise<string>((resolve) => {
-        // script(1) gives the command a terminal, as an operator's shell would.
-        const command = `${process.execPath} ${BIN} operator add dave --role admin`;
-        const child = spawn('script', ['-qec', command, '/dev/null'], {
-          env: { ...process.env, DATABASE_URL: database().url, LOG_LEVEL: 'silent' },
-        });
-        let output = '';
-        let answered = 0;
-        child.stdout.on('data', (chunk) => {
-          output += chunk;
-          // Each answer once its prompt is on the screen, as a person types it.
-          const prompts = output.match(/Password: |Repeat the password: /g)?.length ?? 0;
-          const answer = answers[prompts - 1];
-          if (answer !== undefined && prompts > answered) {
-            answered = prompts;
-            child.stdin.write(`${answer}\r`);
-          }
-        });
-        child.on('close', () => resolve(output));
-      });
+      runAtTerminal(
+        'operator add dave --role admin',
+        { DATABASE_URL: database().url },
+        /Password: |Repeat the password: /g,
+        answers,
+      );
     const differ = await run([PASSWORD, 'something else entirely']);
     expect(differ).toContain('the two passwords differ; nothing was changed');
     const added = await run([PASSWORD, PASSWORD]);
