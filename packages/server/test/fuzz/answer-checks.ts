@@ -32,11 +32,7 @@ export function consoleBrokenPromises(
   request: FuzzRequest,
   answer: LightMyRequestResponse,
 ): string[] {
-  const problems: string[] = [];
-  const requestId = answer.headers['x-request-id'];
-  if (typeof requestId !== 'string' || !/^[A-Za-z0-9._:-]{1,128}$/.test(requestId)) {
-    problems.push(`X-Request-Id missing or malformed: ${String(requestId)}`);
-  }
+  const problems: string[] = requestIdProblems(answer);
   if (answer.statusCode >= 500) problems.push(`undocumented ${answer.statusCode}`);
   for (const pattern of INTERNALS.slice(0, 3))
     if (pattern.test(answer.body)) problems.push(`body shows internals: ${pattern}`);
@@ -88,11 +84,7 @@ export function brokenPromises(
   request: FuzzRequest,
   answer: LightMyRequestResponse,
 ): string[] {
-  const problems: string[] = [];
-  const requestId = answer.headers['x-request-id'];
-  if (typeof requestId !== 'string' || !/^[A-Za-z0-9._:-]{1,128}$/.test(requestId)) {
-    problems.push(`X-Request-Id missing or malformed: ${String(requestId)}`);
-  }
+  const problems: string[] = requestIdProblems(answer);
   for (const pattern of INTERNALS)
     if (pattern.test(answer.body)) problems.push(`body shows internals: ${pattern}`);
   for (const secret of [...Object.values(SECRETS), ...Object.values(world.apiKeys)]) {
@@ -118,7 +110,8 @@ export function brokenPromises(
   const codes = (document.errors ?? []).map((error) => error.code ?? '');
   if (codes.length === 0) problems.push('error document without errors');
   for (const code of codes) if (!KNOWN_CODES.has(code)) problems.push(`unknown error code ${code}`);
-  if (document.meta?.requestId !== requestId) problems.push('meta.requestId differs from X-Request-Id');
+  if (document.meta?.requestId !== answer.headers['x-request-id'])
+    problems.push('meta.requestId differs from X-Request-Id');
   if (answer.statusCode >= 500) {
     const business =
       request.route === V2_CREATE_SESSION_URL &&
@@ -195,4 +188,12 @@ export async function storeDigest(world: FuzzWorld): Promise<string> {
     [sessions, players, deliveries, audit, clients, endpoints, users, settings],
     (_key, value) => (typeof value === 'bigint' || typeof value === 'number' ? String(value) : value),
   );
+}
+
+/** Every answer carries an X-Request-Id of the documented form. */
+function requestIdProblems(answer: LightMyRequestResponse): string[] {
+  const requestId = answer.headers['x-request-id'];
+  return typeof requestId === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(requestId)
+    ? []
+    : [`X-Request-Id missing or malformed: ${String(requestId)}`];
 }
