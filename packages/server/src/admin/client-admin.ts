@@ -4,7 +4,7 @@ import { findClient, findClientForUpdate, insertClient, updateClient } from '../
 import { isUniqueViolation } from '../db/open-database.js';
 import type { Db } from '../db/schema.js';
 import { withinTransaction } from '../db/within-transaction.js';
-import { revokeClientSessions } from '../sessions/session.repository.js';
+import { endClientSessions } from '../session-control/session-end.js';
 import { signedNotBeforeForWindow } from '../signature/used-signatures.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 import { type ClientChanges, checkClientChanges, checkClientId, LAUNCH_TARGETS } from './client-changes.js';
@@ -95,7 +95,7 @@ export async function disableClient(
     if (!found.ok) return found;
     const client = { ...found.value, active: false };
     await updateClient(trx, id, { active: false }, now);
-    const revokedSessions = await revokeClientSessions(trx, id, now);
+    const revokedSessions = await endClientSessions(trx, id, now);
     return succeed({ client, revokedSessions, wasDisabled: !found.value.active });
   });
 }

@@ -42,6 +42,14 @@ export function endPlayerSessionsStatement(
   return liveSessions(db, reason, now).where('player_id', '=', playerId).compile();
 }
 
+/** Ends every live session of a client (it was disabled), in the caller's transaction; answers how many. */
+export async function endClientSessions(db: Db, clientId: string, now: Date): Promise<number> {
+  const result = await liveSessions(db, 'client_disabled', now)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /**
  * The update that revokes the sessions still live at `now`, with the reason: not expired then, nor
  * reported expired by the expiry scan since (a revocation written late would report after the expiry).

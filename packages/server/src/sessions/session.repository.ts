@@ -1,6 +1,5 @@
 import type { Db } from '../db/schema.js';
 import type { LaunchSessionRow, SessionRow } from '../db/session-store.js';
-import { notReportedExpired } from '../webhooks/expiry-scan.js';
 import { type ApiVersion, type Session, storedLaunchOptions } from './session.js';
 import type { Target } from './target.js';
 
@@ -67,17 +66,4 @@ export function sessionFromRow(row: SessionRow): Session {
     revokedAt: row.revoked_at,
     apiUser: row.api_user,
   };
-}
-
-/** Revokes every live session of the client (it was disabled); returns how many. */
-export async function revokeClientSessions(db: Db, clientId: string, now: Date): Promise<number> {
-  const result = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now.toISOString(), revoke_reason: 'client_disabled' })
-    .where('client_id', '=', clientId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now.toISOString())
-    .where(notReportedExpired(db))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }
