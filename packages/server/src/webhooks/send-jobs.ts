@@ -2,11 +2,13 @@ import { ThreadChannel } from '../db/sqlite/thread-channel.js';
 import type { SendOutcome } from './webhook-sender.js';
 
 /**
- * One batch for the sender thread: one endpoint's URL and the secrets that sign its requests, once, and
+ * One batch for the sender thread: one endpoint's id (whose connections carry it), its URL and the
+ * secrets that sign its requests, once, and
  * each delivery's webhook-id and body, by position (two arrays of strings: the cheapest JSON either
  * side of the thread; docs/performance.md, "Webhooks on the launch path").
  */
 export interface SendBatch {
+  endpoint: string;
   url: string;
   secrets: readonly string[];
   ids: readonly string[];

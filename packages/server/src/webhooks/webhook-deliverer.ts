@@ -304,6 +304,7 @@ export class WebhookDeliverer {
     const outcomes: SendOutcome[] =
       problem === undefined
         ? await this.sender.sendAll({
+            endpoint: endpoint.id,
             url: endpoint.url,
             secrets,
             ids: rows.map((row) => row.id),

@@ -39,13 +39,13 @@ port.on('message', ({ id, payload }: { id: number; payload: string }) => {
 });
 
 /** A batch's deliveries sent to its endpoint; the outcomes in the deliveries' order. */
-function sendBatch({ url, secrets, ids, bodies }: SendBatch): Promise<SendOutcome[]> {
+function sendBatch({ endpoint, url, secrets, ids, bodies }: SendBatch): Promise<SendOutcome[]> {
   const items = bodies.map((body, index) => ({
     body,
     // Signed as it is written: webhook-timestamp is the time of this attempt.
     headers: () => signedHeaders(ids[index] as string, Math.floor(Date.now() / 1000), body, secrets),
   }));
-  return sender.sendAll(url, items, options.concurrency);
+  return sender.sendAll(url, items, options.concurrency, endpoint);
 }
 
 /**

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SenderThread } from './send-jobs.js';
 import { RESPONSE_BODY_LIMIT, WebhookSender } from './webhook-sender.js';
 
 const run = promisify(execFile);
@@ -51,26 +52,71 @@ describe('the webhook sender', () => {
     expect(followed).toBe(false);
   });
 
-  it("keeps an endpoint that never answers from holding up another endpoint's requests on the same origin", async () => {
-    // Two endpoints of one receiver host (a hosted webhook inbox serves many integrators, by path).
-    const origin = await listen((request, response) => {
-      if (request.url !== '/hanging') response.writeHead(204).end();
+  // Two endpoints of one receiver: by path (a hosted webhook inbox serves many integrators), or at the very
+  // same URL (two clients of one integrator). The one that never answers has as many requests in flight
+  // as an endpoint has connections: shared, none would be left for the other.
+  it.each([
+    ['on the same origin', '/hanging', '/fine'],
+    ['at the same URL', '/hooks', '/hooks'],
+  ])(
+    "keeps an endpoint that never answers from holding up another endpoint's requests %s",
+    async (_, stalled, fine) => {
+      const origin = await listen((request, response) => {
+        let body = '';
+        request.on('data', (chunk) => {
+          body += chunk;
+        });
+        request.on('end', () => {
+          if (request.url !== '/hanging' && body !== '{"hang":true}') response.writeHead(204).end();
+        });
+      });
+      const shared = new WebhookSender({ allowPrivate: true, timeoutMs: 1500, connections: 4 });
+      const items = (count: number, body: string) =>
+        Array.from({ length: count }, () => ({ body, headers: () => ({}) }));
+      try {
+        const hanging = shared.sendAll(`${origin}${stalled}`, items(8, '{"hang":true}'), 4, 'endpoint-a');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const started = Date.now();
+        const answered = await shared.sendAll(`${origin}${fine}`, items(4, '{}'), 4, 'endpoint-b');
+        expect(answered).toEqual(
+          Array.from({ length: 4 }, () => ({
+            kind: 'answered',
+            status: 204,
+            retryAfter: undefined,
+            body: '',
+          })),
+        );
+        expect(Date.now() - started).toBeLessThan(1000);
+        expect((await hanging).map((outcome) => outcome.kind)).toEqual(Array(8).fill('failed'));
+      } finally {
+        await shared.close();
+      }
+    },
+  );
+
+  it("keeps them apart through the sender thread too: a batch's endpoint id chooses its connections", async () => {
+    const url = await listen((request, response) => {
+      if (!String(request.headers['webhook-id']).startsWith('hang')) response.writeHead(204).end();
     });
-    const shared = new WebhookSender({ allowPrivate: true, timeoutMs: 1500 });
-    const items = (count: number) =>
-      Array.from({ length: count }, () => ({ body: '{}', headers: () => ({}) }));
+    const thread = new SenderThread({ allowPrivate: true, timeoutMs: 1500, concurrency: 4, nice: 0 });
+    const batch = (endpoint: string, prefix: string, count: number) => ({
+      endpoint,
+      url: `${url}/hooks`,
+      secrets: ['whsec_c2VjcmV0'],
+      ids: Array.from({ length: count }, (_, index) => `${prefix}-${index}`),
+      bodies: Array.from({ length: count }, () => '{}'),
+    });
     try {
-      const hanging = shared.sendAll(`${origin}/hanging`, items(8), 4);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      const hanging = thread.sendAll(batch('endpoint-a', 'hang', 8));
+      await new Promise((resolve) => setTimeout(resolve, 300));
       const started = Date.now();
-      const answered = await shared.sendAll(`${origin}/fine`, items(4), 4);
-      expect(answered).toEqual(
-        Array.from({ length: 4 }, () => ({ kind: 'answered', status: 204, retryAfter: undefined, body: '' })),
+      expect((await thread.sendAll(batch('endpoint-b', 'fine', 4))).map((outcome) => outcome.kind)).toEqual(
+        Array(4).fill('answered'),
       );
       expect(Date.now() - started).toBeLessThan(1000);
       await hanging;
     } finally {
-      await shared.close();
+      await thread.close();
     }
   });
 

@@ -15,7 +15,7 @@ export interface SendOptions {
   allowPrivate: boolean;
   /** Longest a delivery may take, connection to the end of the answer (WEBHOOK_TIMEOUT). */
   timeoutMs: number;
-  /** Connections kept per endpoint URL: as many as the deliverer sends at once (ENDPOINT_CONCURRENCY). */
+  /** Connections kept per endpoint: as many as the deliverer sends at once (ENDPOINT_CONCURRENCY). */
   connections?: number;
   /** Resolves host names: dns.lookup unless a test gives a DNS answer of its own. */
   resolve?: Resolve;
@@ -33,10 +33,11 @@ export interface SendItem {
  * Redirects are not followed (a 3xx is an answer like any other non-2xx), the address connected to is
  * checked after DNS, and at most RESPONSE_BODY_LIMIT bytes of an answer are read.
  *
- * Each endpoint URL has connections of its own, not each origin: endpoints that share an origin (a
- * hosted inbox serves many integrators, by path) would otherwise share its connections, and one that
- * never answers would take them from the others (docs/integration.md#webhooks: an endpoint slow or
- * down holds up nothing but its own deliveries).
+ * Each endpoint has connections of its own (at most `connections`), not each origin nor each URL:
+ * endpoints that share an origin (a hosted inbox serves many integrators, by path) or even a URL (two
+ * clients of one integrator, one receiver) would otherwise share them, and one that never answers would
+ * take them from the others (docs/integration.md#webhooks: an endpoint slow or down holds up nothing but
+ * its own deliveries; docs/design.md §11).
  */
 export class WebhookSender {
   private readonly connect: buildConnector.connector;
@@ -46,14 +47,22 @@ export class WebhookSender {
     this.connect = guardedConnector(options.allowPrivate, options.timeoutMs, options.resolve);
   }
 
-  send(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
-    return this.sendAll(url, [{ body, headers: () => headers }], 1).then(
+  send(url: string, headers: Record<string, string>, body: string, endpoint = ''): Promise<SendOutcome> {
+    return this.sendAll(url, [{ body, headers: () => headers }], 1, endpoint).then(
       (outcomes) => outcomes[0] as SendOutcome,
     );
   }
 
-  /** Sends every item to `url`, `concurrency` at a time; the outcomes in the items' order. */
-  async sendAll(url: string, items: readonly SendItem[], concurrency: number): Promise<SendOutcome[]> {
+  /**
+   * Sends every item to `url`, `concurrency` at a time, on the connections of `endpoint` (its id); the
+   * outcomes in the items' order.
+   */
+  async sendAll(
+    url: string,
+    items: readonly SendItem[],
+    concurrency: number,
+    endpoint = '',
+  ): Promise<SendOutcome[]> {
     const target = new URL(url);
     const host = target.hostname.replace(/^\[|\]$/g, '');
     // A literal address is connected to without a lookup: checked here.
@@ -66,7 +75,7 @@ export class WebhookSender {
       path: `${target.pathname}${target.search}`,
       method: 'POST',
     } as const;
-    const entry = this.poolFor(target);
+    const entry = this.poolFor(endpoint, target);
     entry.sending++;
     const outcomes: SendOutcome[] = new Array(items.length);
     let next = 0;
@@ -91,16 +100,20 @@ export class WebhookSender {
     await Promise.all(pools.map(({ pool }) => pool.destroy()));
   }
 
-  /** The endpoint URL's connections; those of URLs unused for longer than IDLE_MS are let go. */
-  private poolFor(target: URL): { pool: Pool; sending: number; used: number } {
+  /**
+   * The endpoint's connections to its URL (a new URL, new ones); those unused for longer than IDLE_MS
+   * are let go.
+   */
+  private poolFor(endpoint: string, target: URL): { pool: Pool; sending: number; used: number } {
     const now = Date.now();
-    for (const [url, entry] of this.pools) {
-      if (url !== target.href && entry.sending === 0 && now - entry.used > IDLE_MS) {
-        this.pools.delete(url);
+    const key = `${endpoint} ${target.href}`;
+    for (const [other, entry] of this.pools) {
+      if (other !== key && entry.sending === 0 && now - entry.used > IDLE_MS) {
+        this.pools.delete(other);
         entry.pool.destroy().catch(() => {});
       }
     }
-    let entry = this.pools.get(target.href);
+    let entry = this.pools.get(key);
     if (entry === undefined) {
       const pool = new Pool(target.origin, {
         connections: this.options.connections ?? 16,
@@ -110,7 +123,7 @@ export class WebhookSender {
         connect: this.connect,
       });
       entry = { pool, sending: 0, used: now };
-      this.pools.set(target.href, entry);
+      this.pools.set(key, entry);
     }
     return entry;
   }
