@@ -16,6 +16,10 @@ const MESSAGES = {
   expired: 'Your session has expired.',
   revoked: 'Your session has ended.',
   invalid: 'This game link is not valid. Open the game again from your account.',
+  // A reload where the browser keeps no storage for this page (a third party's frame while third-party
+  // storage is blocked): the token was never kept, the link itself is fine (docs/integration.md).
+  unkept:
+    'This game cannot reopen after a reload here: your browser does not let it keep your session in this frame. Reload the whole page, or open the game again from your account.',
   left: 'You have left the game.',
 };
 
@@ -42,7 +46,7 @@ if (state.auth) {
   });
   loadSession();
 } else {
-  end('invalid');
+  end(opened === undefined ? 'unkept' : 'invalid');
 }
 
 /**
@@ -65,7 +69,11 @@ function takeAuth() {
     return { token: fromUrl, frameKey };
   }
   const frameKey = url.searchParams.get('frame');
-  const stored = FRAME_KEY.test(frameKey ?? '') ? readStored(frameKey) : null;
+  if (!FRAME_KEY.test(frameKey ?? '')) return null;
+  // A reload (the address has its key) where the browser denies this page any storage: say so, rather
+  // than blame the link (undefined: nothing could have been kept).
+  if (!storageAllowed()) return undefined;
+  const stored = readStored(frameKey);
   // The token was kept for the client the URL names (the one whose origins may frame this page), or
   // before its client was known, for a URL naming none: never for another.
   if (!stored || stored.client !== (url.searchParams.get('client') ?? undefined)) return null;
@@ -95,6 +103,15 @@ function store(frameKey, entry) {
     sessionStorage.setItem(TOKEN_KEY_PREFIX + frameKey, JSON.stringify(entry));
   } catch {
     // Storage may be off (privacy settings, some frames); the page still works until a reload.
+  }
+}
+
+/** Whether the browser gives this page sessionStorage at all: a blocked frame's access throws. */
+function storageAllowed() {
+  try {
+    return sessionStorage !== null;
+  } catch {
+    return false;
   }
 }
 
