@@ -1,4 +1,5 @@
-import { CLIENT_ID_PATTERN, type ClientUpdate, type LaunchUrls } from '../clients/client.js';
+import { CLIENT_ID_PATTERN } from '../client-id.js';
+import type { ClientUpdate, LaunchUrls } from '../clients/client.js';
 import { bareOrigin, FRAME_ORIGINS_MAX } from '../clients/frame-origin.js';
 import {
   ALLOWED_ADDRESSES_MAX,

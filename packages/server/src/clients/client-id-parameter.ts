@@ -1,5 +1,5 @@
+import { CLIENT_ID_PATTERN } from '../client-id.js';
 import { ApiError } from '../http/api-error.js';
-import { CLIENT_ID_PATTERN } from './client.js';
 
 /**
  * The client id a query parameter names (`clientId` in v2, `client` in v3), or undefined when it is not

@@ -67,6 +67,3 @@ export interface ClientUpdate {
   /** Replaces the whole list; `[]`: calls from anywhere. */
   allowedAddresses?: readonly string[];
 }
-
-/** Client ids appear in URLs and logs: a short, plain alphabet. */
-export const CLIENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

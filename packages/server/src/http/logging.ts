@@ -1,6 +1,6 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
-import { CLIENT_ID_PATTERN } from '../clients/client.js';
+import { CLIENT_ID_PATTERN } from '../client-id.js';
 
 const REDACTED = '[redacted]';
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { CLIENT_ID_PATTERN } from '../clients/client.js';
+import { CLIENT_ID_PATTERN } from '../client-id.js';
 import type { RouteRequest } from '../http/route-request.js';
 import type { RouteDefinition } from '../http/routes.js';
 import { findTokenSession } from '../token/token-session.js';

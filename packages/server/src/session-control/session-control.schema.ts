@@ -1,6 +1,6 @@
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { FastifySchema } from 'fastify';
-import { CLIENT_ID_PATTERN } from '../clients/client.js';
+import { CLIENT_ID_PATTERN } from '../client-id.js';
 import { USER_ID } from '../launch/launch-fields.js';
 import { fieldsSchema, SIGNED_OR_API_KEY } from '../openapi/document-schemas.js';
 import { errorResponses } from '../openapi/error-responses.js';

@@ -1,6 +1,6 @@
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { AppContext } from '../../app-context.js';
-import { CLIENT_ID_PATTERN } from '../../clients/client.js';
+import { CLIENT_ID_PATTERN } from '../../client-id.js';
 import { ApiError } from '../../http/api-error.js';
 import { sendDocument } from '../../http/json-api.js';
 import { headerValue, type RouteDefinition, route } from '../../http/routes.js';

@@ -1,6 +1,6 @@
 import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { FastifySchema } from 'fastify';
-import { CLIENT_ID_PATTERN } from '../../clients/client.js';
+import { CLIENT_ID_PATTERN } from '../../client-id.js';
 import {
   fieldsSchema,
   GAME_SESSION_DOCUMENT,
