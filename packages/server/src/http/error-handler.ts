@@ -1,8 +1,8 @@
 import type { ErrorCode } from '@poker-launch/sdk';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Counter } from 'prom-client';
 import type { Clock } from '../clock.js';
 import { isDatabaseError, isDatabaseUnavailable } from '../db/database-errors.js';
-import type { Metrics } from '../ops/metrics.js';
 import { ApiError, errorObject, serviceUnavailable } from './api-error.js';
 import { BODY_LIMIT_BYTES } from './body/limits.js';
 import { unsupported } from './content-negotiation.js';
@@ -32,13 +32,26 @@ const USERNAME_REFUSALS: ReadonlySet<ErrorCode> = new Set(['username_exists', 'u
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
+ * The counters a refused or failed request adds to: those of the service's metrics (ops/metrics.ts, whose
+ * `Metrics` has them), named here so that answering requests needs nothing of the metrics' code.
+ */
+export interface ErrorCounters {
+  readonly databaseErrors: Counter<'kind'>;
+  readonly signatureFailures: Counter;
+  readonly addressRefusals: Counter;
+  readonly replayRefusals: Counter<'code'>;
+  readonly quotaRefusals: Counter;
+  readonly v2UsernameRefusals: Counter;
+}
+
+/**
  * Renders every failure as a JSON:API errors document. An unavailable database is a 503 with
  * Retry-After (the request may succeed later); other unknown errors become a logged 500 with no internals.
  */
 export function registerErrorHandler(
   app: FastifyInstance,
   rateLimiter: RateLimiter,
-  metrics: Metrics,
+  metrics: ErrorCounters,
   clock: Clock,
 ): void {
   const outageWarnings = new OutageWarnings(clock);
@@ -129,13 +142,22 @@ export function isCallerAbort(error: unknown, request: FastifyRequest): boolean 
 }
 
 /** A database error met by a request, API or console: `unavailable` (answered 503) or `query`. */
-export function countDatabaseError(metrics: Metrics, error: unknown, request: FastifyRequest): void {
+export function countDatabaseError(
+  metrics: Pick<ErrorCounters, 'databaseErrors'>,
+  error: unknown,
+  request: FastifyRequest,
+): void {
   if (!isCallerAbort(error, request) && isDatabaseError(error)) {
     metrics.databaseErrors.inc({ kind: isDatabaseUnavailable(error) ? 'unavailable' : 'query' });
   }
 }
 
-function countError(metrics: Metrics, error: unknown, apiError: ApiError, request: FastifyRequest): void {
+function countError(
+  metrics: ErrorCounters,
+  error: unknown,
+  apiError: ApiError,
+  request: FastifyRequest,
+): void {
   countDatabaseError(metrics, error, request);
   // Refused requests are counted, so a code said twice in one answer (ts and nonce both malformed) counts once.
   for (const code of new Set(apiError.errors.map((entry) => entry.code))) {

@@ -1,14 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { type ObserveRequest, UNMATCHED_ROUTE } from '../http/observe-request.js';
 import { histogramSeries, type Series } from './metric-series.js';
 import type { Metrics } from './metrics.js';
-
-/** The route label of a request that matched no route: an unknown path, or one refused before routing. */
-export const UNMATCHED_ROUTE = 'unmatched';
-/** The method label of a request the HTTP parser refused before it could read a method. */
-export const UNKNOWN_METHOD = 'unknown';
-
-/** Counts one answered request in the request histogram. */
-export type ObserveRequest = (method: string, route: string, status: number, seconds: number) => void;
 
 /**
  * The request histogram's observer, labelled by route pattern: `/apiweb/v3/game-sessions/:id`, never an
