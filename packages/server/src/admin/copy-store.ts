@@ -1,12 +1,12 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Actor } from '../../audit/actor.js';
-import { insertAuditRecord } from '../../audit/audit.repository.js';
-import { type Clock, systemClock } from '../../clock.js';
-import type { Database } from '../database.js';
-import { dialectOf } from '../dialect-of.js';
-import type { Db } from '../schema.js';
-import { takeWriteLock } from '../write-lock.js';
-import { COPIED_TABLES, TABLE_PLANS, type TableName } from './copied-tables.js';
+import type { Actor } from '../audit/actor.js';
+import { insertAuditRecord } from '../audit/audit.repository.js';
+import { type Clock, systemClock } from '../clock.js';
+import type { Database } from '../db/database.js';
+import { dialectOf } from '../db/dialect-of.js';
+import type { Db } from '../db/schema.js';
+import { COPIED_TABLES, TABLE_PLANS, type TableName } from '../db/store-copy/copied-tables.js';
+import { takeWriteLock } from '../db/write-lock.js';
 
 export interface CopyStoreOptions {
   /** Who runs the copy, as the target's audit log records it. */

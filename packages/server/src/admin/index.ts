@@ -31,13 +31,6 @@ export { type BackupReport, backupSqlite } from '../db/sqlite-backup.js';
 export type { RestoreReport } from '../db/sqlite-restore.js';
 export { TABLE_PLANS, type TablePlan } from '../db/store-copy/copied-tables.js';
 export {
-  COPY_STORE_ACTION,
-  type CopyReport,
-  type CopyStoreOptions,
-  copyStore,
-  StoreCopyRefused,
-} from '../db/store-copy/copy-store.js';
-export {
   isOperatorRole,
   OPERATOR_ROLES,
   type Operator,
@@ -83,6 +76,13 @@ export {
   type LaunchTarget,
   SECRET_MIN_LENGTH,
 } from './client-changes.js';
+export {
+  COPY_STORE_ACTION,
+  type CopyReport,
+  type CopyStoreOptions,
+  copyStore,
+  StoreCopyRefused,
+} from './copy-store.js';
 export { type CurrencyListing, listCurrencies } from './currency-admin.js';
 export { createDemoClientIfEmpty, DEMO_CLIENT_ID } from './demo-client.js';
 export * from './operations.js';
