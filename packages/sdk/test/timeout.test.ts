@@ -43,13 +43,35 @@ describe('bounding a call in time, in front of the real service', () => {
     expect((error as Error).message).toContain('no answer within timeoutMs (300 ms)');
   });
 
-  it("a call's own timeoutMs overrides the client's, and bounds the retry waits too", async () => {
-    const launch = await through([UNAVAILABLE], 60_000);
+  it("a call's own timeoutMs overrides the client's", async () => {
+    const launch = await through(['hang'], 60_000);
     const started = Date.now();
     const error = await failure(launch.createSession('u-1', {}, { timeoutMs: 300 }));
     expect(Date.now() - started).toBeLessThan(900);
     expect(error).toMatchObject({ status: 0, code: 'timeout', attempts: 1 });
     expect(proxy?.requests).toHaveLength(1);
+  });
+
+  it("a Retry-After the call's time would cut short is not waited: the 503 is thrown at once, saying when", async () => {
+    const launch = await through([UNAVAILABLE], 60_000);
+    const started = Date.now();
+    const error = await failure(launch.createSession('u-1', {}, { timeoutMs: 800 }));
+    // Not a "timeout" 800 ms later that has lost what the service said: its answer, now.
+    expect(Date.now() - started).toBeLessThan(600);
+    expect(error).toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      retryAfterSeconds: 1,
+      attempts: 1,
+    });
+    expect(proxy?.requests).toHaveLength(1);
+  });
+
+  it('a Retry-After that fits in the time left is waited, and the retry succeeds', async () => {
+    const launch = await through([UNAVAILABLE], 60_000);
+    const session = await launch.createSession('u-1', {}, { timeoutMs: 5_000 });
+    expect(session.userId).toBe('u-1');
+    expect(proxy?.requests).toHaveLength(2);
   });
 
   it("the caller's AbortSignal ends the call with code aborted, told apart from a timeout", async () => {
@@ -138,6 +160,60 @@ describe('a timeoutMs that cannot bound a call', () => {
     // The largest timer there is, and no limit at all, are bounds like any other.
     expect(() => createLaunchClient({ ...options, timeoutMs: 2 ** 31 - 1 })).not.toThrow();
     expect(() => createLaunchClient({ ...options, timeoutMs: Number.POSITIVE_INFINITY })).not.toThrow();
+  });
+});
+
+describe('a retry wait longer than the time left', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const launchWith = (fetch: FetchLike) =>
+    createLaunchClient({
+      baseUrl: 'https://poker.example',
+      clientId: 'demo',
+      secretKey: 's',
+      fetch,
+      retry: { tries: 3, baseDelayMs: 2_000, maxDelayMs: 2_000 },
+      timeoutMs: 1_000,
+    });
+
+  it('after a network failure: the network_error is thrown at once, with its cause', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.99); // a backoff of 1980 ms, past the 1000 ms left
+    const refused = new Error('connect ECONNREFUSED 10.0.0.5:443');
+    const launch = launchWith(() => Promise.reject(new TypeError('fetch failed', { cause: refused })));
+    const started = Date.now();
+    const error = await failure(launch.openGame({ player: { id: 'u-1' } }));
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(error).toMatchObject({ status: 0, code: 'network_error', attempts: 1 });
+    expect((error as Error).message).toContain('ECONNREFUSED');
+  });
+
+  it('after a 5xx: that answer is thrown at once, not a timeout', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.99);
+    const failing: FetchLike = async () =>
+      new Response(
+        JSON.stringify({
+          errors: [{ status: '502', code: 'bad_gateway', title: 'Bad Gateway', detail: 'upstream' }],
+        }),
+        { status: 502 },
+      );
+    const started = Date.now();
+    const error = await failure(launchWith(failing).getPlayerBlock('u-1'));
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(error).toMatchObject({ status: 502, detail: 'upstream', attempts: 1 });
+  });
+
+  it('a backoff that fits is waited as before', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.1); // 200 ms
+    let calls = 0;
+    const flaky: FetchLike = async () => {
+      calls++;
+      if (calls === 1) throw new TypeError('fetch failed');
+      return new Response(JSON.stringify({ meta: { revokedSessions: 2 } }), { status: 200 });
+    };
+    expect(await launchWith(flaky).revokePlayerSessions('u-1')).toEqual({ revokedSessions: 2 });
+    expect(calls).toBe(2);
   });
 });
 

@@ -87,7 +87,9 @@ export interface Answer {
 /**
  * Sends the request, retrying server faults and network failures; resolves with a 2xx answer only.
  * `prepare` signs each attempt: the same body every time, and the same sign unless the signature
- * carries a time and a nonce (replay fields, hmac), which are fresh on each attempt.
+ * carries a time and a nonce (replay fields, hmac), which are fresh on each attempt. A wait before a retry
+ * that would reach the end of the call's time is not waited: the failure that called for it is thrown
+ * then, as a Retry-After beyond `maxDelayMs` is (docs/sdk.md, "Retries").
  */
 export async function send(
   fetch: FetchLike,
@@ -95,7 +97,7 @@ export async function send(
   prepare: () => Promise<PreparedRequest>,
   limits: CallOptions = {},
 ): Promise<Answer> {
-  const { signal, stopped, dispose } = callSignal(limits);
+  const { signal, stopped, timeLeft, dispose } = callSignal(limits);
   try {
     for (let attempt = 1; ; attempt++) {
       stopped(attempt - 1, undefined);
@@ -119,8 +121,9 @@ export async function send(
         };
       } catch (cause) {
         stopped(attempt, cause);
-        if (attempt < policy.tries) {
-          await sleep(backoffDelay(attempt, policy), signal);
+        const wait = backoffDelay(attempt, policy);
+        if (attempt < policy.tries && wait < timeLeft()) {
+          await sleep(wait, signal);
           continue;
         }
         throw new LaunchApiError({
@@ -136,7 +139,10 @@ export async function send(
       if (!isRetryable(error) || attempt >= policy.tries) throw error;
       const asked = error.retryAfterSeconds;
       if (asked !== undefined && asked * 1000 > policy.maxDelayMs) throw error;
-      await sleep(Math.max(backoffDelay(attempt, policy), (asked ?? 0) * 1000), signal);
+      const wait = Math.max(backoffDelay(attempt, policy), (asked ?? 0) * 1000);
+      // A wait the call's time would cut short is not waited: the answer says more than "timeout" would.
+      if (wait >= timeLeft()) throw error;
+      await sleep(wait, signal);
     }
   } finally {
     dispose();
@@ -145,16 +151,23 @@ export async function send(
 
 /**
  * One signal for the call: the caller's, and the timeout's. `stopped` throws the call's error once either
- * has fired: `aborted` (the caller's) or `timeout`, status 0, with the attempts sent so far.
+ * has fired: `aborted` (the caller's) or `timeout`, status 0, with the attempts sent so far. `timeLeft` is
+ * what remains of the call's time, in milliseconds (Infinity without a limit).
  */
 function callSignal(limits: CallOptions): {
   signal: AbortSignal | undefined;
   stopped(attempts: number, cause: unknown): void;
+  timeLeft(): number;
   dispose(): void;
 } {
   const { signal: caller, timeoutMs } = limits;
+  const deadline =
+    timeoutMs === undefined || timeoutMs === Number.POSITIVE_INFINITY
+      ? Number.POSITIVE_INFINITY
+      : Date.now() + timeoutMs;
+  const timeLeft = () => deadline - Date.now();
   if (caller === undefined && timeoutMs === undefined) {
-    return { signal: undefined, stopped: () => {}, dispose: () => {} };
+    return { signal: undefined, stopped: () => {}, timeLeft, dispose: () => {} };
   }
   const controller = new AbortController();
   let timedOut = false;
@@ -171,6 +184,7 @@ function callSignal(limits: CallOptions): {
   else caller?.addEventListener('abort', onAbort, { once: true });
   return {
     signal: controller.signal,
+    timeLeft,
     stopped(attempts, cause) {
       if (!controller.signal.aborted) return;
       throw new LaunchApiError({
