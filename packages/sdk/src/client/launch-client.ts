@@ -156,14 +156,6 @@ export interface LaunchClient {
 }
 
 /**
- * A client for the Poker Session Launch API. Builds each request once, signs exactly what it sends,
- * retries server faults and network failures, and throws `LaunchApiError` for every failure.
- *
- * @example
- * const client = createLaunchClient({ baseUrl: 'https://poker.example.com', clientId: 'demo', secretKey: process.env.POKER_SECRET });
- * const { redirectUrl } = await client.createSession('12345', { nick: 'Player1', lang: 'en' });
- */
-/**
  * A call's time limit unless the client or the call sets one: a service or proxy that accepts the
  * connection and never answers must not hold an integrator's request forever, and a launch, its retries
  * and their waits (at most 5 s each by default) end well within it.
@@ -188,6 +180,14 @@ function serviceRoot(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '');
 }
 
+/**
+ * A client for the Poker Session Launch API. Builds each request once, signs exactly what it sends,
+ * retries server faults and network failures, and throws `LaunchApiError` for every failure.
+ *
+ * @example
+ * const client = createLaunchClient({ baseUrl: 'https://poker.example.com', clientId: 'demo', secretKey: process.env.POKER_SECRET });
+ * const { redirectUrl } = await client.createSession('12345', { nick: 'Player1', lang: 'en' });
+ */
 export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
   const baseUrl = serviceRoot(options.baseUrl);
   const policy = retryPolicy(options.retry);

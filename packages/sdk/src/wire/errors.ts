@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'service_unavailable',
 ] as const;
 
+/** `code` of an error the service answers: one of a closed list, each with its status (docs/integration.md, "Errors"). */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** One item of a JSON:API `errors` array. */
