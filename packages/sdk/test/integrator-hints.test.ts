@@ -29,6 +29,30 @@ describe('createLaunchClient: baseUrl', () => {
       );
     }
     expect(() => createLaunchClient({ ...options, baseUrl: 'http://127.0.0.1:8080/' })).not.toThrow();
+    expect(() => createLaunchClient({ ...options, baseUrl: 'https://example.com/poker/' })).not.toThrow();
+  });
+
+  it('refuses a baseUrl with a user name or password without repeating it, rather than leak it into every error', async () => {
+    for (const baseUrl of [
+      'https://ops:hunter2-secret@poker.example.com',
+      'https://token-abc123@poker.example.com',
+    ]) {
+      let thrown: unknown;
+      try {
+        createLaunchClient({ ...options, baseUrl });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(TypeError);
+      expect((thrown as Error).message).toContain('baseUrl carries a user name or password');
+      expect((thrown as Error).message).not.toMatch(/hunter2|token-abc123/);
+    }
+  });
+
+  it('refuses a baseUrl with a query or a fragment, which the API paths would be appended after', () => {
+    for (const baseUrl of ['https://poker.example.com/?env=staging', 'https://poker.example.com/#top']) {
+      expect(() => createLaunchClient({ ...options, baseUrl })).toThrow(/without a query or fragment/);
+    }
   });
 });
 

@@ -177,6 +177,21 @@ function serviceRoot(baseUrl: string): string {
         `https://poker.example.com or http://127.0.0.1:8080, not ${JSON.stringify(baseUrl)}`,
     );
   }
+  if (url.username !== '' || url.password !== '') {
+    // fetch would refuse every request, its message quoting the whole URL, password included, into
+    // each LaunchApiError and every log that keeps one: refused here, and the URL not repeated.
+    throw new TypeError(
+      'createLaunchClient: baseUrl carries a user name or password (not repeated here), which fetch ' +
+        'refuses to send: give the service root without them, and, for a proxy that wants them, add an ' +
+        'authorization header in options.fetch',
+    );
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new TypeError(
+      `createLaunchClient: baseUrl must be the service's root without a query or fragment (the API's ` +
+        `paths are appended to it), not ${JSON.stringify(baseUrl)}`,
+    );
+  }
   return baseUrl.replace(/\/+$/, '');
 }
 
