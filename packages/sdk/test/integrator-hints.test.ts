@@ -56,6 +56,61 @@ describe('createLaunchClient: baseUrl', () => {
   });
 });
 
+describe('createLaunchClient: clientId and apiKey', () => {
+  it('refuses a clientId that is undefined or empty (an unset environment variable), as it refuses such a secretKey', () => {
+    const calls: string[] = [];
+    const fetch: FetchLike = async (url) => {
+      calls.push(url);
+      return new Response('{}', { status: 500 });
+    };
+    const unset = { ...options, fetch, clientId: process.env.POKER_LAUNCH_NO_SUCH_VARIABLE as string };
+    expect(() => createLaunchClient(unset)).toThrow(
+      'createLaunchClient: clientId is undefined (an unset environment variable?)',
+    );
+    expect(() => createLaunchClient({ ...options, clientId: '' })).toThrow(
+      'createLaunchClient: clientId is empty',
+    );
+    expect(() => createLaunchClient({ ...options, clientId: 42 as unknown as string })).toThrow(
+      'clientId is not a string (a number)',
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses an apiKey option that is present but undefined or empty, rather than send v3 calls without it', () => {
+    const { secretKey: _none, ...unsigned } = options;
+    expect(() => createLaunchClient({ ...unsigned, apiKey: undefined })).toThrow(
+      'createLaunchClient: apiKey is undefined (an unset environment variable?)',
+    );
+    expect(() => createLaunchClient({ ...unsigned, apiKey: '' })).toThrow(
+      'createLaunchClient: apiKey is empty',
+    );
+    expect(() => createLaunchClient(unsigned)).not.toThrow();
+    expect(() => createLaunchClient({ ...unsigned, apiKey: 'plk_x' })).not.toThrow();
+  });
+});
+
+describe('a secretKey read with its line break', () => {
+  it('is named when the signature is refused, without showing the secret', async () => {
+    const fetch = answering(400, 'invalid_signature', 'Not valid request signature');
+    const padded = createLaunchClient({ ...options, secretKey: 'test_secret_value\n', fetch });
+    const error = await failure(padded.openGame({ player: { id: 'u-1' } }));
+    expect(error.message).toContain('the secretKey starts or ends with white space');
+    expect(error.message).not.toContain('test_secret_value');
+    // A clean secret hears nothing of it, nor does an error that is not the signature's.
+    const clean = await failure(
+      createLaunchClient({ ...options, fetch }).openGame({ player: { id: 'u-1' } }),
+    );
+    expect(clean.message).not.toContain('white space');
+    const other = answering(422, 'field_required', 'player.id cannot be blank');
+    const refused = await failure(
+      createLaunchClient({ ...options, secretKey: ' test_secret', fetch: other }).openGame({
+        player: { id: 'u-1' },
+      }),
+    );
+    expect(refused.message).not.toContain('white space');
+  });
+});
+
 describe('what an error tells the integrator to do', () => {
   it('player_not_found from session control: the player must have been launched (or added) first', async () => {
     const fetch = answering(404, 'player_not_found', 'Player not found');

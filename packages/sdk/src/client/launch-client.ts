@@ -225,6 +225,25 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         'client that has no secret',
     );
   }
+  for (const name of ['clientId', 'apiKey'] as const) {
+    const value: unknown = options[name];
+    if (
+      (name === 'clientId' || Object.hasOwn(options, name)) &&
+      (typeof value !== 'string' || value === '')
+    ) {
+      // The same trap as secretKey's: `clientId=undefined` in the query, or a v3 call without its key, would
+      // come back as a signature error that says nothing of the unset variable.
+      throw new TypeError(
+        `createLaunchClient: ${name} is ${value === '' ? 'empty' : value === undefined ? 'undefined (an unset environment variable?)' : `not a string (a ${typeof value})`}: ` +
+          (name === 'clientId'
+            ? 'pass the client id the operator gave you'
+            : 'pass your API key, or leave the option out for a client that signs with its secretKey'),
+      );
+    }
+  }
+  // No secret of the service starts or ends with white space (docs/cli.md, "Clients"): one that does was
+  // read with its line break, and a refused signature says so (never showing the secret).
+  const secretPadded = secretKey !== undefined && secretKey.trim() !== secretKey;
   const signature = signatureOptions(options.signature);
   /** Signs each attempt of the request with the client's scheme, under the given headers. */
   const preparer =
@@ -236,6 +255,7 @@ export function createLaunchClient(options: LaunchClientOptions): LaunchClient {
         headers: { ...headers, ...signed.headers },
         ...(request.method === 'DELETE' || request.method === 'GET' ? {} : { body: request.body }),
         evidence: signed.evidence,
+        ...(secretPadded ? { secretPadded: true as const } : {}),
       };
     };
 

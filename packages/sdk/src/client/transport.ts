@@ -73,6 +73,8 @@ export interface PreparedRequest {
   evidence: SignatureEvidence;
   /** The client has an API key, which this request (a v2 create session) cannot use. */
   apiKeyNotSent?: true;
+  /** The secretKey starts or ends with white space, which no secret of the service does. */
+  secretPadded?: true;
   /** What to do about an error code, said for this operation only (a line of the error's message). */
   explains?: Partial<Record<LaunchErrorCode, string>>;
 }
@@ -286,6 +288,11 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
         : []),
       ...(refusedSignature && unsigned && request.apiKeyNotSent
         ? ['v2 createSession takes no API key: only a sign made with the secretKey opens it']
+        : []),
+      ...(refusedSignature && request.secretPadded
+        ? [
+            'the secretKey starts or ends with white space (a line break read from a file?), which no secret of the service has: trim it',
+          ]
         : []),
       ...(wantedReplayFields(errors, request.evidence)
         ? [
