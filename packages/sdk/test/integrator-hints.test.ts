@@ -155,6 +155,23 @@ describe('blockPlayer', () => {
   });
 });
 
+describe('blockPlayer: an invalid Date', () => {
+  it('is refused before anything is sent, naming the method and the option', async () => {
+    const calls: string[] = [];
+    const fetch: FetchLike = async (url) => {
+      calls.push(url);
+      return new Response('{}', { status: 500 });
+    };
+    const launch = createLaunchClient({ ...options, fetch });
+    const error = await launch
+      .blockPlayer('u-1', { until: new Date('next tuesday') })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toContain('blockPlayer: options.until is an invalid Date');
+    expect(calls).toEqual([]);
+  });
+});
+
 describe('a client with an API key and no secret', () => {
   it('says, when v2 refuses its unsigned createSession, that an API key opens v3 only', async () => {
     const fetch = answering(400, 'invalid_signature', 'Not valid request signature');

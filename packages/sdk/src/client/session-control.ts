@@ -100,6 +100,12 @@ export function playerRequest(
 }
 
 export function blockAttributes(options: BlockPlayerOptions): PlayerBlockAttributes {
+  if (options.until instanceof Date && Number.isNaN(options.until.getTime())) {
+    // toISOString's own "Invalid time value" would name neither the method nor the option.
+    throw new RangeError(
+      'blockPlayer: options.until is an invalid Date (a date string Date could not read?)',
+    );
+  }
   const until = options.until instanceof Date ? options.until.toISOString() : options.until;
   // null is "none", as a PlayerBlock read back says it: left out, like undefined.
   return {
