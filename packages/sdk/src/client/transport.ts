@@ -29,6 +29,11 @@ export type FetchLike = (
     body?: string;
     /** Aborted when the call's time is up or the caller aborts it; the client stops waiting either way. */
     signal?: AbortSignal;
+    /**
+     * Always `manual`: a redirect is answered to the client, never followed. Following one would turn a
+     * launch's POST into a GET (301, 302) or send the signed request to another address (307, 308).
+     */
+    redirect?: 'manual';
   },
 ) => Promise<FetchResponseLike>;
 
@@ -112,6 +117,7 @@ export async function send(
             headers: request.headers,
             ...(request.body === undefined ? {} : { body: request.body }),
             ...(signal === undefined ? {} : { signal }),
+            redirect: 'manual',
           }),
           signal,
         );
@@ -301,6 +307,7 @@ export function toLaunchApiError(answer: Answer, request: PreparedRequest, attem
         : []),
       ...hints,
       ...whatToDo(errors, request.explains),
+      ...redirected(answer),
     ],
     status: answer.status,
     errors,
@@ -332,6 +339,18 @@ function whatToDo(
 ): string[] {
   const codes = new Set(errors.map((error) => error.code));
   return [...codes].flatMap((code) => explains[code] ?? WHAT_TO_DO[code] ?? []);
+}
+
+/**
+ * A 3xx the client did not follow (`redirect: 'manual'`): most often an http:// baseUrl that a proxy sends
+ * to https://. Said with where it points, so the integrator sets baseUrl to it.
+ */
+function redirected(answer: Answer): string[] {
+  if (answer.status < 300 || answer.status > 399) return [];
+  const location = answer.headers.get('location');
+  return [
+    `the service answered a redirect${location ? ` to ${location}` : ''}, which the SDK does not follow (a POST would come back a GET, or the signed request would go to another address): set baseUrl to the address the service answers at`,
+  ];
 }
 
 /** The service requires replay fields of the client, and the SDK signed the spec's way without them. */
