@@ -110,6 +110,7 @@ export async function send(
       stopped(attempt - 1, undefined);
       const request = await prepare();
       let answer: Answer;
+      let status: number | undefined;
       try {
         const response = await until(
           fetch(request.url, {
@@ -121,6 +122,7 @@ export async function send(
           }),
           signal,
         );
+        status = response.status;
         answer = {
           status: response.status,
           body: parseJson(await until(response.text(), signal)),
@@ -129,6 +131,22 @@ export async function send(
         };
       } catch (cause) {
         stopped(attempt, cause);
+        if (status !== undefined && status < 500 && status !== 429) {
+          // The status arrived, its body did not: the service answered, and a 2xx one did what was asked.
+          // Sending a launch again would surely make a second session; nothing else here is retried either.
+          throw new LaunchApiError({
+            status,
+            errors: [],
+            attempts: attempt,
+            fallback: {
+              code: 'unexpected_response',
+              detail:
+                `HTTP ${status} arrived, its body cut off (${causeText(cause)})` +
+                (status < 300 ? ': the service did what was asked, so the request is not sent again' : ''),
+            },
+            cause,
+          });
+        }
         const wait = backoffDelay(attempt, policy);
         if (attempt < policy.tries && wait < timeLeft()) {
           await sleep(wait, signal);

@@ -51,3 +51,51 @@ describe('a service that answers with a redirect (an http:// baseUrl a proxy sen
     },
   );
 });
+
+describe('an answer whose status arrives and whose body is cut off', () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** Answers `status` with the first bytes of a longer body, then drops the connection. */
+  async function cutting(status: number) {
+    const requests: string[] = [];
+    const server = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      request.resume();
+      response.writeHead(status, { 'content-type': 'application/vnd.api+json', 'content-length': '400' });
+      response.write('{"data":{"id":"');
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const launch = createLaunchClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      clientId: 'demo',
+      secretKey: 'test_secret',
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+    });
+    return { launch, requests };
+  }
+
+  it('a 201: the launch happened, so it is not sent again (a retry would surely make a second session)', async () => {
+    const { launch, requests } = await cutting(201);
+    const error = await launch.createSession('u-1').catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(LaunchApiError);
+    expect(error).toMatchObject({ status: 201, code: 'unexpected_response', attempts: 1 });
+    expect((error as Error).message).toContain('HTTP 201 arrived, its body cut off');
+    expect((error as Error).message).toContain(
+      'the service did what was asked, so the request is not sent again',
+    );
+    expect((error as Error).cause).toBeDefined();
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a 503: retried, as a 503 is', async () => {
+    const { launch, requests } = await cutting(503);
+    const error = await launch.openGame({ player: { id: 'u-1' } }).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ status: 0, code: 'network_error', attempts: 3 });
+    expect(requests).toHaveLength(3);
+  });
+});
