@@ -1,4 +1,4 @@
-import { createLaunchClient, LaunchApiError } from '@poker-launch/sdk';
+import { createLaunchClient, LaunchApiError, type RetryOptions } from '@poker-launch/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REQUEST_PROTECTION } from '../../server/src/clients/request-protection.js';
 import { type FlakyProxy, type ScriptedAnswer, startFlakyProxy } from './support/flaky-proxy.js';
@@ -263,5 +263,33 @@ describe('retry options', () => {
     expect(() =>
       createLaunchClient({ baseUrl: 'http://127.0.0.1:1', clientId: 'demo', retry: { tries: 0 } }),
     ).toThrow(RangeError);
+  });
+
+  it('refuses a value of the wrong type or range, naming the option and the value, as for timeoutMs', () => {
+    const create = (retry: Record<string, unknown>) => () =>
+      createLaunchClient({ baseUrl: 'http://127.0.0.1:1', clientId: 'demo', retry: retry as RetryOptions });
+    const BAD: [Record<string, unknown>, ErrorConstructor, string][] = [
+      [{ tries: 0 }, RangeError, 'createLaunchClient: retry.tries must be an integer ≥ 1; got 0'],
+      [{ tries: 2.5 }, RangeError, 'retry.tries must be an integer ≥ 1; got 2.5'],
+      // From an environment variable: text, which the loop and the waits would coerce or compare as text.
+      [{ tries: '5' }, TypeError, 'retry.tries must be an integer ≥ 1; got "5" (a string)'],
+      [
+        { baseDelayMs: '100' },
+        TypeError,
+        'retry.baseDelayMs must be a number of milliseconds ≥ 0; got "100" (a string)',
+      ],
+      [{ baseDelayMs: -1 }, RangeError, 'retry.baseDelayMs must be a number of milliseconds ≥ 0; got -1'],
+      [
+        { maxDelayMs: Number.NaN },
+        RangeError,
+        'retry.maxDelayMs must be a number of milliseconds ≥ 0; got NaN',
+      ],
+      [{ maxDelayMs: null }, TypeError, 'retry.maxDelayMs must be a number of milliseconds ≥ 0; got null'],
+    ];
+    for (const [retry, type, message] of BAD) {
+      expect(create(retry), JSON.stringify(retry)).toThrow(type);
+      expect(create(retry)).toThrow(message);
+    }
+    expect(create({ tries: 1, baseDelayMs: 0, maxDelayMs: Number.POSITIVE_INFINITY })).not.toThrow();
   });
 });

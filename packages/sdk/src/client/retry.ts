@@ -13,13 +13,25 @@ export type RetryPolicy = Required<RetryOptions>;
 /** The retry policy of a client created without `retry`: 3 tries, 200 ms base, 5 s cap. */
 export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ tries: 3, baseDelayMs: 200, maxDelayMs: 5000 });
 
+/**
+ * The retry option, checked before anything is sent, as `timeoutMs` is (docs/sdk.md, "Retries"): a
+ * JavaScript caller gets no compiler to catch `tries: '5'` read from the environment, and the error names
+ * the option and the value it got.
+ */
 export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
   const policy = { ...DEFAULT_RETRY, ...definedOnly(options) };
-  if (!Number.isInteger(policy.tries) || policy.tries < 1)
-    throw new RangeError('retry.tries must be an integer ≥ 1');
-  if (!(policy.baseDelayMs >= 0) || !(policy.maxDelayMs >= 0)) {
-    throw new RangeError('retry.baseDelayMs and retry.maxDelayMs must be ≥ 0');
-  }
+  const check = (name: keyof RetryPolicy, valid: (value: number) => boolean, expected: string) => {
+    const value: unknown = policy[name];
+    const where = `createLaunchClient: retry.${name} must be ${expected}`;
+    if (typeof value !== 'number') {
+      const got = JSON.stringify(value) ?? String(value);
+      throw new TypeError(`${where}; got ${got}${value === null ? '' : ` (a ${typeof value})`}`);
+    }
+    if (!valid(value)) throw new RangeError(`${where}; got ${value}`);
+  };
+  check('tries', (tries) => Number.isInteger(tries) && tries >= 1, 'an integer ≥ 1');
+  check('baseDelayMs', (ms) => ms >= 0, 'a number of milliseconds ≥ 0');
+  check('maxDelayMs', (ms) => ms >= 0, 'a number of milliseconds ≥ 0');
   return policy;
 }
 
