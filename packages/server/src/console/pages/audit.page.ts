@@ -1,5 +1,5 @@
 import type { AppContext } from '../../app-context.js';
-import { listAuditRecords } from '../../audit/audit.repository.js';
+import { AUDIT_SEARCH_SCAN, listAuditRecords, searchAuditRecords } from '../../audit/audit.repository.js';
 import type { ConsoleRoute } from '../console-route.js';
 import { formOf, idPageOf, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
@@ -14,9 +14,15 @@ export function auditRoutes(context: AppContext): ConsoleRoute[] {
       async handler(request, reply, { operator, csrf }) {
         const query = formOf(request.query);
         const search = textField(query, 'q', 100);
-        const records = await idPageOf(query, (window) =>
-          listAuditRecords(context.db, { search: search || undefined, ...window }),
-        );
+        // A search reads a bounded span of the log per page; where it stopped, the next page goes on.
+        let readTo: string | undefined;
+        const records = await idPageOf(query, async (window) => {
+          if (!search) return listAuditRecords(context.db, window);
+          const found = await searchAuditRecords(context.db, { ...window, search });
+          if (window.after === undefined) readTo = found.readTo;
+          return found.records;
+        });
+        const readOn = !records.hasNext && readTo !== undefined;
         return sendPage(reply, 'audit', {
           title: 'Audit log',
           section: 'audit',
@@ -24,11 +30,18 @@ export function auditRoutes(context: AppContext): ConsoleRoute[] {
           csrf,
           search,
           records: records.rows.map((record) => ({ ...record, detailText: JSON.stringify(record.details) })),
+          readTo:
+            readOn && readTo ? new Date(Number.parseInt(readTo.slice(0, 12), 16)).toISOString() : undefined,
+          readScan: AUDIT_SEARCH_SCAN.toLocaleString('en'),
           retentionDays: Math.floor(context.live.settings.AuditLogRetention / 86_400),
           pager: {
             page: records.page,
-            hasNext: records.hasNext,
-            href: (n: number) => `/console/audit${queryString({ q: search, ...records.linkTo(n) })}`,
+            hasNext: records.hasNext || readOn,
+            href: (n: number) =>
+              `/console/audit${queryString({
+                q: search,
+                ...(readOn && n > records.page ? { page: n, before: readTo } : records.linkTo(n)),
+              })}`,
           },
         });
       },
