@@ -31,6 +31,7 @@ export const MIGRATIONS = [
   '028_logout_while_live',
   '029_redelivered_at',
   '030_webhook_endpoints_client_index',
+  '031_sessions_player_index',
 ] as const;
 
 /** Records a migration this version does not know, as a later version that migrated the store would. */

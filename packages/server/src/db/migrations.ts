@@ -25,6 +25,7 @@ import { blockedWhileFirstLaunch } from './migrations/027-blocked-while-first-la
 import { logoutWhileLive } from './migrations/028-logout-while-live.js';
 import { redeliveredAt } from './migrations/029-redelivered-at.js';
 import { webhookEndpointsClientIndex } from './migrations/030-webhook-endpoints-client-index.js';
+import { sessionsPlayerIndex } from './migrations/031-sessions-player-index.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -54,6 +55,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '028_logout_while_live': logoutWhileLive(dialect),
     '029_redelivered_at': redeliveredAt,
     '030_webhook_endpoints_client_index': webhookEndpointsClientIndex,
+    '031_sessions_player_index': sessionsPlayerIndex,
   };
 }
 
