@@ -229,7 +229,7 @@ describe.each(DIALECTS)('the end of a session on %s', (dialect) => {
  * session.logged_out after the scan's session.expired. The batch reads the scan's watermark FOR SHARE,
  * so it waits for the scan and sees what it reported (db/launch-write/poker_launch_write_batch.sql).
  */
-describe.runIf(TEST_POSTGRES_URL)('a logout racing the expiry scan on PostgreSQL', () => {
+describe.runIf(TEST_POSTGRES_URL)('a logout or a first use racing the expiry scan on PostgreSQL', () => {
   const h = useHarness('postgres', LOCAL_WEBHOOKS);
   let world: WebhookWorld | undefined;
   afterEach(async () => {
@@ -271,6 +271,45 @@ describe.runIf(TEST_POSTGRES_URL)('a logout racing the expiry scan on PostgreSQL
     await logout;
     const stored = await h().db.selectFrom('sessions').select('revoked_at').where('id', '=', id).execute();
     expect(stored).toEqual([{ revoked_at: null }]);
+    const events = await h().db.selectFrom('webhook_deliveries').select('event_type').execute();
+    expect(events).toEqual([{ event_type: 'session.expired' }]);
+  });
+
+  it("reports no session.opened for a first use asked near the expiry and written late, during the scan's transaction", async () => {
+    world = await webhookWorld(h(), 'session.opened,session.expired');
+    await h().sessions.executeAll(expiryScanStatements(h().db, h().clock.now()));
+    const { auth } = (await h().createSession('u-1', { sessionId: 'ext-u-1' })).json().data.attributes;
+    // The token API reads the session a second before its expiry, still active; its first use is
+    // written late (a stalled database), while a scan past the expiry and its lag is reporting it.
+    h().clock.advance(599);
+    const asked = h().clock.now();
+    const found = await authenticateToken(h(), auth, asked);
+    h().clock.advance(6);
+    const [hold, ...report] = expiryScanStatements(h().db, h().clock.now());
+    let firstUse: Promise<void> | undefined;
+    let settled = false;
+    await h()
+      .db.transaction()
+      .execute(async (trx) => {
+        await trx.executeQuery(hold as CompiledQuery);
+        firstUse = recordFirstUse(h(), found, asked, (error) => {
+          throw error;
+        }).finally(() => {
+          settled = true;
+        });
+        // The first use waits on the watermark's row lock while the scan holds it.
+        const deadline = Date.now() + 10_000;
+        for (;;) {
+          const { rows } = await sql<{ waiting: string }>`
+            select count(*) as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`.execute(h().db);
+          if (Number(rows[0]?.waiting) > 0 || settled || Date.now() > deadline) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(settled).toBe(false);
+        for (const statement of report) await trx.executeQuery(statement);
+      });
+    await firstUse;
     const events = await h().db.selectFrom('webhook_deliveries').select('event_type').execute();
     expect(events).toEqual([{ event_type: 'session.expired' }]);
   });

@@ -23,9 +23,9 @@ export const EXPIRY_SCAN_BATCH = 2000;
  * event after session.expired. On PostgreSQL the watermark is read FOR SHARE: a scan in progress holds its
  * row, and the end waits for it and reads where it moved (docs/design.md §11). The player's logout, in
  * the launch write, checks the same (db/launch-write/). `waitForScan: false` reads the committed watermark
- * without the lock: for a token's first use, a write per session, where the lock cost a WAL record each
- * (pgbench, 16 connections: 9,076–9,446 → 8,480–8,554 updates a second) and only a use written late during
- * a scan's transaction still slips through (docs/design.md §11).
+ * without the lock: for a token's first use asked well before its expiry, a write per session, where the
+ * lock cost a WAL record each (pgbench, 16 connections: 9,076–9,446 → 8,480–8,554 updates a second) and no
+ * write is late enough to meet a scan of that session (token/first-use.ts, docs/design.md §11).
  */
 export function notReportedExpired(db: Db, { waitForScan = true } = {}): RawBuilder<SqlBool> {
   const share = waitForScan && db.getExecutor().adapter instanceof PostgresAdapter ? sql` for share` : sql``;
