@@ -10,12 +10,33 @@ export const EXPIRY_SCAN_INTERVAL_MS = 15_000;
  */
 export const EXPIRY_SCAN_LAG_MS = 5000;
 /**
- * The sessions one run's transaction reports at most (more when the last of them shares its expiry with
- * others): tens of thousands expiring in the same minute, or a backlog after an outage, are reported in
- * transactions of this size, one after the other, not in one that holds the writes meanwhile (on SQLite
- * every launch's; docs/design.md, "Many rows at once").
+ * The session.expired deliveries one run's transaction writes at most (more when the last of its sessions
+ * shares its expiry with others): tens of thousands of sessions expiring in the same minute, or a backlog
+ * after an outage, are reported in transactions of this size, one after the other, not in one that holds
+ * the writes meanwhile (on SQLite every launch's; on PostgreSQL the ends and the batches with a logout,
+ * which wait for the watermark; docs/design.md, "Many rows at once" and §11). Counted in deliveries, not
+ * sessions: a session writes one for each endpoint of its client that takes the event, and a transaction
+ * takes about five times as long for five endpoints (docs/design.md, "Many rows at once").
  */
 export const EXPIRY_SCAN_BATCH = 2000;
+
+/**
+ * How many sessions one transaction of the scan may report for at most `rows` deliveries: `rows` over
+ * the most endpoints taking session.expired that any client has (read with the endpoints; at least one).
+ */
+export async function expiryScanSessions(db: Db, rows = EXPIRY_SCAN_BATCH): Promise<number> {
+  const widest = await db
+    .selectFrom('webhook_endpoints as e')
+    .innerJoin('webhook_subscriptions as sub', 'sub.endpoint_id', 'e.id')
+    .select((eb) => eb.fn.countAll<number | string>().as('endpoints'))
+    .where('e.enabled', '=', 1)
+    .where('sub.event_type', '=', 'session.expired')
+    .groupBy('e.client_id')
+    .orderBy('endpoints', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return Math.max(1, Math.floor(rows / Math.max(1, Number(widest?.endpoints ?? 1))));
+}
 
 /**
  * The condition a session's end is written under besides its expiry: the expiry scan has not reported it
@@ -46,6 +67,7 @@ export function expiryScanUpTo(now: Date): string {
  * sessions from the watermark on: the run stops at the expiry of the batch's last one, and the next run
  * (expiryScanUpTo says whether one is due at once) goes on from there. The bound reads only sessions that
  * expired (whatever ended them), which nothing writes any more, so each statement finds the same one.
+ * `batch` counts sessions (expiryScanSessions turns a number of deliveries into one).
  */
 export function expiryScanStatements(db: Db, now: Date, batch = EXPIRY_SCAN_BATCH): CompiledQuery[] {
   const upTo = expiryScanUpTo(now);

@@ -5,6 +5,7 @@ import { oldestPendingAgeSeconds } from './delivery.repository.js';
 import {
   EXPIRY_SCAN_BATCH,
   EXPIRY_SCAN_INTERVAL_MS,
+  expiryScanSessions,
   expiryScanStatements,
   expiryScanUpTo,
 } from './expiry-scan.js';
@@ -82,16 +83,18 @@ export function startExpiryScan(
 
 /**
  * Reports the sessions that reached their expiry, a batch per transaction until the watermark reaches
- * the moment it scans to (other writes go between them; expiry-scan.ts). Old deliveries are purged with
- * the other records (ops/purge-targets.ts).
+ * the moment it scans to (other writes go between them; expiry-scan.ts): each writes about `rows`
+ * deliveries at most, whatever the number of endpoints taking them. Old deliveries are purged with the
+ * other records (ops/purge-targets.ts).
  */
 export async function scanExpiries(
   context: Pick<AppContext, 'db' | 'sessions'>,
   now: Date,
-  batch = EXPIRY_SCAN_BATCH,
+  rows = EXPIRY_SCAN_BATCH,
 ): Promise<void> {
   const upTo = expiryScanUpTo(now);
   for (;;) {
+    const batch = await expiryScanSessions(context.db, rows);
     await context.sessions.executeAll(expiryScanStatements(context.db, now, batch));
     const scan = await context.db
       .selectFrom('webhook_expiry_scan')
