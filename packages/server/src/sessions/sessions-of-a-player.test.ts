@@ -1,9 +1,10 @@
-import { type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { showPlayer } from '../admin/player-record.js';
 import { endPlayerSessionsStatement } from '../session-control/session-end.js';
 import { DIALECTS } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
+import { planOf, recordingStatements } from '../test-support/query-plans.js';
 import { findLiveSessionsOfPlayer, searchSessions } from './session-search.js';
 import { generateSessionId } from './token.js';
 
@@ -64,15 +65,7 @@ describe.each(DIALECTS)("a player's sessions on %s", (dialect) => {
     }
     if (dialect === 'postgres') await sql`analyze`.execute(h().db);
 
-    const queries: RootOperationNode[] = [];
-    const capturing: KyselyPlugin = {
-      transformQuery: (args) => {
-        queries.push(args.node);
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
-    const db = h().db.withPlugin(capturing);
+    const { db, statements: recorded } = recordingStatements(h().db);
     const player = playerId(7);
     // The player page's live sessions; the sessions search by player; `player show`.
     expect(await findLiveSessionsOfPlayer(db, player, now)).toHaveLength(SESSIONS / PLAYERS);
@@ -82,30 +75,14 @@ describe.each(DIALECTS)("a player's sessions on %s", (dialect) => {
     ).toHaveLength(51);
     const shown = await showPlayer(db, client.id, 'user-7', now);
     expect(shown.ok).toBe(true);
-    const statements = queries
-      .map((node) => h().db.getExecutor().compileQuery(node, { queryId: 'plan' }))
-      .filter((statement) => /from "sessions"/.test(statement.sql));
+    const statements = recorded().filter((statement) => /from "sessions"/.test(statement.sql));
     // A block or an operator's "end sessions": the update of the player's live sessions.
     statements.push(endPlayerSessionsStatement(h().db, player, 'operator', now));
     expect(statements).toHaveLength(4);
     for (const statement of statements) {
-      const plan = await planOf(statement.sql, statement.parameters);
+      const plan = await planOf(h().db, dialect, statement);
       expect(plan, statement.sql).toMatch(/sessions_player_id_idx/);
       expect(plan, statement.sql).not.toMatch(/SCAN sessions\b|Seq Scan on sessions\b/);
     }
   });
-
-  /** The plan of a statement, as text: SQLite's EXPLAIN QUERY PLAN details, PostgreSQL's EXPLAIN lines. */
-  const planOf = async (text: string, parameters: readonly unknown[]): Promise<string> => {
-    const explain = dialect === 'sqlite' ? 'explain query plan' : 'explain';
-    const { rows } = await h()
-      .db.getExecutor()
-      .executeQuery<Record<string, unknown>>({
-        sql: `${explain} ${text}`,
-        parameters,
-        query: sql``.toOperationNode(),
-        queryId: { queryId: 'plan' },
-      });
-    return rows.map((row) => String(row.detail ?? row['QUERY PLAN'])).join('\n');
-  };
 });

@@ -1,7 +1,8 @@
-import { type KyselyPlugin, type QueryResult, type RootOperationNode, sql, type UnknownRow } from 'kysely';
+import { type KyselyPlugin, type QueryResult, sql, type UnknownRow } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
+import { planOf, recordingStatements } from '../test-support/query-plans.js';
 import { insertWebhookEndpoint, listWebhookEndpoints } from './webhook-endpoint.repository.js';
 import { WEBHOOK_EVENT_TYPES } from './webhook-event.js';
 
@@ -106,16 +107,9 @@ describe.each(DIALECTS)("a client's webhook endpoints listed on %s", (dialect) =
     if (dialect === 'postgres') await sql`analyze`.execute(h().db);
 
     // The console's webhooks page of a client: the queries listWebhookEndpoints makes.
-    const queries: RootOperationNode[] = [];
-    const capturing: KyselyPlugin = {
-      transformQuery: (args) => {
-        queries.push(args.node);
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
-    expect(await listWebhookEndpoints(h().db.withPlugin(capturing), 'casino-500')).toHaveLength(5);
-    const statements = queries.map((node) => h().db.getExecutor().compileQuery(node, { queryId: 'plan' }));
+    const recording = recordingStatements(h().db);
+    expect(await listWebhookEndpoints(recording.db, 'casino-500')).toHaveLength(5);
+    const statements = recording.statements();
     // What the outbox triggers read for each session a client's disable ends (migration 009's
     // sessionEventInsert, with the trigger's row as parameters).
     statements.push(
@@ -126,23 +120,9 @@ describe.each(DIALECTS)("a client's webhook endpoints listed on %s", (dialect) =
     );
     expect(statements).toHaveLength(3);
     for (const statement of statements) {
-      const plan = await planOf(statement.sql, statement.parameters);
+      const plan = await planOf(h().db, dialect, statement);
       expect(plan, statement.sql).toMatch(/webhook_endpoints_client_id_idx/);
       expect(plan, statement.sql).not.toMatch(/(SCAN webhook_endpoints|Seq Scan on webhook_endpoints)\b/);
     }
   });
-
-  /** The plan of a statement, as text: SQLite's EXPLAIN QUERY PLAN details, PostgreSQL's EXPLAIN lines. */
-  const planOf = async (text: string, parameters: readonly unknown[]): Promise<string> => {
-    const explain = dialect === 'sqlite' ? 'explain query plan' : 'explain';
-    const { rows } = await h()
-      .db.getExecutor()
-      .executeQuery<Record<string, unknown>>({
-        sql: `${explain} ${text}`,
-        parameters,
-        query: sql``.toOperationNode(),
-        queryId: { queryId: 'plan' },
-      });
-    return rows.map((row) => String(row.detail ?? row['QUERY PLAN'])).join('\n');
-  };
 });

@@ -1,9 +1,10 @@
-import { type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_SEARCH_SCAN, insertAuditRecord, searchAuditRecords } from '../../audit/audit.repository.js';
 import { generateSessionId } from '../../sessions/token.js';
 import { addTestOperator, consoleClient } from '../../test-support/console-client.js';
 import { useHarness } from '../../test-support/harness.js';
+import { planOf, recordingStatements } from '../../test-support/query-plans.js';
 import { DIALECTS } from '../../test-support/test-database.js';
 
 /** The targets listed on a page of the audit log, in order. */
@@ -118,30 +119,14 @@ describe.each(DIALECTS)('a search of a large audit log on %s', (dialect) => {
 
     // The read, whatever the text: along the primary key from the newest, never the whole table.
     if (dialect === 'postgres') await sql`analyze audit_log`.execute(h().db);
-    const queries: RootOperationNode[] = [];
-    const capturing: KyselyPlugin = {
-      transformQuery: (args) => {
-        queries.push(args.node);
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
+    const recording = recordingStatements(h().db);
     for (const search of ['client.update', 'setting', 'nothing-matches']) {
-      await searchAuditRecords(h().db.withPlugin(capturing), { search, limit: 51 });
+      await searchAuditRecords(recording.db, { search, limit: 51 });
     }
-    expect(queries.length).toBeGreaterThanOrEqual(3);
-    for (const node of queries) {
-      const statement = h().db.getExecutor().compileQuery(node, { queryId: 'plan' });
-      const explain = dialect === 'sqlite' ? 'explain query plan' : 'explain';
-      const { rows } = await h()
-        .db.getExecutor()
-        .executeQuery<Record<string, unknown>>({
-          sql: `${explain} ${statement.sql}`,
-          parameters: statement.parameters,
-          query: sql``.toOperationNode(),
-          queryId: { queryId: 'plan' },
-        });
-      const plan = rows.map((row) => String(row.detail ?? row['QUERY PLAN'])).join('\n');
+    const statements = recording.statements();
+    expect(statements.length).toBeGreaterThanOrEqual(3);
+    for (const statement of statements) {
+      const plan = await planOf(h().db, dialect, statement);
       expect(plan, statement.sql).toMatch(
         /Index (Only )?Scan Backward using audit_log_pkey|USING (COVERING )?INDEX sqlite_autoindex_audit_log_1/,
       );
