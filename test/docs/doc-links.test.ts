@@ -1,19 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, normalize, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** What a reader of the repository (or of a package on npm) is given: the README, docs/, each package's README. */
-const DOCUMENTS = [
-  'README.md',
-  ...(await readdir(join(ROOT, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
-  ...(await readdir(join(ROOT, 'packages')))
-    .map((name) => `packages/${name}/README.md`)
-    .filter((path) => existsSync(join(ROOT, path))),
-];
+import { DOCUMENTS, ROOT } from './documents.js';
 
 /**
  * The project's own notes that live beside the repository, not in it: a reader who clones it has none of

@@ -1,18 +1,7 @@
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-const DOCUMENTS = [
-  'README.md',
-  ...(await readdir(join(ROOT, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
-  ...(await readdir(join(ROOT, 'packages')))
-    .map((name) => `packages/${name}/README.md`)
-    .filter((path) => existsSync(join(ROOT, path))),
-];
+import { DOCUMENTS, ROOT } from './documents.js';
 
 /**
  * A real secret or API key given to the CLI as an argument (`--secret "$SECRET"`, `--api-key $KEY`): the
