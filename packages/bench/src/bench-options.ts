@@ -3,6 +3,9 @@ import { PLAIN_SCENARIOS, SCENARIO_NAMES, type ScenarioName } from './scenarios/
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** The soak's own scenario (--soak only): every kind of request at once (modes/mixed-workload.ts). */
+export const MIXED_SCENARIO = 'mixed';
+
 export interface BenchOptions {
   readonly scenarios: readonly ScenarioName[];
   readonly dialects: readonly Dialect[];
@@ -30,6 +33,13 @@ export interface BenchOptions {
   readonly floor: boolean;
   /** Seconds of sustained v2 load with the service's memory sampled; 0: no soak. */
   readonly soak: number;
+  /**
+   * --soak with `--scenarios mixed`: every kind of request at once (launches, webhooks to three
+   * endpoints, session control, token reads, the console, refusals), with more of the service sampled.
+   */
+  readonly mixed: boolean;
+  /** Requests per second the load generator keeps to in all (0: as fast as the service answers). */
+  readonly rate: number;
   readonly cpuProfileDir: string | undefined;
   /** Count instructions per request under callgrind instead of timing requests. */
   readonly instructions: boolean;
@@ -69,7 +79,14 @@ Measures poker-launch against bare Fastify over HTTP, alternating them, and prin
                           stores each launch through the service's own session store before it answers
                           (what the durable write alone costs; nothing else of the service); with
                           --instructions, counted too
-  --soak <s>              sustained v2 load on the service alone, its RSS sampled (MB/min)
+  --soak <s>              sustained v2 load on the service alone, its RSS sampled (MB/min); with
+                          --scenarios mixed, every kind of request at once (v2 and v3 launches, a
+                          client with three webhook endpoints answering 204, 500 and never, session
+                          ends and blocks, token reads, v3 with an API key, console pages of a signed-in
+                          operator, refusals of every kind), sampled each minute: RSS, V8 heap, external
+                          memory, fds, active handles, metric series, database connections, webhook
+                          backlog
+  --rate <n>              requests per second in all (default 0: as fast as the service answers)
   --cpu-prof <dir>        run the service under node --cpu-prof, profile written to <dir> at its exit
   --instructions          count instructions per request (valgrind's callgrind) of bare Fastify and the
                           service instead of timing them, one request at a time: the same code gives
@@ -108,6 +125,7 @@ export function parseBenchOptions(
       'activity-cost': { type: 'boolean', default: false },
       floor: { type: 'boolean', default: false },
       soak: { type: 'string', default: '0' },
+      rate: { type: 'string', default: '0' },
       'cpu-prof': { type: 'string' },
       instructions: { type: 'boolean', default: false },
       requests: { type: 'string', default: '3000' },
@@ -149,7 +167,9 @@ export function parseBenchOptions(
           : instructions
             ? PLAIN_SCENARIOS.join(',')
             : SCENARIO_NAMES.join(',');
-  const scenarios = parseScenarios(values.scenarios ?? defaultScenarios);
+  const mixed = values.scenarios === MIXED_SCENARIO;
+  if (mixed && soak === 0) throw new UsageError('--scenarios mixed is a soak: give --soak <s>');
+  const scenarios = parseScenarios(mixed ? 'v2' : (values.scenarios ?? defaultScenarios));
   for (const against of ['v2-webhook', 'v2-replay'] as const) {
     if (scenarios.includes(against) && (flatStore || soak > 0 || instructions || activityCost)) {
       throw new UsageError(
@@ -173,6 +193,8 @@ export function parseBenchOptions(
     activityCost,
     floor,
     soak,
+    mixed,
+    rate: integer('--rate', values.rate, 0),
     cpuProfileDir: values['cpu-prof'],
     instructions,
     requests: integer('--requests', values.requests, 1),
@@ -185,7 +207,9 @@ function parseScenarios(list: string): ScenarioName[] {
   const names = list.split(',').filter((name) => name !== '');
   for (const name of names) {
     if (!(SCENARIO_NAMES as readonly string[]).includes(name)) {
-      throw new UsageError(`--scenarios: unknown scenario "${name}" (${SCENARIO_NAMES.join(', ')})`);
+      throw new UsageError(
+        `--scenarios: unknown scenario "${name}" (${SCENARIO_NAMES.join(', ')}; with --soak, alone: ${MIXED_SCENARIO})`,
+      );
     }
   }
   if (names.length === 0) throw new UsageError('--scenarios: name at least one scenario');

@@ -200,6 +200,48 @@ describe('npm run bench', () => {
     expect(await processesWhoseEnvironmentHas(folder)).toEqual([]);
   });
 
+  it('runs the mixed soak: every kind of request, the service read at the start and the end, no 5xx', async () => {
+    const run = await runBench(
+      [
+        '--soak=3',
+        '--scenarios=mixed',
+        '--dialect=sqlite',
+        '--players=5',
+        '--connections=2',
+        '--rate=50',
+        `--out=${join(folder, 'bench.md')}`,
+      ],
+      { env: { TMPDIR: folder } },
+    );
+    expect(run.stderr).not.toContain('FAILED');
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    const [row] = tableRows(run.stdout, 'scenario');
+    expect(row?.slice(0, 2)).toEqual(['mixed', 'sqlite']);
+    const minutes = tableRows(run.stdout, 'minute');
+    expect(minutes).toHaveLength(2);
+    for (const [, rss, heap, , fds, handles, series, connections, pending] of minutes) {
+      for (const value of [rss, heap, fds, handles, series, connections])
+        expect(Number(value)).toBeGreaterThan(0);
+      expect(Number(pending)).toBeGreaterThanOrEqual(0);
+    }
+    for (const kind of [
+      'v3 API key × 5 (201)',
+      'block × 5 (200)',
+      'unblock × 5 (204)',
+      'console page × 5 (200)',
+    ])
+      expect(run.stdout).toContain(kind);
+    expect(run.stdout).toContain('refused: wrong sign-in × 5 (401)');
+    expect(run.stdout).toMatch(/Deliveries that reached the receiver: 204 endpoint \d+/);
+    expect(await readdir(folder)).toEqual(['bench.md']);
+  }, 180_000);
+
+  it('refuses the mixed scenario outside a soak', async () => {
+    const run = await runBench(['--scenarios=mixed']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--scenarios mixed is a soak');
+  });
+
   it('refuses an unknown scenario with exit code 2 and the usage', async () => {
     const run = await runBench(['--scenarios=v4']);
     expect(run.code).toBe(2);

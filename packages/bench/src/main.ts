@@ -16,6 +16,7 @@ import {
   compareTable,
   flatStoreTable,
   instructionsTable,
+  mixedSoakTables,
   replayTable,
   roundsTable,
   soakTable,
@@ -112,7 +113,13 @@ async function soakSection(options: BenchOptions): Promise<Section> {
   const rows: SoakRow[] = [];
   for (const dialect of options.dialects) rows.push(await runSoak(options, dialect, progress));
   return {
-    lines: ['## Soak: the service alone under sustained load', '', ...soakTable(rows), ''],
+    lines: [
+      '## Soak: the service alone under sustained load',
+      '',
+      ...soakTable(rows),
+      '',
+      ...rows.flatMap((row) => (row.minutes ? mixedSoakTables(row) : [])),
+    ],
     failures: rows.reduce((sum, row) => sum + row.failures, 0),
   };
 }
@@ -218,6 +225,8 @@ function describeRun(options: BenchOptions): string {
         ? `${options.requests} requests per target uncounted, then ${options.requests} counted under callgrind`
         : `${options.rounds} rounds × ${options.duration} s per target (after ${options.warmup} s of warm-up each)`,
     `${options.players} players per scenario`,
+    ...(options.rate > 0 ? [`${options.rate} requests a second in all`] : []),
+    ...(options.mixed ? ['mixed workload'] : []),
     `service LOG_LEVEL ${options.logLevel} into /dev/null`,
   ];
   if (options.seedSessions > 0) parts.push(`${options.seedSessions.toLocaleString('en-US')} stored sessions`);

@@ -10,6 +10,8 @@ export interface LoadOptions {
   readonly duration: number;
   /** Send exactly this many requests instead, however long they take. */
   readonly amount?: number | undefined;
+  /** Requests per second in all, across the connections (undefined or 0: as fast as answered). */
+  readonly rate?: number | undefined;
   /** Seconds a request may wait for its answer before it counts as an error (default 30). */
   readonly requestTimeout?: number | undefined;
 }
@@ -43,6 +45,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         connections,
         ...(options.amount === undefined ? { duration: options.duration } : { amount: options.amount }),
         timeout: options.requestTimeout ?? 30,
+        ...(options.rate ? { overallRate: options.rate } : {}),
         // Results come on a sample tick: ticks of 100 ms end the run within 100 ms of `duration`.
         sampleInt: 100,
         requests: [toAutocannon(requests[0] as LoadRequest)],

@@ -1,6 +1,7 @@
 import type { InstructionRow } from '../modes/instructions.js';
 import { type PairedRow, rowSummaries } from '../modes/paired-row.js';
 import type { SoakRow } from '../modes/soak.js';
+import { leastSquaresSlope } from '../stats.js';
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
 const ms = (value: number) => (Number.isNaN(value) ? '–' : value.toFixed(2));
@@ -256,4 +257,70 @@ export function instructionsTable(rows: readonly InstructionRow[]): string[] {
         : []),
     ]),
   );
+}
+
+const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+
+/**
+ * The mixed soak, per dialect: the service as read every minute, then what grew after the first minute
+ * (least-squares slope per minute; memory in MB, the rest in counts), the kinds of request and their
+ * answers, and what reached the receiver's three endpoints.
+ */
+export function mixedSoakTables(row: SoakRow): string[] {
+  const minutes = row.minutes ?? [];
+  const steady = minutes.filter((sample) => sample.seconds >= row.slopeFromSecond);
+  const slope = (value: (sample: (typeof minutes)[number]) => number, scale = 1) =>
+    (
+      leastSquaresSlope(steady.map((sample) => ({ x: sample.seconds / 60, y: value(sample) / scale }))) || 0
+    ).toFixed(2);
+  const MB = 1024 * 1024;
+  return [
+    `### ${row.dialect}: the service read every minute`,
+    '',
+    ...table(
+      [
+        'minute',
+        'RSS MB',
+        'V8 heap used MB',
+        'external MB',
+        'fds',
+        'active handles',
+        'metric series',
+        'db connections',
+        'pending deliveries',
+      ],
+      minutes.map((sample) => [
+        (sample.seconds / 60).toFixed(1),
+        mb(sample.rss),
+        mb(sample.heapUsed),
+        mb(sample.external),
+        String(sample.fds),
+        String(sample.activeHandles),
+        String(sample.metricSeries),
+        String(sample.dbConnections),
+        String(sample.pendingDeliveries),
+      ]),
+    ),
+    '',
+    `Growth per minute after ${Math.round(row.slopeFromSecond)} s (least squares over the minutes): RSS ` +
+      `${slope((s) => s.rss, MB)} MB, V8 heap ${slope((s) => s.heapUsed, MB)} MB, external ` +
+      `${slope((s) => s.external, MB)} MB, fds ${slope((s) => s.fds)}, handles ${slope((s) => s.activeHandles)}, ` +
+      `metric series ${slope((s) => s.metricSeries)}, pending deliveries ${slope((s) => s.pendingDeliveries)}.`,
+    '',
+    `Answers: ${Object.entries(row.statusCounts ?? {})
+      .map(([status, n]) => `${status} × ${count(n)}`)
+      .join(
+        ', ',
+      )}. One cycle of requests (in brackets, the answer to the first of each kind, sent once before the load): ${Object.entries(
+      row.kinds ?? {},
+    )
+      .map(([kind, n]) => `${kind} × ${n} (${row.firstAnswers?.[kind] ?? '?'})`)
+      .join(', ')}.`,
+    '',
+    row.deliveries
+      ? `Deliveries that reached the receiver: 204 endpoint ${count(row.deliveries.hooks)}, 500 endpoint ` +
+        `${count(row.deliveries.fail)}, never-answering endpoint ${count(row.deliveries.hang)}.`
+      : '',
+    '',
+  ];
 }

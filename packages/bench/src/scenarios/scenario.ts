@@ -5,7 +5,7 @@ export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** One HTTP request as the load generator sends it, to the service or to bare Fastify alike. */
 export interface LoadRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path and query string. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;

@@ -18,6 +18,8 @@ export interface ReceiverProcess {
   readonly serviceEnv: Readonly<Record<string, string>>;
   /** Deliveries received so far. */
   received(): Promise<number>;
+  /** Deliveries that came so far to each path: /hooks (204), /fail (500), /hang (never answered). */
+  counts(): Promise<{ hooks: number; fail: number; hang: number }>;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,10 @@ export async function startReceiver(): Promise<ReceiverProcess> {
       async received() {
         const answer = await fetch(`${server.url}/count`);
         return ((await answer.json()) as { received: number }).received;
+      },
+      async counts() {
+        const answer = await fetch(`${server.url}/counts`);
+        return (await answer.json()) as { hooks: number; fail: number; hang: number };
       },
       async stop() {
         try {
