@@ -172,6 +172,6 @@ function describeSample(read: ServiceSample): string {
   return (
     `${Math.round(read.seconds)} s: RSS ${(read.rss / MB).toFixed(1)} MB, heap ${(read.heapUsed / MB).toFixed(1)} MB, ` +
     `external ${(read.external / MB).toFixed(1)} MB, ${read.fds} fds, ${read.activeHandles} handles, ` +
-    `${read.metricSeries} series, ${read.dbConnections} db connections, ${read.pendingDeliveries} pending deliveries`
+    `${read.metricSeries} series, ${read.dbConnections} db connections, ${read.pendingDeliveries} pending deliveries, store ${(read.storeBytes / MB).toFixed(1)} MB`
   );
 }

@@ -1,4 +1,4 @@
-import { readdir, readlink } from 'node:fs/promises';
+import { readdir, readlink, stat } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Dialect } from '../bench-options.js';
@@ -25,6 +25,8 @@ export interface ServiceSample {
   readonly dbConnections: number;
   /** Webhook deliveries not delivered yet (state pending): the outbox the sender works through. */
   readonly pendingDeliveries: number;
+  /** The store's size: SQLite the file and its -wal, PostgreSQL pg_database_size. */
+  readonly storeBytes: number;
 }
 
 export interface ServiceProbe {
@@ -85,7 +87,7 @@ async function openDescriptors(pid: number): Promise<string[]> {
 }
 
 interface DatabaseProbe {
-  read(): Promise<Pick<ServiceSample, 'dbConnections' | 'pendingDeliveries'>>;
+  read(): Promise<Pick<ServiceSample, 'dbConnections' | 'pendingDeliveries' | 'storeBytes'>>;
   close(): Promise<void>;
 }
 
@@ -101,9 +103,11 @@ async function openDatabaseProbe(dialect: Dialect, databaseUrl: string, pid: num
           'select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
         );
         const pending = await client.query<{ n: string }>(PENDING);
+        const size = await client.query<{ n: string }>('select pg_database_size(current_database()) as n');
         return {
           dbConnections: Number(connections.rows[0]?.n),
           pendingDeliveries: Number(pending.rows[0]?.n),
+          storeBytes: Number(size.rows[0]?.n),
         };
       },
       close: () => client.end(),
@@ -115,9 +119,18 @@ async function openDatabaseProbe(dialect: Dialect, databaseUrl: string, pid: num
   return {
     async read() {
       const targets = await openDescriptors(pid);
+      const sizes = await Promise.all(
+        [path, `${path}-wal`].map((file) =>
+          stat(file).then(
+            (found) => found.size,
+            () => 0,
+          ),
+        ),
+      );
       return {
         dbConnections: targets.filter((target) => target === path || target === `${path}-wal`).length,
         pendingDeliveries: pending.get()?.n ?? Number.NaN,
+        storeBytes: sizes.reduce((sum, size) => sum + size, 0),
       };
     },
     close: async () => {

@@ -288,6 +288,7 @@ export function mixedSoakTables(row: SoakRow): string[] {
         'metric series',
         'db connections',
         'pending deliveries',
+        'store MB',
       ],
       minutes.map((sample) => [
         (sample.seconds / 60).toFixed(1),
@@ -299,6 +300,7 @@ export function mixedSoakTables(row: SoakRow): string[] {
         String(sample.metricSeries),
         String(sample.dbConnections),
         String(sample.pendingDeliveries),
+        mb(sample.storeBytes),
       ]),
     ),
     '',
