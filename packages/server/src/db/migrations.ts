@@ -55,7 +55,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '028_logout_while_live': logoutWhileLive(dialect),
     '029_redelivered_at': redeliveredAt,
     '030_webhook_endpoints_client_index': webhookEndpointsClientIndex,
-    '031_sessions_player_index': sessionsPlayerIndex,
+    '031_sessions_player_index': sessionsPlayerIndex(dialect),
   };
 }
 
