@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WriteStatements } from '../db/write-statements.js';
 import { TEST_POSTGRES_URL } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
+import { untilWaitingOnLock } from '../test-support/lock-waits.js';
 import { blockPlayer, findControlledPlayer } from './player-block.js';
 
 /**
@@ -26,14 +26,7 @@ describe.runIf(TEST_POSTGRES_URL)('a block racing a launch on PostgreSQL', () =>
       .finally(() => {
         settled = true;
       });
-    const deadline = Date.now() + 10_000;
-    while (!settled && Date.now() < deadline) {
-      const { rows } = await sql<{ waiting: string }>`
-        select count(*) as waiting from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`.execute(h().db);
-      if (Number(rows[0]?.waiting) > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await untilWaitingOnLock(h().db, () => settled);
     return { answer: launch };
   };
 

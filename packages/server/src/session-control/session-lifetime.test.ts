@@ -1,4 +1,4 @@
-import { type CompiledQuery, sql } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changeClient, disableClient } from '../admin/client-admin.js';
 import { storeStatements } from '../db/write-statements.js';
@@ -10,6 +10,7 @@ import {
 } from '../test-support/control-requests.js';
 import { TEST_POSTGRES_URL } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
+import { untilWaitingOnLock } from '../test-support/lock-waits.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from '../test-support/webhook-world.js';
 import { recordFirstUse } from '../token/first-use.js';
@@ -257,14 +258,7 @@ describe.runIf(TEST_POSTGRES_URL)('a logout or a first use racing the expiry sca
             settled = true;
           });
         // The batch waits on the watermark's row lock while the scan holds it.
-        const deadline = Date.now() + 10_000;
-        for (;;) {
-          const { rows } = await sql<{ waiting: string }>`
-            select count(*) as waiting from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`.execute(h().db);
-          if (Number(rows[0]?.waiting) > 0 || settled || Date.now() > deadline) break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await untilWaitingOnLock(h().db, () => settled);
         expect(settled).toBe(false);
         for (const statement of report) await trx.executeQuery(statement);
       });
@@ -298,14 +292,7 @@ describe.runIf(TEST_POSTGRES_URL)('a logout or a first use racing the expiry sca
           settled = true;
         });
         // The first use waits on the watermark's row lock while the scan holds it.
-        const deadline = Date.now() + 10_000;
-        for (;;) {
-          const { rows } = await sql<{ waiting: string }>`
-            select count(*) as waiting from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`.execute(h().db);
-          if (Number(rows[0]?.waiting) > 0 || settled || Date.now() > deadline) break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await untilWaitingOnLock(h().db, () => settled);
         expect(settled).toBe(false);
         for (const statement of report) await trx.executeQuery(statement);
       });
