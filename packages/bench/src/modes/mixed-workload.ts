@@ -1,8 +1,8 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { type SignableParams, sign } from '@poker-launch/sdk';
+import { operatorCli, operatorEnvironment } from '../processes/operator-cli.js';
 import { POKER_LAUNCH_BIN } from '../processes/service-process.js';
 import { send, sendEach } from '../scenarios/http-send.js';
 import { type BenchClient, JSON_API, type LoadRequest, playerNumber } from '../scenarios/scenario.js';
@@ -10,8 +10,6 @@ import { prepareToken } from '../scenarios/token-scenario.js';
 import { prepareV2, v2Params, v2Request } from '../scenarios/v2-scenario.js';
 import { prepareV3 } from '../scenarios/v3-scenario.js';
 import type { ReceiverProcess } from '../webhooks/receiver-process.js';
-
-const run = promisify(execFile);
 
 /** The client whose events go to three endpoints: one answering 204, one 500, one never. */
 export const MIXED_HOOKS_CLIENT = 'bench-mixed-hooks';
@@ -44,14 +42,8 @@ export async function prepareMixedWorkload(
   players: number,
   progress: (line: string) => void,
 ): Promise<MixedWorkload> {
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
-    POKER_LAUNCH_ENV: 'production',
-    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
-  };
-  const cli = (...args: string[]) => run(process.execPath, [POKER_LAUNCH_BIN, ...args], { env });
+  const env = operatorEnvironment(databaseUrl, { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
+  const cli = operatorCli(env);
   const hooks = { id: MIXED_HOOKS_CLIENT, secret: randomBytes(32).toString('hex') };
   const replay = { id: REPLAY_CLIENT, secret: randomBytes(32).toString('hex') };
   await cli('client', 'add', hooks.id, '--secret', hooks.secret);

@@ -1,20 +1,17 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import type { BenchOptions, Dialect } from '../bench-options.js';
 import { alternate } from '../load/alternate.js';
 import type { LoadResult } from '../load/run-load.js';
 import { type PairedRow, pairedRow } from '../modes/paired-row.js';
 import type { ServiceUnderTest } from '../modes/service-under-test.js';
-import { POKER_LAUNCH_BIN } from '../processes/service-process.js';
+import { operatorCli, operatorEnvironment } from '../processes/operator-cli.js';
 import { sendEach } from '../scenarios/http-send.js';
 import { type BenchClient, playerNumber, type Scenario } from '../scenarios/scenario.js';
 import { v2Params, v2Request } from '../scenarios/v2-scenario.js';
 import { median } from '../stats.js';
 import type { ReceiverProcess } from './receiver-process.js';
 
-const run = promisify(execFile);
 /** The client whose launches the endpoint hears of; `bench` keeps none, so plain v2 writes no event. */
 export const WEBHOOK_CLIENT_ID = 'bench-hooks';
 /** Longest the benchmark waits for the deliveries of one run to arrive before it gives up. */
@@ -95,21 +92,9 @@ export async function runWebhookCost(
 /** The client and its endpoint, added with the operator CLI while the service runs (it sees both within a second). */
 async function addWebhookClient(databaseUrl: string, url: string): Promise<BenchClient> {
   const client = { id: WEBHOOK_CLIENT_ID, secret: randomBytes(32).toString('hex') };
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
-    POKER_LAUNCH_ENV: 'production',
-    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
-  };
-  await run(process.execPath, [POKER_LAUNCH_BIN, 'client', 'add', client.id, '--secret', client.secret], {
-    env,
-  });
-  await run(
-    process.execPath,
-    [POKER_LAUNCH_BIN, 'webhook', 'add', client.id, url, '--events', 'session.created'],
-    { env },
-  );
+  const cli = operatorCli(operatorEnvironment(databaseUrl, { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }));
+  await cli('client', 'add', client.id, '--secret', client.secret);
+  await cli('webhook', 'add', client.id, url, '--events', 'session.created');
   // The endpoint reaches the service's live configuration within a second.
   await sleep(1500);
   return client;
