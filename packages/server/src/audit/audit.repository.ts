@@ -114,6 +114,66 @@ export async function searchAuditRecords(
   return { records: newestFirst(query, rows).map(toAuditRecord), readTo };
 }
 
+/** A page of a search read upwards from where it starts, and where the page above it starts. */
+export interface AuditSearchPageUp {
+  records: AuditRecord[];
+  /** The first match above the page among those read (the page above starts there unless it read on). */
+  nextAbove: string | undefined;
+  /** Whether the log has older records than `from`, the page's oldest. */
+  older: boolean;
+}
+
+/**
+ * The search page that starts at `from` (its oldest record read, or its oldest match), going back towards
+ * the newest: the matches among the `read` records from `from` upwards, at most `limit`. A page read
+ * downwards from `before` spans at most `read` records from the record its next page is linked from, so
+ * this finds its records again exactly, however few matched, where the `limit` matches just newer than
+ * its first one might reach into the pages above it (docs/console.md, "Audit log").
+ */
+export async function searchAuditRecordsUp(
+  db: Db,
+  query: { from: string; search: string; limit: number; read?: number },
+): Promise<AuditSearchPageUp> {
+  const read = query.read ?? AUDIT_SEARCH_SCAN;
+  const contains = containsText(query.search);
+  // One record more than the page reads: the page above may start at it.
+  const span = db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('id', '>=', query.from)
+    .orderBy('id', 'asc')
+    .limit(read + 1);
+  const matches = await db
+    .selectFrom(span.as('span'))
+    .selectAll()
+    .where((eb) => eb.or([contains(eb.ref('action')), contains(eb.ref('target'))]))
+    .orderBy('id', 'asc')
+    .limit(query.limit + 1)
+    .execute();
+  const beyond = await db
+    .selectFrom('audit_log')
+    .select('id')
+    .where('id', '>=', query.from)
+    .orderBy('id', 'asc')
+    .limit(1)
+    .offset(read)
+    .execute();
+  const edge = beyond[0]?.id;
+  const page = matches.filter((row) => edge === undefined || row.id < edge).slice(0, query.limit);
+  const older = await db
+    .selectFrom('audit_log')
+    .select('id')
+    .where('id', '<', query.from)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .execute();
+  return {
+    records: page.reverse().map(toAuditRecord),
+    nextAbove: matches[page.length]?.id,
+    older: older.length > 0,
+  };
+}
+
 /**
  * One batch of the purge: records older than `before` (AuditLogRetention). Several instances may run it
  * at once: on PostgreSQL each takes rows nobody else holds.

@@ -109,14 +109,19 @@ export interface IdPage<T> {
   /** The page's number: only a label; the rows are found from the id in the link (db/id-window.ts). */
   page: number;
   hasNext: boolean;
-  /** The query values of page `n`, the next or the previous one (none for the first). */
+  /**
+   * Rows newer than the page shown as page 1: written since the operator paged on, kept off the page they
+   * came back to so that it shows what it showed (its "Previous page" leads to the newest).
+   */
+  newer: boolean;
+  /** The query values of page `n`, the next or the previous one (none for the newest). */
   linkTo(n: number): Record<string, string | number | undefined>;
 }
 
 /**
  * The page `?page=N&before=<id>` (older than the row) or `?page=N&after=<id>` (newer) asks for, else the
  * newest: found from the id, at the same cost however deep (docs/design.md, "The console on a large
- * store"). Coming back to the newest rows, it shows the first page.
+ * store"). Coming back to the first page, it shows the rows it showed (rows added since are above it).
  */
 export async function idPageOf<T extends { id: string }>(
   values: FormValues,
@@ -128,11 +133,15 @@ export async function idPageOf<T extends { id: string }>(
   let rows: T[];
   let number = 1;
   let hasNext: boolean;
+  let aboveFirst = false;
   const newer = LISTED_ID.test(after) ? await list({ limit: PAGE_SIZE + 1, after }) : [];
   if (newer.length > PAGE_SIZE) {
-    // More than a page newer: the page is the one just above the row; the row and older ones follow.
+    // More than a page newer: the page is the one just above the row; the row and older ones follow. Page 1
+    // too, when rows were added above it since (its link carries the row), so that going back shows again
+    // what the page showed rather than the new rows and one less of its own.
     rows = newer.slice(1);
-    number = Math.max(2, page);
+    number = page;
+    aboveFirst = page === 1;
     hasNext = true;
   } else {
     const older = LISTED_ID.test(before) && after === '';
@@ -147,8 +156,9 @@ export async function idPageOf<T extends { id: string }>(
     rows,
     page: number,
     hasNext,
+    newer: aboveFirst,
     linkTo: (n) =>
-      n > number ? { page: n, before: last } : n <= 1 || first === undefined ? {} : { page: n, after: first },
+      n > number ? { page: n, before: last } : n < 1 || first === undefined ? {} : { page: n, after: first },
   };
 }
 

@@ -55,6 +55,7 @@ export function activityRoutes(context: AppContext): ConsoleRoute[] {
           pager: {
             page: attempts.page,
             hasNext: attempts.hasNext,
+            newer: attempts.newer,
             href: (n: number) =>
               `${base}${queryString({ refused: refusedOnly ? 'yes' : undefined, ...attempts.linkTo(n) })}`,
           },

@@ -40,8 +40,14 @@ describe.each(DIALECTS)('the console clients page on %s', (dialect) => {
     expect(linkOf(third.body, 'next')).toBeUndefined();
     const backToSecond = await browser.get(linkOf(third.body, 'prev') ?? '');
     expect(clientsOn(backToSecond.body)).toEqual(ids(51, 100));
+    // Back on page 1, the clients it showed (a client added above them does not push one off); its
+    // "Previous page" leads to the start of the list, with the new client.
     const backToFirst = await browser.get(linkOf(backToSecond.body, 'prev') ?? '');
-    expect(clientsOn(backToFirst.body)).toEqual(ids(0, 49));
+    expect(backToFirst.body).toContain('Page 1');
+    expect(clientsOn(backToFirst.body)).toEqual(ids(1, 50));
+    const start = await browser.get(linkOf(backToFirst.body, 'prev') ?? '');
+    expect(clientsOn(start.body)).toEqual(ids(0, 49));
+    expect(linkOf(start.body, 'prev')).toBeUndefined();
     // A page number typed by hand is a label: without an id beside it, the first clients.
     expect(clientsOn((await browser.get('/console/clients?page=3')).body)).toEqual(ids(0, 49));
 

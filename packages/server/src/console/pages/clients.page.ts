@@ -124,6 +124,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
           pager: {
             page: shown.page,
             hasNext: shown.hasNext,
+            newer: shown.newer,
             href: (n: number) => `${CLIENTS}${queryString({ q: search, ...shown.linkTo(n) })}`,
           },
         });

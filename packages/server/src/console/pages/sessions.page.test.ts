@@ -54,11 +54,27 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     const third = await browser.get(linkOf(second.body, 'next') ?? '');
     expect(playersOn(third.body)).toEqual(expected(20, 1));
     expect(linkOf(third.body, 'next')).toBeUndefined();
+    // Sessions created meanwhile change none of the pages the operator comes back to.
+    for (let n = 121; n <= 125; n++) {
+      expect((await h().createSession(`p-${n}`)).statusCode).toBe(200);
+      h().clock.advance(1);
+    }
     const backToSecond = await browser.get(linkOf(third.body, 'prev') ?? '');
     expect(playersOn(backToSecond.body)).toEqual(expected(70, 21));
+    const toFirst = linkOf(backToSecond.body, 'prev') ?? '';
+    expect(toFirst).toContain('client=demo');
+    const backToFirst = await browser.get(toFirst);
+    expect(backToFirst.body).toContain('Page 1');
+    expect(playersOn(backToFirst.body)).toEqual(expected(120, 71));
+    const newest = await browser.get(linkOf(backToFirst.body, 'prev') ?? '');
+    expect(playersOn(newest.body)).toEqual(expected(125, 76));
+    expect(linkOf(newest.body, 'prev')).toBeUndefined();
     // A page number typed by hand is a label: without an id beside it, the newest sessions.
     const byHand = await browser.get('/console/sessions?page=999999');
-    expect(playersOn(byHand.body)).toEqual(expected(120, 71));
+    expect(playersOn(byHand.body)).toEqual(expected(125, 76));
+    for (const bad of ['after=%00x', 'before=../../x', `after=${'a'.repeat(200)}`, 'page=1e9&after=zz']) {
+      expect((await browser.get(`/console/sessions?${bad}`)).statusCode, bad).not.toBe(500);
+    }
   }, 30_000);
 
   it('goes back to the sessions page after ending one, whatever was sent as the way back', async () => {

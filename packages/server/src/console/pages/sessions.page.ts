@@ -64,6 +64,7 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
           pager: {
             page: found.page,
             hasNext: found.hasNext,
+            newer: found.newer,
             href: (n: number) => `${SESSIONS}${queryString({ ...filter, ...found.linkTo(n) })}`,
           },
         });

@@ -127,6 +127,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         pager: {
           page: deliveries.page,
           hasNext: deliveries.hasNext,
+          newer: deliveries.newer,
           href: (n: number) =>
             `${base}${queryString({ failed: failedOnly ? 'yes' : undefined, ...deliveries.linkTo(n) })}`,
         },
