@@ -92,11 +92,6 @@ export function pageNumber(values: FormValues): number {
   return /^[1-9]\d{0,5}$/.test(text) ? Number(text) : 1;
 }
 
-/** The rows of one page, fetched one more than a page to know whether there is a next one. */
-export function pageWindow(page: number): { limit: number; offset: number } {
-  return { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE };
-}
-
 /** What an id of a listed row may look like in a link: attempt ids (hex), delivery ids (msg_…), client ids. */
 const LISTED_ID = /^[\w.-]{1,64}$/;
 
@@ -118,23 +113,39 @@ export interface IdPage<T> {
   linkTo(n: number): Record<string, string | number | undefined>;
 }
 
+/** What a list pages by: a row's key in the links (its id, unless the list is kept in another order). */
+export interface PageKey<T> {
+  of(row: T): string;
+  valid(cursor: string): boolean;
+  /** The longest key a link may carry. */
+  max: number;
+}
+
+const ROW_ID: PageKey<{ id: string }> = {
+  of: (row) => row.id,
+  valid: (cursor) => LISTED_ID.test(cursor),
+  max: 64,
+};
+
 /**
  * The page `?page=N&before=<id>` (older than the row) or `?page=N&after=<id>` (newer) asks for, else the
  * newest: found from the id, at the same cost however deep (docs/design.md, "The console on a large
  * store"). Coming back to the first page, it shows the rows it showed (rows added since are above it).
  */
-export async function idPageOf<T extends { id: string }>(
+export async function idPageOf<T>(
   values: FormValues,
   list: (window: IdWindow) => Promise<T[]>,
+  key: PageKey<T> = ROW_ID as PageKey<T>,
 ): Promise<IdPage<T>> {
-  const before = textField(values, 'before', 64);
-  const after = textField(values, 'after', 64);
+  const before = textField(values, 'before', key.max, true);
+  const after = textField(values, 'after', key.max, true);
+  const valid = (cursor: string) => cursor.length <= key.max && key.valid(cursor);
   const page = pageNumber(values);
   let rows: T[];
   let number = 1;
   let hasNext: boolean;
   let aboveFirst = false;
-  const newer = LISTED_ID.test(after) ? await list({ limit: PAGE_SIZE + 1, after }) : [];
+  const newer = valid(after) ? await list({ limit: PAGE_SIZE + 1, after }) : [];
   if (newer.length > PAGE_SIZE) {
     // More than a page newer: the page is the one just above the row; the row and older ones follow. Page 1
     // too, when rows were added above it since (its link carries the row), so that going back shows again
@@ -144,14 +155,14 @@ export async function idPageOf<T extends { id: string }>(
     aboveFirst = page === 1;
     hasNext = true;
   } else {
-    const older = LISTED_ID.test(before) && after === '';
+    const older = valid(before) && after === '';
     const listed = await list(older ? { limit: PAGE_SIZE + 1, before } : { limit: PAGE_SIZE + 1 });
     if (older) number = Math.max(2, page);
     rows = listed.slice(0, PAGE_SIZE);
     hasNext = listed.length > PAGE_SIZE;
   }
-  const first = rows[0]?.id;
-  const last = rows.at(-1)?.id;
+  const first = rows[0] === undefined ? undefined : key.of(rows[0]);
+  const last = rows.at(-1) === undefined ? undefined : key.of(rows.at(-1) as T);
   return {
     rows,
     page: number,
@@ -160,10 +171,6 @@ export async function idPageOf<T extends { id: string }>(
     linkTo: (n) =>
       n > number ? { page: n, before: last } : n < 1 || first === undefined ? {} : { page: n, after: first },
   };
-}
-
-export function pageOf<T>(rows: readonly T[], page: number): { rows: T[]; page: number; hasNext: boolean } {
-  return { rows: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE };
 }
 
 /** A query string of the given values (empty ones left out), for links that keep a search. */

@@ -11,20 +11,41 @@ import { playerFromRow } from './player.repository.js';
 export async function searchPlayers(
   db: Db,
   search: { text: string; clientId?: string | undefined },
-  page: { limit: number; offset: number },
+  page: PlayerWindow,
 ): Promise<Player[]> {
   let query = db
     .selectFrom('players')
     .selectAll()
     .where((eb) => eb.or([eb('external_id', '=', search.text), eb('nick_key', '=', nickKey(search.text))]));
   if (search.clientId) query = query.where('client_id', '=', search.clientId);
+  // From the player beside the console's link, by client and then the integrator's id (unique together):
+  // a player added meanwhile shifts no page, where an OFFSET moved the others by one (docs/console.md).
+  const bound = page.after ?? page.before;
+  const up = page.after !== undefined;
+  if (bound) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('client_id', 'external_id'), up ? '<' : '>', eb.tuple(bound.clientId, bound.externalId)),
+    );
+  }
   const rows = await query
-    .orderBy('client_id')
-    .orderBy('external_id')
+    .orderBy('client_id', up ? 'desc' : 'asc')
+    .orderBy('external_id', up ? 'desc' : 'asc')
     .limit(page.limit)
-    .offset(page.offset)
     .execute();
-  return rows.map(playerFromRow);
+  const players = rows.map(playerFromRow);
+  return up ? players.reverse() : players;
+}
+
+/** Where a page of the player search starts: after the player `before` names, or just above `after`'s. */
+export interface PlayerWindow {
+  limit: number;
+  before?: PlayerKey | undefined;
+  after?: PlayerKey | undefined;
+}
+
+export interface PlayerKey {
+  clientId: string;
+  externalId: string;
 }
 
 /** A player by the service's own id, whatever its client. */

@@ -2,13 +2,14 @@ import type { FastifyReply } from 'fastify';
 import { blockPlayerAsOperator, endPlayerSessions, unblockPlayerAsOperator } from '../../admin/operations.js';
 import { checkOperatorBlock } from '../../admin/session-control-admin.js';
 import type { AppContext } from '../../app-context.js';
+import { CLIENT_ID_PATTERN } from '../../client-id.js';
 import { findClient } from '../../clients/client.repository.js';
-import { integratorPlayerId } from '../../players/player.js';
-import { findPlayerAnywhere, searchPlayers } from '../../players/player-search.js';
+import { integratorPlayerId, type Player } from '../../players/player.js';
+import { findPlayerAnywhere, type PlayerKey, searchPlayers } from '../../players/player-search.js';
 import { findControlledPlayer, isBlocked } from '../../session-control/player-block.js';
 import { findLiveSessionsOfPlayer } from '../../sessions/session-search.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { type FormValues, formOf, pageNumber, pageOf, pageWindow, queryString, textField } from '../form.js';
+import { type FormValues, formOf, idPageOf, type PageKey, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
 import { sentence } from './client-form.js';
 
@@ -58,6 +59,22 @@ function noSuchPlayer(reply: FastifyReply, signedIn: SignedIn, id: string) {
  * Players: search by the integrator's id or the nick; a player's profile, block and live sessions; its
  * sessions ended (support too), a block set or lifted (admin), as `poker-launch player …` does.
  */
+/**
+ * A found player in the pager's links: its client's id (which has no space), a space, the integrator's id;
+ * the search is kept in that order (players/player-search.ts).
+ */
+const PLAYER_KEY: PageKey<Player> = {
+  of: (player) => `${player.clientId} ${player.externalId}`,
+  valid: (cursor) => CLIENT_ID_PATTERN.test(cursor.split(' ', 1)[0] ?? '') && cursor.includes(' '),
+  max: 64 + 1 + 256,
+};
+
+function playerKeyOf(cursor: string | undefined): PlayerKey | undefined {
+  if (cursor === undefined) return undefined;
+  const space = cursor.indexOf(' ');
+  return { clientId: cursor.slice(0, space), externalId: cursor.slice(space + 1) };
+}
+
 export function playerRoutes(context: AppContext): ConsoleRoute[] {
   /** The player by our id, with its client and the id the integrator knows it by (what the CLI takes). */
   const playerOf = async (id: string) => {
@@ -112,13 +129,22 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
         const query = formOf(request.query);
         const text = textField(query, 'q', 128);
         const clientId = textField(query, 'client', 64);
-        const page = pageNumber(query);
         const found =
           text === ''
             ? undefined
-            : pageOf(
-                await searchPlayers(context.db, { text, clientId: clientId || undefined }, pageWindow(page)),
-                page,
+            : await idPageOf(
+                query,
+                (window) =>
+                  searchPlayers(
+                    context.db,
+                    { text, clientId: clientId || undefined },
+                    {
+                      limit: window.limit,
+                      before: playerKeyOf(window.before),
+                      after: playerKeyOf(window.after),
+                    },
+                  ),
+                PLAYER_KEY,
               );
         return sendPage(reply, 'players', {
           title: 'Players',
@@ -127,9 +153,11 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
           clientId,
           players: found?.rows,
           pager: {
-            page,
+            page: found?.page ?? 1,
             hasNext: found?.hasNext ?? false,
-            href: (n: number) => `${PLAYERS}${queryString({ q: text, client: clientId, page: n })}`,
+            newer: found?.newer ?? false,
+            href: (n: number) =>
+              `${PLAYERS}${queryString({ q: text, client: clientId, ...found?.linkTo(n) })}`,
           },
         });
       },

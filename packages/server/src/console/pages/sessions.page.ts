@@ -141,7 +141,7 @@ async function playerIdsFor(context: AppContext, filter: SessionFilter): Promise
   const found = await searchPlayers(
     context.db,
     { text: filter.player, clientId: filter.client || undefined },
-    { limit: 50, offset: 0 },
+    { limit: 50 },
   );
   return [
     ...found.map((player) => player.id),
