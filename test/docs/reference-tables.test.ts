@@ -1,11 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EXCLUDED_KEYS } from '@poker-launch/sdk/internal';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../packages/cli/src/commands/index.js';
 import { playerEraseCommand } from '../../packages/cli/src/commands/player-erase.js';
 import { serveCommand } from '../../packages/cli/src/commands/serve.js';
-import { EXCLUDED_KEYS } from '../../packages/sdk/src/index.js';
 import { PERSONAL_COLUMNS } from '../../packages/server/src/admin/player-erase.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { createMetrics, METRIC_PREFIX } from '../../packages/server/src/ops/metrics.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { NOT_JSON, PhpArray, PhpInputError, parseStr, phpJsonDecode } from '@poker-launch/sdk';
+import { NOT_JSON, PhpArray, PhpInputError, parseStr, phpJsonDecode } from '@poker-launch/sdk/php';
 import { type CommandContext, CommandError, type ParsedArgs, UsageError } from './command.js';
 import { stringOption } from './launch-command-support.js';
 

@@ -1,3 +1,10 @@
+/**
+ * `@poker-launch/sdk`: what an integrator uses (docs/sdk.md, "Entry points"). The client, its options,
+ * results and errors, the wire types, and the signing functions for requests built by hand. The PHP
+ * readers are in `@poker-launch/sdk/php`, the signature's building blocks the service and the tools
+ * use in `@poker-launch/sdk/internal`. test/public-surface.test.ts pins this list: a name added or
+ * removed here is a change of the public API.
+ */
 export type {
   CasinoGameLaunch,
   CasinoLobbyLaunch,
@@ -8,6 +15,7 @@ export type {
 export {
   BUSINESS_ERROR_CODES,
   LaunchApiError,
+  type LaunchApiErrorInit,
   type LaunchErrorCode,
   type LaunchErrorObject,
 } from './client/launch-api-error.js';
@@ -23,44 +31,22 @@ export type { CreateSessionResult, GameSession, OpenGameResult } from './client/
 export { DEFAULT_RETRY, type RetryOptions } from './client/retry.js';
 export type { BlockPlayerOptions, PlayerBlock, PlayerBlockResult } from './client/session-control.js';
 export type { CallOptions, FetchLike, FetchResponseLike } from './client/transport.js';
-export { compareUtf8 } from './php/compare-utf8.js';
-export { NOT_JSON, phpJsonDecode } from './php/json-decode.js';
-export { PhpInputError, parseStr } from './php/parse-str.js';
-export { arrayReplace, PhpArray, PhpFloat, type PhpKey, type PhpValue, phpKey } from './php/php-array.js';
-export { floatText } from './php/php-text.js';
 export {
   canonicalString,
-  EXCLUDED_KEYS,
   MAX_PARAMETER_DEPTH,
-  mergedCanonicalString,
-  numberText,
   type SignableParams,
   type SignableValue,
 } from './signature/canonical-string.js';
 export {
-  EMPTY_BODY_SHA256,
-  formatHmacSignHeader,
-  HMAC_SCHEME_LINE,
   type HmacRequest,
   type HmacSignedParts,
   type HmacSignFields,
   type HmacSignReading,
-  hmacSignature,
   hmacSignHeader,
   hmacSigningText,
-  isHmacSignHeader,
   parseHmacSignHeader,
   verifyHmacSign,
 } from './signature/hmac.js';
-export {
-  isNonce,
-  NONCE_PATTERN,
-  newNonce,
-  parseUnixSeconds,
-  type ReplayFields,
-  replayFields,
-  unixSeconds,
-} from './signature/replay-fields.js';
-export { mergedSignedText, sign, signaturesMatch, signedText } from './signature/sign.js';
-export { sha256Hex } from './signature/web-crypto.js';
+export { newNonce, type ReplayFields, replayFields, unixSeconds } from './signature/replay-fields.js';
+export { sign, signedText } from './signature/sign.js';
 export * from './wire/index.js';

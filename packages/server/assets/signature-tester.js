@@ -1,7 +1,7 @@
 // The signature tester page. It sends the pasted request (never the secret key) to the service's dry
 // run, shows the answer with textContent only (nothing pasted becomes markup), and hashes the canonical
 // string with the secret key in this browser, with the SDK itself.
-import { sha256Hex } from '../sdk/index.js';
+import { sha256Hex } from '../sdk/internal.js';
 import { readCurl } from './curl-command.js';
 
 const $ = (id) => document.getElementById(id);

@@ -1,17 +1,14 @@
 import {
-  arrayReplace,
   canonicalString,
   hmacSignHeader,
   hmacSigningText,
-  isNonce,
   newNonce,
-  type PhpArray,
-  parseUnixSeconds,
   replayFields,
-  sha256Hex,
   sign,
   unixSeconds,
 } from '@poker-launch/sdk';
+import { isNonce, parseUnixSeconds, sha256Hex } from '@poker-launch/sdk/internal';
+import { arrayReplace, type PhpArray } from '@poker-launch/sdk/php';
 import { type Command, type CommandContext, CommandError, type ParsedArgs, UsageError } from '../command.js';
 import { stringOption } from '../launch-command-support.js';
 import { type BodyInput, readBody, readPairs } from '../sign-input.js';

@@ -1,4 +1,4 @@
-import { sha256Hex } from '@poker-launch/sdk';
+import { sha256Hex } from '@poker-launch/sdk/internal';
 import { buildApp, type Database, LiveConfig, loadConfig, openDatabase } from '@poker-launch/server';
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';

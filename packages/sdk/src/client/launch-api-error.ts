@@ -22,9 +22,24 @@ export const BUSINESS_ERROR_CODES: ReadonlySet<LaunchErrorCode> = new Set([
   'username_too_long',
 ]);
 
+/**
+ * What `new LaunchApiError(init)` takes: the response's status and errors, and what the client learnt
+ * making the call. Typed for a test double of the client's failures:
+ *
+ * @example
+ * const taken: LaunchApiErrorInit = {
+ *   status: 500,
+ *   attempts: 1,
+ *   errors: [{ status: 500, code: 'username_exists', title: 'Internal Server Error', detail: 'A Player with this username already exists in the system.' }],
+ * };
+ * throw new LaunchApiError(taken);
+ */
 export interface LaunchApiErrorInit {
+  /** HTTP status; 0 when no response arrived. */
   status: number;
+  /** The response's errors, the first of them giving the error's `code`, `detail` and `pointer`. */
   errors: readonly LaunchErrorObject[];
+  /** The service's request id, quoted to the operator. */
   requestId?: string | undefined;
   /** `Retry-After` of a 429 or 503, in seconds. */
   retryAfterSeconds?: number | undefined;
@@ -32,13 +47,15 @@ export interface LaunchApiErrorInit {
   canonical?: { server: string; sdk: string } | undefined;
   /** The staging server's hmac signing text and the SDK's own, for a signature error of the hmac scheme. */
   hmacSigningText?: { server: string; sdk: string } | undefined;
-  attempts: number;
   /** Lines that explain the error further (an unsigned request, the staging server's signature hints). */
   notes?: readonly string[] | undefined;
   /** The request went without a sign (no secret key configured): the canonical strings cannot explain it. */
   unsigned?: boolean | undefined;
   /** Fallback code and detail when the response carried no errors document. */
   fallback?: { code: LaunchErrorCode; detail: string } | undefined;
+  /** How many requests were sent, retries included. */
+  attempts: number;
+  /** The error that caused this one (a network failure), as `Error.cause`. */
   cause?: unknown;
 }
 

@@ -22,6 +22,9 @@ export function integratorProgram(files: readonly string[]): ts.Program {
     lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
     types: ['node'],
     typeRoots: [join(repositoryRoot, 'node_modules', '@types')],
-    paths: { '@poker-launch/sdk': [join(packageRoot, 'dist', 'index.d.ts')] },
+    paths: {
+      '@poker-launch/sdk': [join(packageRoot, 'dist', 'index.d.ts')],
+      '@poker-launch/sdk/php': [join(packageRoot, 'dist', 'php.d.ts')],
+    },
   });
 }

@@ -1,4 +1,4 @@
-import { arrayReplace, PhpArray } from '@poker-launch/sdk';
+import { arrayReplace, PhpArray } from '@poker-launch/sdk/php';
 import type { FastifyRequest } from 'fastify';
 import { clientIdParameter } from '../clients/client-id-parameter.js';
 import { bodyNote, phpReading } from '../http/body/php-reading.js';

@@ -1,4 +1,4 @@
-import { arrayReplace, PhpArray } from '@poker-launch/sdk';
+import { arrayReplace, PhpArray } from '@poker-launch/sdk/php';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { storeStatements } from '../db/write-statements.js';

@@ -1,11 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
-import {
-  isHmacSignHeader,
-  mergedCanonicalString,
-  mergedSignedText,
-  parseHmacSignHeader,
-  signaturesMatch,
-} from '@poker-launch/sdk';
+import { parseHmacSignHeader } from '@poker-launch/sdk';
+import { isHmacSignHeader, signaturesMatch } from '@poker-launch/sdk/internal';
+import { mergedCanonicalString, mergedSignedText } from '@poker-launch/sdk/php';
 import { type Client, requestProtection, signingSecrets } from '../clients/client.js';
 import type { Config } from '../config.js';
 import { ApiError } from '../http/api-error.js';

@@ -1,11 +1,6 @@
 import { createHmac } from 'node:crypto';
-import {
-  type HmacSignFields,
-  hmacSigningText,
-  isHmacSignHeader,
-  parseHmacSignHeader,
-  signaturesMatch,
-} from '@poker-launch/sdk';
+import { type HmacSignFields, hmacSigningText, parseHmacSignHeader } from '@poker-launch/sdk';
+import { isHmacSignHeader, signaturesMatch } from '@poker-launch/sdk/internal';
 
 /** The request as the hmac signature covers it (docs/integration.md#the-hmac-signature). */
 export interface HmacWire {

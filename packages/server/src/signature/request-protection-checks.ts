@@ -1,4 +1,6 @@
-import { arrayReplace, isNonce, type PhpValue, parseUnixSeconds, unixSeconds } from '@poker-launch/sdk';
+import { unixSeconds } from '@poker-launch/sdk';
+import { isNonce, parseUnixSeconds } from '@poker-launch/sdk/internal';
+import { arrayReplace, type PhpValue } from '@poker-launch/sdk/php';
 import { type Client, requestProtection } from '../clients/client.js';
 import { addressAllowed, type RequestProtection } from '../clients/request-protection.js';
 import { ApiError, errorObject } from '../http/api-error.js';

@@ -1,4 +1,6 @@
-import { isHmacSignHeader, type PhpArray, parseHmacSignHeader } from '@poker-launch/sdk';
+import { parseHmacSignHeader } from '@poker-launch/sdk';
+import { isHmacSignHeader } from '@poker-launch/sdk/internal';
+import type { PhpArray } from '@poker-launch/sdk/php';
 
 /** One thing a staging signature error says about the request, beside the canonical string. */
 export interface SignatureHint {

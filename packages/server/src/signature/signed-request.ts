@@ -1,4 +1,4 @@
-import type { PhpArray } from '@poker-launch/sdk';
+import type { PhpArray } from '@poker-launch/sdk/php';
 import type { HmacWire } from './hmac-verification.js';
 import type { SignatureEvidence } from './signature-hints.js';
 

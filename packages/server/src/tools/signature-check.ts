@@ -1,4 +1,5 @@
-import { type ErrorObject, mergedCanonicalString, PhpArray } from '@poker-launch/sdk';
+import type { ErrorObject } from '@poker-launch/sdk';
+import { mergedCanonicalString, PhpArray } from '@poker-launch/sdk/php';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { errorObject } from '../http/api-error.js';

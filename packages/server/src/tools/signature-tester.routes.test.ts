@@ -104,10 +104,16 @@ describe('the signature tester on staging', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.headers['x-frame-options']).toBe('DENY');
-    const sdk = await h().app.inject({ method: 'GET', url: '/tools/sdk/index.js' });
-    expect(sdk.statusCode).toBe(200);
-    expect(sdk.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(sdk.body).toContain('sha256Hex');
+    // Each SDK module the page's script imports (the entry point that has sha256Hex), with what it imports.
+    const script = await h().app.inject({ method: 'GET', url: '/tools/assets/signature-tester.js' });
+    const imports = [...script.body.matchAll(/import \{([^}]*)\} from '\.\.\/sdk\/([^']+)'/g)];
+    expect(imports.map((match) => match[2])).toEqual(['internal.js']);
+    for (const [, names, path] of imports) {
+      const sdk = await h().app.inject({ method: 'GET', url: `/tools/sdk/${path}` });
+      expect(sdk.statusCode).toBe(200);
+      expect(sdk.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      for (const name of (names ?? '').split(',')) expect(sdk.body).toContain(name.trim());
+    }
     expect((await h().app.inject({ method: 'GET', url: '/tools/sdk/../../package.json' })).statusCode).toBe(
       404,
     );

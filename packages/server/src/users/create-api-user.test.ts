@@ -1,4 +1,4 @@
-import { sha256Hex } from '@poker-launch/sdk';
+import { sha256Hex } from '@poker-launch/sdk/internal';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';

@@ -1,4 +1,4 @@
-import { NOT_JSON, PhpArray, phpJsonDecode } from '@poker-launch/sdk';
+import { NOT_JSON, PhpArray, phpJsonDecode } from '@poker-launch/sdk/php';
 import { ApiError } from '../api-error.js';
 import { MAX_JSON_DEPTH } from './json-depth.js';
 import { attachPhpReading } from './php-reading.js';

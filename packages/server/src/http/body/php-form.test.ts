@@ -1,4 +1,4 @@
-import { parseStr } from '@poker-launch/sdk';
+import { parseStr } from '@poker-launch/sdk/php';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error.js';
 import { parsePhpForm } from './php-form.js';

@@ -1,4 +1,4 @@
-import { PhpArray, PhpInputError, parseStr } from '@poker-launch/sdk';
+import { PhpArray, PhpInputError, parseStr } from '@poker-launch/sdk/php';
 import { ApiError } from '../api-error.js';
 import { MAX_FORM_PARAMETERS } from './limits.js';
 import { attachBodyNote, attachPhpReading, toPlain } from './php-reading.js';

@@ -1,4 +1,5 @@
-import { PhpArray, type SignableValue } from '@poker-launch/sdk';
+import type { SignableValue } from '@poker-launch/sdk';
+import { PhpArray } from '@poker-launch/sdk/php';
 
 /**
  * The request's parameters exactly as PHP reads them (an ordered PHP array, integer keys, exact

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { EMPTY_BODY_SHA256 } from '@poker-launch/sdk';
+import { EMPTY_BODY_SHA256 } from '@poker-launch/sdk/internal';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**

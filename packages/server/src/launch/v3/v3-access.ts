@@ -1,4 +1,4 @@
-import type { PhpArray } from '@poker-launch/sdk';
+import type { PhpArray } from '@poker-launch/sdk/php';
 import type { AppContext } from '../../app-context.js';
 import type { Client } from '../../clients/client.js';
 import { clientIdParameter } from '../../clients/client-id-parameter.js';

@@ -1,4 +1,5 @@
-import { sha256Hex, sign } from '@poker-launch/sdk';
+import { sign } from '@poker-launch/sdk';
+import { sha256Hex } from '@poker-launch/sdk/internal';
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_URL, useHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';

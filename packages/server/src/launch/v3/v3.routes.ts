@@ -1,4 +1,4 @@
-import { PhpArray } from '@poker-launch/sdk';
+import { PhpArray } from '@poker-launch/sdk/php';
 import type { AppContext } from '../../app-context.js';
 import { ApiError } from '../../http/api-error.js';
 import { phpReading } from '../../http/body/php-reading.js';
