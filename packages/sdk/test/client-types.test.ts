@@ -6,12 +6,13 @@ import {
   type GameSession,
   type GameSessionState,
   type GameSessionStateDocument,
-  type LaunchApiError,
+  LaunchApiError,
+  type LaunchApiErrorInit,
   type LaunchErrorCode,
   type OpenGameResult,
   type PlayerBlock,
 } from '@poker-launch/sdk';
-import { describe, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 
 // These cases are checked by the compiler (`npx tsc -p tsconfig.test.json`, part of `npm test`): every
 // `@ts-expect-error` line must fail to compile, or the type check fails. The calls sit in functions that
@@ -112,5 +113,25 @@ describe('result and error types', () => {
       // @ts-expect-error not a code the service ever sends
       error.code === 'username_taken';
     expectTypeOf(typo).returns.toBeBoolean();
+  });
+});
+
+describe('LaunchApiErrorInit', () => {
+  it("is the constructor's argument, so that an integrator's test double of a refusal is typed", () => {
+    expectTypeOf<ConstructorParameters<typeof LaunchApiError>[0]>().toEqualTypeOf<LaunchApiErrorInit>();
+    const taken: LaunchApiErrorInit = {
+      status: 500,
+      attempts: 1,
+      errors: [
+        {
+          status: 500,
+          code: 'username_exists',
+          title: 'Internal Server Error',
+          detail: 'A Player with this username already exists in the system.',
+        },
+      ],
+    };
+    const error = new LaunchApiError(taken);
+    expect([error.status, error.code, error.isBusinessError]).toEqual([500, 'username_exists', true]);
   });
 });
