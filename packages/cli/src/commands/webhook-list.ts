@@ -22,7 +22,11 @@ export const webhookListCommand: Command = {
         endpoints.map((endpoint) => [
           endpoint.id,
           endpoint.clientId,
-          endpoint.enabled ? 'yes' : `no (${endpoint.disabledReason ?? 'operator'})`,
+          !endpoint.enabled
+            ? `no (${endpoint.disabledReason ?? 'operator'})`
+            : endpoint.failingSince === null
+              ? 'yes'
+              : `yes (failing since ${endpoint.failingSince}, next probe ${endpoint.nextProbeAt ?? 'now'})`,
           String(endpoint.events.length),
           endpoint.url,
         ]),

@@ -36,10 +36,41 @@ describe.each(DIALECTS)('poker-launch webhook on %s', (kind) => {
         disabledReason: null,
         previousSecretUntil: null,
         createdAt: expect.any(String),
+        failingSince: null,
+        nextProbeAt: null,
       },
     ]);
     expect(JSON.stringify(listed)).not.toContain(secret.slice(6));
     expect((await cli('webhook', 'list')).stdout).toContain(`${id}  casino-1  yes`);
+
+    // Failing, as the deliverer writes it (endpoint-health.ts): shown so, until an update forgets it.
+    const stored = await database().open();
+    try {
+      await stored.db
+        .insertInto('webhook_endpoint_health')
+        .values({
+          endpoint_id: id,
+          failed_attempts: 64,
+          failing_since: '2026-11-28T01:00:00.000Z',
+          next_probe_at: '2026-11-28T02:00:00.000Z',
+          failed_probes: 3,
+        })
+        .execute();
+    } finally {
+      await stored.close();
+    }
+    expect(JSON.parse((await cli('webhook', 'list', '--json')).stdout)[0]).toMatchObject({
+      failingSince: '2026-11-28T01:00:00.000Z',
+      nextProbeAt: '2026-11-28T02:00:00.000Z',
+    });
+    expect((await cli('webhook', 'list')).stdout).toContain(
+      `${id}  casino-1  yes (failing since 2026-11-28T01:00:00.000Z, next probe 2026-11-28T02:00:00.000Z)`,
+    );
+    expect((await cli('webhook', 'update', id, '--enable')).code).toBe(0);
+    expect(JSON.parse((await cli('webhook', 'list', '--json')).stdout)[0]).toMatchObject({
+      failingSince: null,
+      nextProbeAt: null,
+    });
 
     const rotated = await cli(
       'webhook',

@@ -33,6 +33,10 @@ export interface WebhookEndpointJson {
   /** Until when the secret a rotation replaced still signs; null: it does not. */
   previousSecretUntil: string | null;
   createdAt: string;
+  /** Since when the endpoint is failing: only a probe goes to it (null: healthy; docs/operations.md). */
+  failingSince: string | null;
+  /** When a failing endpoint is probed next (null: healthy). */
+  nextProbeAt: string | null;
 }
 
 export function toWebhookEndpointJson(endpoint: WebhookEndpoint, now: Date): WebhookEndpointJson {
@@ -46,6 +50,8 @@ export function toWebhookEndpointJson(endpoint: WebhookEndpoint, now: Date): Web
     disabledReason: endpoint.disabledReason,
     previousSecretUntil: previous !== undefined && previous.until > now.toISOString() ? previous.until : null,
     createdAt: endpoint.createdAt,
+    failingSince: endpoint.failing?.since ?? null,
+    nextProbeAt: endpoint.failing?.nextProbeAt ?? null,
   };
 }
 

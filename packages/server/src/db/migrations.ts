@@ -26,6 +26,7 @@ import { logoutWhileLive } from './migrations/028-logout-while-live.js';
 import { redeliveredAt } from './migrations/029-redelivered-at.js';
 import { webhookEndpointsClientIndex } from './migrations/030-webhook-endpoints-client-index.js';
 import { sessionsPlayerIndex } from './migrations/031-sessions-player-index.js';
+import { webhookEndpointHealth } from './migrations/032-webhook-endpoint-health.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -56,6 +57,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '029_redelivered_at': redeliveredAt,
     '030_webhook_endpoints_client_index': webhookEndpointsClientIndex,
     '031_sessions_player_index': sessionsPlayerIndex(dialect),
+    '032_webhook_endpoint_health': webhookEndpointHealth,
   };
 }
 

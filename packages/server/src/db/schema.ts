@@ -18,6 +18,7 @@ export interface DatabaseSchema {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_expiry_scan: WebhookExpiryScanTable;
   webhook_endpoint_leases: WebhookEndpointLeaseTable;
+  webhook_endpoint_health: WebhookEndpointHealthTable;
   operators: OperatorTable;
   operator_sessions: OperatorSessionTable;
   sign_in_failures: SignInFailureTable;
@@ -216,6 +217,19 @@ export interface WebhookEndpointLeaseTable {
   endpoint_id: string;
   holder: string;
   lease_until: string;
+}
+
+/** An endpoint's health (migration 032; docs/design.md §11): no row, healthy. */
+export interface WebhookEndpointHealthTable {
+  endpoint_id: string;
+  /** Attempts that failed in a row since the last that succeeded. */
+  failed_attempts: number;
+  /** Since when the endpoint is failing: only a probe goes to it (null: not failing). */
+  failing_since: string | null;
+  /** When the failing endpoint is probed next. */
+  next_probe_at: string | null;
+  /** Probes that failed in a row: the next one waits longer. */
+  failed_probes: number;
 }
 
 export interface WebhookExpiryScanTable {

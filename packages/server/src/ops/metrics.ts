@@ -41,6 +41,8 @@ export interface Metrics {
   readonly webhookDeliveries: Counter<'outcome'>;
   /** Where the age of the oldest undelivered webhook event is read when scraped (the deliverer sets it). */
   readonly webhookBacklog: { age?: () => Promise<number> };
+  /** Where the number of failing webhook endpoints is read when scraped (the webhook jobs set it). */
+  readonly webhookEndpointsFailing: { count?: () => Promise<number> };
   /** Console records deleted by the background purge, by kind (launch attempts, audit records, …). */
   readonly consoleRecordsPurged: Counter<'kind'>;
   /** Launch attempts not recorded: the recorder's buffer was full (a database away for long). */
@@ -197,6 +199,18 @@ export function createMetrics(): Metrics {
       if (age !== undefined) this.set(age);
     },
   });
+  const webhookEndpointsFailing: { count?: () => Promise<number> } = {};
+  new Gauge({
+    name: `${METRIC_PREFIX}webhook_endpoints_failing`,
+    help: 'Enabled webhook endpoints failing: only one delivery at a time goes to each, as a probe, until one succeeds; one value for all instances',
+    registers,
+    async collect() {
+      if (webhookEndpointsFailing.count === undefined) return this.set(0);
+      // A database that cannot be read keeps the last value read, as the oldest-pending gauge does.
+      const count = await webhookEndpointsFailing.count().catch(() => undefined);
+      if (count !== undefined) this.set(count);
+    },
+  });
   for (const kind of DATABASE_ERROR_KINDS) metrics.databaseErrors.inc({ kind }, 0);
   for (const code of REPLAY_REFUSAL_CODES) metrics.replayRefusals.inc({ code }, 0);
   for (const outcome of DELIVERY_OUTCOMES) metrics.webhookDeliveries.inc({ outcome }, 0);
@@ -221,6 +235,7 @@ export function createMetrics(): Metrics {
     ...metrics,
     sessionsCreatedSeries,
     webhookBacklog,
+    webhookEndpointsFailing,
     registry: Registry.merge([processRegistry(), own]),
   };
 }

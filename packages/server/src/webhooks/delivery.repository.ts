@@ -35,7 +35,9 @@ export { ENDPOINT_LEASED };
 
 /**
  * Whether the endpoint has a delivery due now that nobody holds on its own (marked rows are the
- * endpoint lease holder's): one short walk of the due index, however long the backlog.
+ * endpoint lease holder's): one short walk of the due index, however long the backlog. A failing
+ * endpoint has none before its next probe (docs/design.md §11, "A failing endpoint"): its run is not
+ * started at each poll only to find that it must wait.
  */
 export async function hasDueDelivery(db: Db, endpointId: string, now: Date): Promise<boolean> {
   const pool = postgresPoolOf(db);
@@ -43,7 +45,20 @@ export async function hasDueDelivery(db: Db, endpointId: string, now: Date): Pro
     const { rows } = await pool.query(PG_HAS_DUE, [endpointId, now.toISOString()]);
     return rows.length > 0;
   }
-  const row = await due(db, endpointId, now, true).select('id').limit(1).executeTakeFirst();
+  const row = await due(db, endpointId, now, true)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_endpoint_health')
+            .select('endpoint_id')
+            .where('webhook_endpoint_health.endpoint_id', '=', endpointId)
+            .where('webhook_endpoint_health.next_probe_at', '>', now.toISOString()),
+        ),
+      ),
+    )
+    .select('id')
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -61,7 +76,10 @@ const PG_DUE = `from webhook_deliveries
 const PG_DUE_UNLEASED = `from webhook_deliveries
   where endpoint_id = $1 and state = 'pending' and next_attempt_at <= $2
     and (lease_until is null or lease_until <= $2)`;
-const PG_HAS_DUE = `select id ${PG_DUE} limit 1`;
+/** Not while the endpoint is failing and its next probe is later (endpoint-health.ts). */
+const PG_NOT_WAITING_FOR_PROBE = `and not exists (select 1 from webhook_endpoint_health
+    where webhook_endpoint_health.endpoint_id = $1 and webhook_endpoint_health.next_probe_at > $2)`;
+const PG_HAS_DUE = `select id ${PG_DUE} ${PG_NOT_WAITING_FOR_PROBE} limit 1`;
 const PG_DUE_READ = {
   text: `select ${SENT_COLUMNS.join(', ')} ${PG_DUE} order by next_attempt_at limit $3`,
   rowMode: 'array',

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/schema.js';
-import type { SessionStore } from '../db/session-store.js';
+import type { SessionStore, WriteStatement } from '../db/session-store.js';
 import {
   type Attempted,
   claimedDeliveries,
@@ -19,6 +19,18 @@ import {
   type SentDelivery,
 } from './delivery.repository.js';
 import type { DeliveryCounter, DeliveryOutcome } from './delivery-outcome.js';
+import {
+  allDueStatement,
+  type EndpointHealth,
+  expiredStatement,
+  FAILING_AFTER_ATTEMPTS,
+  HEALTHY,
+  healthStatement,
+  healthyStatement,
+  nextProbeAt,
+  readEndpointHealth,
+  scheduleSpanSeconds,
+} from './endpoint-health.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { SENDER_NICE, SenderThread } from './send-jobs.js';
 import { endpointSecrets, type WebhookEndpoint } from './webhook-endpoint.js';
@@ -183,12 +195,24 @@ export class WebhookDeliverer {
    */
   private async run(started: WebhookEndpoint): Promise<void> {
     const { db, sessions, clock } = this.options;
+    // Read once a run: while healthy, this run alone (the lease holder's) writes it, batch after batch;
+    // a failing endpoint's run ends after its probe, and the next reads it again.
+    let health = await readEndpointHealth(db, started.id);
     while (!this.stopped) {
       const endpoint = this.options.live.webhookEndpoints.find((loaded) => loaded.id === started.id);
       if (endpoint === undefined || !endpoint.enabled) return;
       const now = clock();
+      const probing = health.failingSince !== undefined;
+      if (probing) {
+        if (health.nextProbeAt !== undefined && now.toISOString() < health.nextProbeAt) return;
+        await this.expire(endpoint.id, now);
+      }
+      const limit = probing ? 1 : CLAIM_BATCH;
       const leased = await this.holdLease(endpoint.id, now);
-      const due = await dueDeliveries(db, endpoint.id, now, CLAIM_BATCH, leased);
+      // The probe is the lease holder's alone (it reads unmarked rows too): one at a time, whatever the
+      // number of instances, where another's claim of an unmarked row would be a second.
+      if (probing && !leased) return;
+      const due = await dueDeliveries(db, endpoint.id, now, limit, leased);
       if (due.length === 0) return;
       let holding: Holding = 'endpoint lease';
       let heldUntil = this.leases.get(endpoint.id) ?? 0;
@@ -200,24 +224,113 @@ export class WebhookDeliverer {
           claimId,
           now,
           leaseUntil: this.leaseEnd(now),
-          limit: CLAIM_BATCH,
+          limit,
         };
         if ((await sessions.execute(claimStatement(db, claim))) === 0) return;
         holding = { claimId };
         heldUntil = claim.leaseUntil.getTime();
         rows = await claimedDeliveries(db, claimId);
       }
-      const results = await this.attempt(endpoint, rows);
+      const { attempted: results, answers } = await this.attempt(endpoint, rows);
       // Recorded before the next read: until then the rows are still pending. The endpoint's lease is
-      // renewed in the same commit, so that it outlasts the next batch too.
+      // renewed in the same commit, so that it outlasts the next batch too, and the endpoint's health
+      // written in it as well.
       const gone = results.some((attempted) => attempted.gone);
-      const at = await this.record(endpoint, holding, results, leased && !gone, heldUntil, gone);
+      const judged = gone
+        ? { health: HEALTHY, statements: [] }
+        : this.judgeHealth(endpoint.id, health, answers);
+      const at = await this.record(
+        endpoint,
+        holding,
+        results,
+        leased && !gone,
+        heldUntil,
+        gone,
+        judged.statements,
+      );
       if (at === undefined) return;
       if (gone) {
         this.options.log.warn({ endpoint: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
         return;
       }
+      const was = health;
+      health = judged.health;
+      if (was.failingSince === undefined && health.failingSince !== undefined) {
+        this.options.log.warn(
+          { endpoint: endpoint.id, failedAttempts: health.failedAttempts, nextProbeAt: health.nextProbeAt },
+          'webhook endpoint failing: only one delivery at a time goes to it as a probe until one succeeds',
+        );
+      } else if (was.failingSince !== undefined && health.failingSince === undefined) {
+        this.options.log.info(
+          { endpoint: endpoint.id, failingSince: was.failingSince },
+          'webhook endpoint healthy again: its pending deliveries go out now',
+        );
+      }
+      // A failing endpoint's run ends after its probe; the next starts at the next probe.
+      if (health.failingSince !== undefined) return;
     }
+  }
+
+  /**
+   * The endpoint's health after a batch's answers (docs/design.md §11, "A failing endpoint"), and what to
+   * write of it in the batch's commit: nothing while it stays healthy with no failure.
+   * - One answer succeeded: healthy. If it was failing, every pending delivery is made due now.
+   * - Only failures (refusals by the URL rules are not the endpoint's doing, nor counted): the run of
+   *   failed attempts grows; at FAILING_AFTER_ATTEMPTS the endpoint is failing and probed next after the
+   *   schedule's first step; a failing endpoint's failed probe puts its next probe a step further.
+   */
+  private judgeHealth(
+    endpointId: string,
+    health: EndpointHealth,
+    answers: BatchAnswers,
+  ): { health: EndpointHealth; statements: WriteStatement[] } {
+    const { db, config } = this.options;
+    if (answers.delivered > 0) {
+      if (health.failingSince !== undefined) {
+        return {
+          health: HEALTHY,
+          statements: [healthyStatement(db, endpointId), allDueStatement(db, endpointId)],
+        };
+      }
+      return health.failedAttempts > 0
+        ? { health: HEALTHY, statements: [healthyStatement(db, endpointId)] }
+        : { health, statements: [] };
+    }
+    if (answers.failed === 0) return { health, statements: [] };
+    const at = answers.at;
+    const schedule = config.webhookRetrySchedule;
+    const failedAttempts = health.failedAttempts + answers.failed;
+    let next: EndpointHealth;
+    if (health.failingSince !== undefined) {
+      const failedProbes = health.failedProbes + 1;
+      next = {
+        failedAttempts,
+        failingSince: health.failingSince,
+        failedProbes,
+        nextProbeAt: nextProbeAt(schedule, failedProbes, at, answers.retryAfter).toISOString(),
+      };
+    } else if (failedAttempts >= FAILING_AFTER_ATTEMPTS) {
+      next = {
+        failedAttempts,
+        failingSince: at.toISOString(),
+        failedProbes: 0,
+        nextProbeAt: nextProbeAt(schedule, 0, at, answers.retryAfter).toISOString(),
+      };
+    } else {
+      next = { ...health, failedAttempts };
+    }
+    return { health: next, statements: [healthStatement(db, endpointId, next)] };
+  }
+
+  /**
+   * Fails a failing endpoint's deliveries due and older than the retry schedule's span: they were held
+   * back, not attempted, and still end "about three days" after their event (counted as `failed`).
+   */
+  private async expire(endpointId: string, now: Date): Promise<void> {
+    const { db, sessions, config } = this.options;
+    const before = new Date(now.getTime() - scheduleSpanSeconds(config.webhookRetrySchedule) * 1000);
+    const failed = await sessions.execute(expiredStatement(db, endpointId, before, now));
+    if (failed > 0) this.options.metrics.webhookDeliveries.inc({ outcome: 'failed' }, failed);
   }
 
   /**
@@ -235,18 +348,19 @@ export class WebhookDeliverer {
     leased: boolean,
     heldUntil: number,
     gone: boolean,
+    health: readonly WriteStatement[],
   ): Promise<Date | undefined> {
     const { db, sessions, clock } = this.options;
     for (let pause = 100; ; pause = Math.min(pause * 2, 2000)) {
       const at = clock();
       try {
-        const record = recordStatements(
-          db,
-          holding,
-          results,
-          at,
-          leased ? this.lease(endpointId, at) : undefined,
-        );
+        // The health's statements first: the lease's, when renewed, stays the last (its count is read).
+        // A recovery's (every pending delivery due) before the batch's own: a retry this batch scheduled
+        // keeps its time.
+        const record = [
+          ...health,
+          ...recordStatements(db, holding, results, at, leased ? this.lease(endpointId, at) : undefined),
+        ];
         if (gone) record.push(...goneStatements(db, endpointId, url, at));
         const changes = await sessions.executeAll(record);
         if (leased) this.heldLease(endpointId, at, changes.at(-1) === 1);
@@ -298,7 +412,10 @@ export class WebhookDeliverer {
   }
 
   /** Sends a batch of the endpoint's deliveries (through the sender thread) and judges each answer. */
-  private async attempt(endpoint: WebhookEndpoint, rows: readonly SentDelivery[]): Promise<Attempted[]> {
+  private async attempt(
+    endpoint: WebhookEndpoint,
+    rows: readonly SentDelivery[],
+  ): Promise<{ attempted: Attempted[]; answers: BatchAnswers }> {
     const problem = webhookUrlProblem(endpoint.url, this.options.config);
     const secrets = endpointSecrets(endpoint, this.options.clock());
     const outcomes: SendOutcome[] =
@@ -324,7 +441,17 @@ export class WebhookDeliverer {
     );
     // Counted once a batch per outcome: one inc per delivery was 0.1-0.5 µs each (docs/performance.md).
     for (const [outcome, n] of counted) this.options.metrics.webhookDeliveries.inc({ outcome }, n);
-    return attempted;
+    // The last Retry-After of the batch's failed answers: a probe's is the only one (batch of one).
+    const retryAfter = outcomes.findLast(
+      (outcome) => outcome.kind === 'answered' && outcome.retryAfter !== undefined,
+    );
+    const answers: BatchAnswers = {
+      at: answeredAt,
+      delivered: counted.get('delivered') ?? 0,
+      failed: (counted.get('retrying') ?? 0) + (counted.get('failed') ?? 0),
+      retryAfter: retryAfter?.kind === 'answered' ? retryAfter.retryAfter : undefined,
+    };
+    return { attempted, answers };
   }
 
   private judge(
@@ -362,6 +489,15 @@ export class WebhookDeliverer {
       gone: false,
     };
   }
+}
+
+/** What a batch's answers say of its endpoint (WebhookDeliverer.judgeHealth). */
+interface BatchAnswers {
+  at: Date;
+  delivered: number;
+  /** Failed attempts, whether retried or not; not the URL rules' refusals, nor a 410. */
+  failed: number;
+  retryAfter: string | undefined;
 }
 
 /**

@@ -118,10 +118,14 @@ describe.each(DIALECTS)("a client's webhook endpoints listed on %s", (dialect) =
           join clients c on c.id = ${'casino-500'}
           where s.event_type = ${'session.revoked'}`.compile(h().db),
     );
-    expect(statements).toHaveLength(3);
+    // The endpoints, their subscriptions, which of them are failing (endpoint-health.ts), the trigger's.
+    expect(statements).toHaveLength(4);
     for (const statement of statements) {
       const plan = await planOf(h().db, dialect, statement);
-      expect(plan, statement.sql).toMatch(/webhook_endpoints_client_id_idx/);
+      // The failing ones' read starts from the health rows (a few: PostgreSQL looks each endpoint up by
+      // its key) or from the client's endpoints: either way not from all 5,000.
+      if (!statement.sql.includes('webhook_endpoint_health'))
+        expect(plan, statement.sql).toMatch(/webhook_endpoints_client_id_idx/);
       expect(plan, statement.sql).not.toMatch(/(SCAN webhook_endpoints|Seq Scan on webhook_endpoints)\b/);
     }
   });

@@ -2,6 +2,7 @@ import type { CompiledQuery, Selectable } from 'kysely';
 import { forUpdate } from '../db/row-locks.js';
 import type { Db, WebhookEndpointTable } from '../db/schema.js';
 import { withinTransaction } from '../db/within-transaction.js';
+import { failingEndpoints, healthyStatement } from './endpoint-health.js';
 import type { WebhookEndpoint } from './webhook-endpoint.js';
 import { isWebhookEventType, type WebhookEventType } from './webhook-event.js';
 
@@ -17,13 +18,17 @@ export async function listWebhookEndpoints(db: Db, clientId?: string): Promise<W
       eb.selectFrom('webhook_endpoints').select('id').where('client_id', '=', clientId),
     );
   }
-  const [rows, subscriptions] = await Promise.all([query.execute(), subscribed.execute()]);
+  const [rows, subscriptions, failing] = await Promise.all([
+    query.execute(),
+    subscribed.execute(),
+    failingEndpoints(db, clientId === undefined ? {} : { clientId }),
+  ]);
   const types = new Map<string, WebhookEventType[]>();
   for (const { endpoint_id, event_type } of subscriptions) {
     if (!isWebhookEventType(event_type)) continue;
     types.set(endpoint_id, [...(types.get(endpoint_id) ?? []), event_type]);
   }
-  return rows.map((row) => toEndpoint(row, types.get(row.id) ?? []));
+  return rows.map((row) => toEndpoint(row, types.get(row.id) ?? [], failing.get(row.id)));
 }
 
 export async function findWebhookEndpoint(db: Db, id: string): Promise<WebhookEndpoint | undefined> {
@@ -35,7 +40,8 @@ export async function findWebhookEndpoint(db: Db, id: string): Promise<WebhookEn
     .where('endpoint_id', '=', id)
     .orderBy('event_type')
     .execute();
-  return toEndpoint(row, subscriptions.map((s) => s.event_type).filter(isWebhookEventType));
+  const failing = await failingEndpoints(db, { endpointId: id });
+  return toEndpoint(row, subscriptions.map((s) => s.event_type).filter(isWebhookEventType), failing.get(id));
 }
 
 /** The endpoint, its row locked until the transaction ends (PostgreSQL; SQLite has one writer at a time). */
@@ -101,6 +107,11 @@ export async function updateWebhookEndpoint(
       }))
       .where('id', '=', id)
       .execute();
+    // A new URL, or the endpoint enabled or disabled, starts with its health forgotten: a failing
+    // endpoint is tried at the next poll, not at its next probe (docs/operations.md, "## Webhooks").
+    if (update.url !== undefined || update.enabled !== undefined) {
+      await trx.executeQuery(healthyStatement(trx, id));
+    }
     if (update.eventTypes !== undefined) {
       await trx.deleteFrom('webhook_subscriptions').where('endpoint_id', '=', id).execute();
       await insertSubscriptions(trx, id, update.eventTypes);
@@ -146,6 +157,7 @@ export function goneStatements(db: Db, id: string, url: string, now: Date): Comp
       .where('id', '=', id)
       .where('url', '=', url)
       .compile(),
+    healthyStatement(db, id),
   ];
 }
 
@@ -167,7 +179,11 @@ async function insertSubscriptions(db: Db, id: string, types: readonly WebhookEv
     .execute();
 }
 
-function toEndpoint(row: Selectable<WebhookEndpointTable>, eventTypes: WebhookEventType[]): WebhookEndpoint {
+function toEndpoint(
+  row: Selectable<WebhookEndpointTable>,
+  eventTypes: WebhookEventType[],
+  failing: { failingSince: string; nextProbeAt: string | null } | undefined,
+): WebhookEndpoint {
   return {
     id: row.id,
     clientId: row.client_id,
@@ -182,5 +198,8 @@ function toEndpoint(row: Selectable<WebhookEndpointTable>, eventTypes: WebhookEv
     disabledReason:
       row.disabled_reason === 'gone' ? 'gone' : row.disabled_reason === null ? null : 'operator',
     createdAt: row.created_at,
+    ...(failing === undefined || row.enabled !== 1
+      ? {}
+      : { failing: { since: failing.failingSince, nextProbeAt: failing.nextProbeAt } }),
   };
 }

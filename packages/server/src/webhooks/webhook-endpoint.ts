@@ -14,6 +14,11 @@ export interface WebhookEndpoint {
   /** Why it is disabled: by the operator, or because it answered 410 Gone. */
   disabledReason: 'operator' | 'gone' | null;
   createdAt: string;
+  /**
+   * Failing (docs/design.md §11, "A failing endpoint"): since when, and when it is probed next; as read
+   * with the endpoint (the deliverer reads the health itself, endpoint-health.ts). Absent: healthy.
+   */
+  failing?: { since: string; nextProbeAt: string | null } | undefined;
 }
 
 /** The secrets that sign a delivery made at `now`. */

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { RepeatedFailure } from '../repeated-failure.js';
 import { oldestPendingAgeSeconds } from './delivery.repository.js';
+import { failingEndpointCount } from './endpoint-health.js';
 import {
   EXPIRY_SCAN_BATCH,
   EXPIRY_SCAN_INTERVAL_MS,
@@ -26,6 +27,7 @@ export function registerWebhookJobs(
   options: WebhookJobOptions = {},
 ): void {
   context.metrics.webhookBacklog.age = () => oldestPendingAgeSeconds(context.db, context.clock());
+  context.metrics.webhookEndpointsFailing.count = () => failingEndpointCount(context.db);
   let deliverer: WebhookDeliverer | undefined;
   let scan: { stop(): Promise<void> } | undefined;
   app.addHook('onListen', async () => {

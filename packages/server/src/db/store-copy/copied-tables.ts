@@ -38,6 +38,10 @@ export const TABLE_PLANS = {
     copy: 'skip',
     why: "held by the source's running instances: the target's instances take their own",
   },
+  webhook_endpoint_health: {
+    copy: 'skip',
+    why: "what the source's attempts found of each endpoint: the target's deliverers find it again",
+  },
   operator_sessions: {
     copy: 'skip',
     why: 'console sign-ins: operators sign in again on the new store',

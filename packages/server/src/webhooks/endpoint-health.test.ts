@@ -1,0 +1,230 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { changeWebhookEndpoint, listWebhooks, redeliverWebhook } from '../admin/webhook-admin.js';
+import { createMetrics } from '../ops/metrics.js';
+import { useHarness } from '../test-support/harness.js';
+import { DIALECTS } from '../test-support/test-database.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
+import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from '../test-support/webhook-world.js';
+import {
+  FAILING_AFTER_ATTEMPTS,
+  failingEndpointCount,
+  nextProbeAt,
+  PROBE_CEILING_S,
+} from './endpoint-health.js';
+import { CLAIM_BATCH, WebhookDeliverer } from './webhook-deliverer.js';
+
+/** 5 s, then an hour twice, then a day three times: 74 h in all; probes 5 s, then an hour apart. */
+const SCHEDULE = '5,3600,3600,86400,86400,86400';
+const SPAN_S = 5 + 2 * 3600 + 3 * 86_400;
+
+describe('the probe schedule', () => {
+  it("follows the retry schedule's steps, at most an hour apart, and honours a longer Retry-After", () => {
+    const now = new Date('2026-11-28T00:00:00Z');
+    const schedule = [5, 30, 120, 600, 1800, 3600, 10_800, 43_200];
+    const delays = [0, 1, 2, 3, 4, 5, 6, 7, 20].map(
+      (probes) => (nextProbeAt(schedule, probes, now, undefined).getTime() - now.getTime()) / 1000,
+    );
+    const expected = [5, 30, 120, 600, 1800, 3600, 3600, 3600, 3600];
+    delays.forEach((delay, index) => {
+      const step = expected[index] ?? 0;
+      expect(delay).toBeGreaterThanOrEqual(step * 0.8);
+      expect(delay).toBeLessThanOrEqual(step * 1.2);
+    });
+    expect(PROBE_CEILING_S).toBe(3600);
+    const asked = nextProbeAt(schedule, 0, now, '120');
+    expect((asked.getTime() - now.getTime()) / 1000).toBe(120);
+    // The threshold is one claimed batch: a dead endpoint's first batch tips it over.
+    expect(FAILING_AFTER_ATTEMPTS).toBe(CLAIM_BATCH);
+  });
+});
+
+describe.each(DIALECTS)('a failing webhook endpoint on %s', (dialect) => {
+  const h = useHarness(dialect, {
+    ...LOCAL_WEBHOOKS,
+    WEBHOOK_RETRY_SCHEDULE: SCHEDULE,
+    ACTIVITY_RECORDS: 'off',
+  });
+  let world: WebhookWorld | undefined;
+  const others: WebhookDeliverer[] = [];
+  const receivers: WebhookReceiver[] = [];
+  afterEach(async () => {
+    for (const deliverer of others.splice(0)) await deliverer.stop();
+    for (const receiver of receivers.splice(0)) await receiver.stop();
+    await world?.close();
+    world = undefined;
+  });
+
+  const launches = async (from: number, count: number) => {
+    for (let index = from; index < from + count; index++) {
+      // A millisecond apart: events made in the same millisecond have no order among them.
+      h().clock.advance(0.001);
+      const response = await h().createSession(`u-${String(index).padStart(3, '0')}`, {});
+      expect(response.statusCode, response.body).toBe(200);
+    }
+  };
+  const states = async () => {
+    const rows = await h().db.selectFrom('webhook_deliveries').select('state').execute();
+    const counted: Record<string, number> = {};
+    for (const { state } of rows) counted[state] = (counted[state] ?? 0) + 1;
+    return counted;
+  };
+  /** An endpoint answering 503 to a backlog of `count` launches, failing after one delivery run. */
+  const failing = async (count: number) => {
+    world = await webhookWorld(h(), 'session.created');
+    world.receiver.answer = () => ({ status: 503 });
+    await launches(0, count);
+    await world.deliver();
+    expect(world.receiver.received).toHaveLength(FAILING_AFTER_ATTEMPTS);
+    return world;
+  };
+  const counter = async (metrics: ReturnType<typeof createMetrics>, outcome: string) =>
+    Number(
+      new RegExp(`^poker_launch_webhook_deliveries_total\\{outcome="${outcome}"\\} (\\S+)$`, 'm').exec(
+        await metrics.registry.metrics(),
+      )?.[1],
+    );
+
+  it('gets only its first batch and then one probe at a time; once a probe succeeds, its whole backlog at once, also what waited hours', async () => {
+    const w = await failing(100);
+    expect(h().said('webhook endpoint failing')).toBe(1);
+    w.metrics.webhookEndpointsFailing.count = () => failingEndpointCount(h().db);
+    expect(await w.metrics.registry.metrics()).toMatch(/^poker_launch_webhook_endpoints_failing 1$/m);
+    const listed = await listWebhooks(h().db, 'demo', h().clock.now());
+    const shown = listed.ok ? listed.value[0] : undefined;
+    expect(shown?.failingSince).toBe(h().clock.now().toISOString());
+    expect(shown?.nextProbeAt).not.toBeNull();
+
+    // Due again (5 s), the rest never tried: nothing goes before the probe time.
+    h().clock.advance(3);
+    await w.deliver();
+    expect(w.receiver.received).toHaveLength(64);
+    // About a day: twenty probes (an hour apart, ±20 %), one delivery each, not 100 deliveries at each of their retries.
+    for (let probe = 0; probe < 20; probe++) {
+      h().clock.advance(4400);
+      await w.deliver();
+      await w.deliver();
+    }
+    expect(w.receiver.received).toHaveLength(64 + 20);
+    expect(await states()).toEqual({ pending: 100 });
+
+    // Some wait for a retry hours ahead: they go too once the endpoint answers.
+    const later = new Date(h().clock.now().getTime() + 6 * 3600_000).toISOString();
+    const waiting = await h()
+      .db.selectFrom('webhook_deliveries')
+      .select('id')
+      .orderBy('id')
+      .limit(10)
+      .execute();
+    await h()
+      .db.updateTable('webhook_deliveries')
+      .set({ next_attempt_at: later })
+      .where(
+        'id',
+        'in',
+        waiting.map((row) => row.id),
+      )
+      .execute();
+    w.receiver.answer = () => ({ status: 204 });
+    h().clock.advance(4400);
+    await w.deliver();
+    expect(await states()).toEqual({ delivered: 100 });
+    const delivered = w.receiver.received.filter((webhook) => webhook.status === 204);
+    expect(new Set(delivered.map((webhook) => webhook.id)).size).toBe(100);
+    expect(h().said('webhook endpoint healthy again')).toBe(1);
+    expect(await w.metrics.registry.metrics()).toMatch(/^poker_launch_webhook_endpoints_failing 0$/m);
+    // The backlog after the probe went in the order of its events, a batch at a time: its first batch
+    // is the oldest 64 (the players are numbered in the order of their launches).
+    const [, ...backlog] = delivered.map((webhook) => String(webhook.payload.data.playerId));
+    expect(backlog.slice(0, 64).sort()).toEqual([...backlog].sort().slice(0, 64));
+  }, 60_000);
+
+  it('fails, as the schedule would, the deliveries held back longer than its span; a redelivered one goes with the next probe', async () => {
+    const w = await failing(70);
+    h().clock.advance(SPAN_S + 10);
+    await w.deliver();
+    expect(await states()).toEqual({ failed: 70 });
+    // Failed for their age, not attempted.
+    expect(w.receiver.received).toHaveLength(64);
+    expect(await counter(w.metrics, 'failed')).toBe(70);
+
+    const [first] = await h()
+      .db.selectFrom('webhook_deliveries')
+      .select('id')
+      .orderBy('id')
+      .limit(1)
+      .execute();
+    expect((await redeliverWebhook(h().db, first?.id ?? '', h().clock.now())).ok).toBe(true);
+    w.receiver.answer = () => ({ status: 204 });
+    await w.deliver();
+    expect(
+      w.receiver.received.filter((webhook) => webhook.status === 204).map((webhook) => webhook.id),
+    ).toEqual([first?.id]);
+    expect(await states()).toEqual({ failed: 69, delivered: 1 });
+  }, 60_000);
+
+  it('is probed once per probe time by all instances together, also by another instance once the first stops', async () => {
+    const w = await failing(70);
+    const second = new WebhookDeliverer({
+      ...h(),
+      log: h().app.log,
+      clock: h().clock.now,
+      metrics: createMetrics(),
+      config: { ...h().config, webhookTimeoutMs: 2000 },
+    });
+    others.push(second);
+    for (let probe = 1; probe <= 3; probe++) {
+      h().clock.advance(4400);
+      await Promise.all([w.deliverer.tick(), second.tick()]);
+      await Promise.all([w.deliverer.idle(), second.idle()]);
+      await Promise.all([w.deliverer.tick(), second.tick()]);
+      await Promise.all([w.deliverer.idle(), second.idle()]);
+      expect(w.receiver.received).toHaveLength(64 + probe);
+    }
+    // The first stops (its lease let go): the second knows from the database that the endpoint is failing.
+    await w.deliverer.stop();
+    h().clock.advance(4400);
+    await second.tick();
+    await second.idle();
+    await second.tick();
+    await second.idle();
+    expect(w.receiver.received).toHaveLength(64 + 4);
+  }, 60_000);
+
+  it('is tried again at the next poll once an operator enables it again or gives it a new URL', async () => {
+    const w = await failing(70);
+    // `webhook update --enable` on the failing endpoint: its health is forgotten.
+    const enabled = await changeWebhookEndpoint(
+      h().db,
+      h().config,
+      w.endpoint.id,
+      { enabled: true },
+      h().clock.now(),
+    );
+    expect(enabled.ok && enabled.value.endpoint.failingSince).toBe(null);
+    w.receiver.answer = () => ({ status: 204 });
+    await w.deliver();
+    // The six never tried go at once (the 64 wait for their retry, 5 s on).
+    expect(w.receiver.received.filter((webhook) => webhook.status === 204)).toHaveLength(6);
+
+    // Failing again, then moved to a new URL: the new one gets what is due at the next poll.
+    w.receiver.answer = () => ({ status: 503 });
+    await launches(100, 64);
+    await w.deliver();
+    expect(h().said('webhook endpoint failing')).toBe(2);
+    const moved = await startWebhookReceiver();
+    receivers.push(moved);
+    moved.secrets.push(w.secret);
+    const changed = await changeWebhookEndpoint(
+      h().db,
+      h().config,
+      w.endpoint.id,
+      { url: moved.url },
+      h().clock.now(),
+    );
+    expect(changed.ok && changed.value.endpoint.failingSince).toBe(null);
+    await h().refresh();
+    await launches(200, 3);
+    await w.deliver();
+    expect(moved.received.map((webhook) => webhook.status)).toEqual([204, 204, 204]);
+  }, 60_000);
+});

@@ -1,0 +1,161 @@
+import { type CompiledQuery, sql } from 'kysely';
+import type { Db } from '../db/schema.js';
+import { nextAttemptAt } from './retry-schedule.js';
+
+/**
+ * Failed attempts in a row, with none succeeding, after which an endpoint is failing: one claimed batch
+ * (CLAIM_BATCH). A batch's attempts are all out before any is judged, so a dead endpoint gets its first
+ * batch whatever the threshold; a smaller one would only tip over sooner an endpoint whose handler
+ * refuses a few events of a busy stream (docs/design.md §11, "A failing endpoint").
+ */
+export const FAILING_AFTER_ATTEMPTS = 64;
+/** The longest a failing endpoint waits between probes (a Retry-After may ask for more). */
+export const PROBE_CEILING_S = 3600;
+
+/** An endpoint's health as the deliverer reads and writes it (webhook_endpoint_health; no row: healthy). */
+export interface EndpointHealth {
+  failedAttempts: number;
+  failingSince: string | undefined;
+  nextProbeAt: string | undefined;
+  failedProbes: number;
+}
+
+export const HEALTHY: EndpointHealth = {
+  failedAttempts: 0,
+  failingSince: undefined,
+  nextProbeAt: undefined,
+  failedProbes: 0,
+};
+
+export async function readEndpointHealth(db: Db, endpointId: string): Promise<EndpointHealth> {
+  const row = await db
+    .selectFrom('webhook_endpoint_health')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirst();
+  if (row === undefined) return HEALTHY;
+  return {
+    failedAttempts: row.failed_attempts,
+    failingSince: row.failing_since ?? undefined,
+    nextProbeAt: row.next_probe_at ?? undefined,
+    failedProbes: row.failed_probes,
+  };
+}
+
+/**
+ * The failing endpoints' health, by endpoint id (`webhook list`, the console): of one endpoint, of one
+ * client's (found by its index, as its endpoints are), or of all.
+ */
+export async function failingEndpoints(
+  db: Db,
+  of: { endpointId?: string; clientId?: string } = {},
+): Promise<Map<string, { failingSince: string; nextProbeAt: string | null }>> {
+  let query = db
+    .selectFrom('webhook_endpoint_health')
+    .select(['endpoint_id', 'failing_since', 'next_probe_at'])
+    .where('failing_since', 'is not', null);
+  if (of.endpointId !== undefined) query = query.where('endpoint_id', '=', of.endpointId);
+  const { clientId } = of;
+  if (clientId !== undefined) {
+    query = query.where('endpoint_id', 'in', (eb) =>
+      eb.selectFrom('webhook_endpoints').select('id').where('client_id', '=', clientId),
+    );
+  }
+  const rows = await query.execute();
+  return new Map(
+    rows.map((row) => [
+      row.endpoint_id,
+      { failingSince: row.failing_since ?? '', nextProbeAt: row.next_probe_at },
+    ]),
+  );
+}
+
+/** How many enabled endpoints are failing now (the gauge of docs/operations.md, "## Webhooks"). */
+export async function failingEndpointCount(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_endpoint_health as h')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'h.endpoint_id')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('h.failing_since', 'is not', null)
+    .where('e.enabled', '=', 1)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Writes the endpoint's health, in the commit that records the batch it comes from; only for an
+ * endpoint that exists (one removed meanwhile: nothing written, where a row broke the foreign key and
+ * with it the record).
+ */
+export function healthStatement(db: Db, endpointId: string, health: EndpointHealth): CompiledQuery {
+  return sql`insert into webhook_endpoint_health
+      (endpoint_id, failed_attempts, failing_since, next_probe_at, failed_probes)
+    select ${endpointId}, ${health.failedAttempts}, ${health.failingSince ?? null}, ${health.nextProbeAt ?? null}, ${health.failedProbes}
+    where exists (select 1 from webhook_endpoints where id = ${endpointId})
+    on conflict (endpoint_id) do update set failed_attempts = excluded.failed_attempts,
+      failing_since = excluded.failing_since, next_probe_at = excluded.next_probe_at,
+      failed_probes = excluded.failed_probes`.compile(db);
+}
+
+/** The endpoint is healthy again (or its operator changed it): its run of failures is forgotten. */
+export function healthyStatement(db: Db, endpointId: string): CompiledQuery {
+  return db.deleteFrom('webhook_endpoint_health').where('endpoint_id', '=', endpointId).compile();
+}
+
+/**
+ * A failing endpoint answered again: every pending delivery of it is due at once, each from when its
+ * event was made (or redelivered), so that the due read (oldest due first) sends them in the order of
+ * their events, the usual batch after batch, instead of each at its own next retry, hours away.
+ */
+export function allDueStatement(db: Db, endpointId: string): CompiledQuery {
+  return db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ next_attempt_at: eb.fn.coalesce('redelivered_at', 'created_at') }))
+    .where('endpoint_id', '=', endpointId)
+    .where('state', '=', 'pending')
+    .compile();
+}
+
+/**
+ * Fails the endpoint's due deliveries made (or redelivered) before `before`: while an endpoint is
+ * failing only its probe is attempted, and a delivery not attempted meanwhile still ends when its
+ * schedule's span has passed since its event ("about three days", docs/integration.md#webhooks).
+ */
+export function expiredStatement(db: Db, endpointId: string, before: Date, now: Date): CompiledQuery {
+  return db
+    .updateTable('webhook_deliveries')
+    .set({
+      state: 'failed',
+      last_error: 'not delivered within the retry schedule (endpoint failing)',
+      lease_until: null,
+      claimed_by: null,
+    })
+    .where('endpoint_id', '=', endpointId)
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', now.toISOString())
+    .where((eb) => eb(eb.fn.coalesce('redelivered_at', 'created_at'), '<=', before.toISOString()))
+    .compile();
+}
+
+/**
+ * When a failing endpoint is probed after `failedProbes` failed probes: the retry schedule's steps,
+ * each at most PROBE_CEILING_S (the last step again once they are used up), ±20 % jitter; a Retry-After
+ * of the answer is honoured when it asks for more (nextAttemptAt's ceiling).
+ */
+export function nextProbeAt(
+  schedule: readonly number[],
+  failedProbes: number,
+  now: Date,
+  retryAfter: string | undefined,
+): Date {
+  const step = Math.min(
+    schedule[Math.min(failedProbes, schedule.length - 1)] ?? PROBE_CEILING_S,
+    PROBE_CEILING_S,
+  );
+  return nextAttemptAt([step], 1, now, retryAfter) ?? new Date(now.getTime() + step * 1000);
+}
+
+/** The schedule's whole span (s): a delivery not delivered this long after its event has failed. */
+export function scheduleSpanSeconds(schedule: readonly number[]): number {
+  return schedule.reduce((sum, step) => sum + step, 0);
+}
