@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { changeWebhookEndpoint, listWebhooks, redeliverWebhook } from '../admin/webhook-admin.js';
 import { createMetrics } from '../ops/metrics.js';
+import { addTestOperator, consoleClient } from '../test-support/console-client.js';
 import { useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
@@ -190,8 +191,39 @@ describe.each(DIALECTS)('a failing webhook endpoint on %s', (dialect) => {
     expect(w.receiver.received).toHaveLength(64 + 4);
   }, 60_000);
 
+  it('waits for its next probe time after a probe the URL rules refused, not at every poll', async () => {
+    const w = await failing(70);
+    await w.deliverer.stop();
+    // An instance under stricter rules: 127.0.0.1 is refused before any connection.
+    const strictMetrics = createMetrics();
+    const strict = new WebhookDeliverer({
+      ...h(),
+      log: h().app.log,
+      clock: h().clock.now,
+      metrics: strictMetrics,
+      config: { ...h().config, webhookAllowPrivateAddresses: false, webhookTimeoutMs: 2000 },
+    });
+    others.push(strict);
+    h().clock.advance(4400);
+    for (let poll = 0; poll < 5; poll++) {
+      await strict.tick();
+      await strict.idle();
+    }
+    expect(await counter(strictMetrics, 'refused')).toBe(1);
+    expect(w.receiver.received).toHaveLength(64);
+  }, 60_000);
+
   it('is tried again at the next poll once an operator enables it again or gives it a new URL', async () => {
     const w = await failing(70);
+    // The console's pages say it is failing, and until when it waits.
+    await addTestOperator(h().db, 'alice', 'support');
+    const operator = consoleClient(h().app);
+    await operator.signIn('alice');
+    for (const page of ['/console/clients/demo/webhooks', `/console/webhooks/${w.endpoint.id}`]) {
+      const shown = await operator.get(page);
+      expect(shown.statusCode).toBe(200);
+      expect(shown.body, page).toMatch(/enabled, failing since [^<]+, next probe [^<]+</);
+    }
     // `webhook update --enable` on the failing endpoint: its health is forgotten.
     const enabled = await changeWebhookEndpoint(
       h().db,

@@ -296,7 +296,9 @@ export class WebhookDeliverer {
         ? { health: HEALTHY, statements: [healthyStatement(db, endpointId)] }
         : { health, statements: [] };
     }
-    if (answers.failed === 0) return { health, statements: [] };
+    // All refused by the URL rules: no word of the endpoint's health, but a failing endpoint's probe
+    // time passes all the same (else a refused probe would be followed by another at every poll).
+    if (answers.failed === 0 && health.failingSince === undefined) return { health, statements: [] };
     const at = answers.at;
     const schedule = config.webhookRetrySchedule;
     const failedAttempts = health.failedAttempts + answers.failed;
