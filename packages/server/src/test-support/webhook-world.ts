@@ -1,6 +1,6 @@
 import { addWebhookEndpoint, changeWebhookEndpoint } from '../admin/webhook-admin.js';
 import { createMetrics } from '../ops/metrics.js';
-import { WebhookDeliverer } from '../webhooks/webhook-deliverer.js';
+import { type DelivererOptions, WebhookDeliverer } from '../webhooks/webhook-deliverer.js';
 import type { Harness } from './harness.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
@@ -8,7 +8,11 @@ import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.j
 export const LOCAL_WEBHOOKS = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1' };
 
 /** A receiver, an endpoint of client `demo` pointing at it, and a deliverer stepped by the test. */
-export async function webhookWorld(h: Harness, events?: string) {
+export async function webhookWorld(
+  h: Harness,
+  events?: string,
+  options: Pick<DelivererOptions, 'catchUpChunk'> = {},
+) {
   if (!h.live.client('demo')) await h.addClient();
   const receiver = await startWebhookReceiver();
   const added = await addWebhookEndpoint(
@@ -27,6 +31,7 @@ export async function webhookWorld(h: Harness, events?: string) {
     clock: h.clock.now,
     metrics,
     config: { ...h.config, webhookTimeoutMs: 2000 },
+    ...options,
   });
   return {
     receiver,

@@ -69,9 +69,12 @@ describe.each(DIALECTS)('a failing webhook endpoint on %s', (dialect) => {
     for (const { state } of rows) counted[state] = (counted[state] ?? 0) + 1;
     return counted;
   };
-  /** An endpoint answering 503 to a backlog of `count` launches, failing after one delivery run. */
+  /**
+   * An endpoint answering 503 to a backlog of `count` launches, failing after one delivery run; its
+   * backlog made due or failed 3 rows a commit, so that the tests see it done chunk after chunk.
+   */
   const failing = async (count: number) => {
-    world = await webhookWorld(h(), 'session.created');
+    world = await webhookWorld(h(), 'session.created', { catchUpChunk: 3 });
     world.receiver.answer = () => ({ status: 503 });
     await launches(0, count);
     await world.deliver();

@@ -103,25 +103,62 @@ export function healthyStatement(db: Db, endpointId: string): CompiledQuery {
 }
 
 /**
- * A failing endpoint answered again: every pending delivery of it is due at once, each from when its
- * event was made (or redelivered), so that the due read (oldest due first) sends them in the order of
- * their events, the usual batch after batch, instead of each at its own next retry, hours away.
+ * Rows a recovery's or an expiry's statement changes in one commit: a backlog of hundreds of thousands
+ * changed in one statement would hold the store's writer, and with it the launches' commits, for seconds;
+ * a thousand at a time, the launches commit in between (docs/design.md §11, "A failing endpoint").
  */
-export function allDueStatement(db: Db, endpointId: string): CompiledQuery {
+export const CATCH_UP_CHUNK = 1000;
+
+/**
+ * A failing endpoint answered again: up to `limit` of its pending deliveries after `after` (by id, the
+ * order of their events), to be made due at once (allDueStatement). Read by the endpoint's index of ids,
+ * page after page, so a backlog of any size is walked once.
+ */
+export async function pendingAfter(
+  db: Db,
+  endpointId: string,
+  after: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('endpoint_id', '=', endpointId)
+    .where('id', '>', after)
+    .where('state', '=', 'pending')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Makes these pending deliveries due, each from when its event was made (or redelivered), so that the due
+ * read (oldest due first) sends a recovered endpoint's backlog in the order of its events, the usual batch
+ * after batch, instead of each at its own next retry, hours away.
+ */
+export function allDueStatement(db: Db, ids: readonly string[]): CompiledQuery {
   return db
     .updateTable('webhook_deliveries')
     .set((eb) => ({ next_attempt_at: eb.fn.coalesce('redelivered_at', 'created_at') }))
-    .where('endpoint_id', '=', endpointId)
+    .where('id', 'in', ids)
     .where('state', '=', 'pending')
     .compile();
 }
 
 /**
- * Fails the endpoint's due deliveries made (or redelivered) before `before`: while an endpoint is
- * failing only its probe is attempted, and a delivery not attempted meanwhile still ends when its
- * schedule's span has passed since its event ("about three days", docs/integration.md#webhooks).
+ * Fails up to `limit` of the endpoint's due deliveries made (or redelivered) before `before`: while an
+ * endpoint is failing only its probe is attempted, and a delivery not attempted meanwhile still ends when
+ * its schedule's span has passed since its event ("about three days", docs/integration.md#webhooks). Run
+ * again until it changes fewer than `limit`.
  */
-export function expiredStatement(db: Db, endpointId: string, before: Date, now: Date): CompiledQuery {
+export function expiredStatement(
+  db: Db,
+  endpointId: string,
+  before: Date,
+  now: Date,
+  limit: number = CATCH_UP_CHUNK,
+): CompiledQuery {
   return db
     .updateTable('webhook_deliveries')
     .set({
@@ -130,10 +167,19 @@ export function expiredStatement(db: Db, endpointId: string, before: Date, now: 
       lease_until: null,
       claimed_by: null,
     })
-    .where('endpoint_id', '=', endpointId)
-    .where('state', '=', 'pending')
-    .where('next_attempt_at', '<=', now.toISOString())
-    .where((eb) => eb(eb.fn.coalesce('redelivered_at', 'created_at'), '<=', before.toISOString()))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', '=', endpointId)
+        .where('state', '=', 'pending')
+        .where('next_attempt_at', '<=', now.toISOString())
+        .where((inner) =>
+          inner(inner.fn.coalesce('redelivered_at', 'created_at'), '<=', before.toISOString()),
+        )
+        .orderBy('next_attempt_at')
+        .limit(limit),
+    )
     .compile();
 }
 

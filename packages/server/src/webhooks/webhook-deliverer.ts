@@ -21,6 +21,7 @@ import {
 import type { DeliveryCounter, DeliveryOutcome } from './delivery-outcome.js';
 import {
   allDueStatement,
+  CATCH_UP_CHUNK,
   type EndpointHealth,
   expiredStatement,
   FAILING_AFTER_ATTEMPTS,
@@ -28,6 +29,7 @@ import {
   healthStatement,
   healthyStatement,
   nextProbeAt,
+  pendingAfter,
   readEndpointHealth,
   scheduleSpanSeconds,
 } from './endpoint-health.js';
@@ -62,6 +64,8 @@ export interface DelivererOptions {
   metrics: { webhookDeliveries: DeliveryCounter };
   log: FastifyBaseLogger;
   pollMs?: number;
+  /** Rows changed a commit when a failing endpoint's backlog is made due or failed (tests: smaller). */
+  catchUpChunk?: number;
 }
 
 /**
@@ -76,6 +80,7 @@ export class WebhookDeliverer {
   private stopped = false;
   private readonly sender: SenderThread;
   private readonly timeoutMs: number;
+  private readonly chunk: number;
   /** This instance as the holder of endpoint leases. */
   private readonly holder = randomUUID();
   /** When the endpoint leases this instance holds end, as last written (ms). */
@@ -88,6 +93,7 @@ export class WebhookDeliverer {
 
   constructor(private readonly options: DelivererOptions) {
     this.timeoutMs = options.config.webhookTimeoutMs;
+    this.chunk = options.catchUpChunk ?? CATCH_UP_CHUNK;
     this.sender = new SenderThread({
       allowPrivate: options.config.webhookAllowPrivateAddresses,
       timeoutMs: this.timeoutMs,
@@ -265,6 +271,7 @@ export class WebhookDeliverer {
           { endpoint: endpoint.id, failingSince: was.failingSince },
           'webhook endpoint healthy again: its pending deliveries go out now',
         );
+        await this.catchUp(endpoint.id);
       }
       // A failing endpoint's run ends after its probe; the next starts at the next probe.
       if (health.failingSince !== undefined) return;
@@ -289,7 +296,8 @@ export class WebhookDeliverer {
       if (health.failingSince !== undefined) {
         return {
           health: HEALTHY,
-          statements: [healthyStatement(db, endpointId), allDueStatement(db, endpointId)],
+          // Its backlog is made due next, a chunk a commit (catchUp).
+          statements: [healthyStatement(db, endpointId)],
         };
       }
       return health.failedAttempts > 0
@@ -331,8 +339,28 @@ export class WebhookDeliverer {
   private async expire(endpointId: string, now: Date): Promise<void> {
     const { db, sessions, config } = this.options;
     const before = new Date(now.getTime() - scheduleSpanSeconds(config.webhookRetrySchedule) * 1000);
-    const failed = await sessions.execute(expiredStatement(db, endpointId, before, now));
-    if (failed > 0) this.options.metrics.webhookDeliveries.inc({ outcome: 'failed' }, failed);
+    // A chunk a commit, so that the launches commit in between (CATCH_UP_CHUNK).
+    for (;;) {
+      const failed = await sessions.execute(expiredStatement(db, endpointId, before, now, this.chunk));
+      if (failed > 0) this.options.metrics.webhookDeliveries.inc({ outcome: 'failed' }, failed);
+      if (failed < this.chunk || this.stopped) return;
+    }
+  }
+
+  /**
+   * Makes a recovered endpoint's pending deliveries due, in the order of their events, a chunk a commit
+   * (CATCH_UP_CHUNK), before its run goes on. Stopped or cut off by a failed write, the rest keep their own
+   * retry times: later, not lost.
+   */
+  private async catchUp(endpointId: string): Promise<void> {
+    const { db, sessions } = this.options;
+    let after = '';
+    while (!this.stopped) {
+      const ids = await pendingAfter(db, endpointId, after, this.chunk);
+      if (ids.length > 0) await sessions.execute(allDueStatement(db, ids));
+      if (ids.length < this.chunk) return;
+      after = ids.at(-1) ?? after;
+    }
   }
 
   /**
