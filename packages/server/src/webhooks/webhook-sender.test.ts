@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SenderThread } from './send-jobs.js';
 import { RESPONSE_BODY_LIMIT, WebhookSender } from './webhook-sender.js';
 
@@ -95,10 +95,14 @@ describe('the webhook sender', () => {
   );
 
   it("keeps them apart through the sender thread too: a batch's endpoint id chooses its connections", async () => {
+    // Endpoint a's requests hang until the test lets them go; b's are answered at once. Sharing a's
+    // four connections, b's batch could not finish before a's: it waits for nothing but its own answers.
+    const held: ServerResponse[] = [];
     const url = await listen((request, response) => {
-      if (!String(request.headers['webhook-id']).startsWith('hang')) response.writeHead(204).end();
+      if (String(request.headers['webhook-id']).startsWith('hang')) held.push(response);
+      else response.writeHead(204).end();
     });
-    const thread = new SenderThread({ allowPrivate: true, timeoutMs: 1500, concurrency: 4, nice: 0 });
+    const thread = new SenderThread({ allowPrivate: true, timeoutMs: 60_000, concurrency: 4, nice: 0 });
     const batch = (endpoint: string, prefix: string, count: number) => ({
       endpoint,
       url: `${url}/hooks`,
@@ -107,18 +111,34 @@ describe('the webhook sender', () => {
       bodies: Array.from({ length: count }, () => '{}'),
     });
     try {
-      const hanging = thread.sendAll(batch('endpoint-a', 'hang', 8));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const started = Date.now();
-      expect((await thread.sendAll(batch('endpoint-b', 'fine', 4))).map((outcome) => outcome.kind)).toEqual(
+      let hangingDone = false;
+      const hanging = thread.sendAll(batch('endpoint-a', 'hang', 8)).finally(() => {
+        hangingDone = true;
+      });
+      await vi.waitFor(() => expect(held).toHaveLength(4), { timeout: 10_000 });
+      let deadline: NodeJS.Timeout | undefined;
+      const fine = await Promise.race([
+        thread.sendAll(batch('endpoint-b', 'fine', 4)),
+        new Promise<'stuck'>((resolve) => {
+          deadline = setTimeout(() => resolve('stuck'), 20_000);
+        }),
+      ]);
+      clearTimeout(deadline);
+      expect(fine === 'stuck' ? fine : fine.map((outcome) => outcome.kind)).toEqual(
         Array(4).fill('answered'),
       );
-      expect(Date.now() - started).toBeLessThan(1000);
+      expect(hangingDone).toBe(false);
+      expect(held).toHaveLength(4);
+      // Let a's go, and the four queued behind them.
+      const release = setInterval(() => {
+        for (const response of held.splice(0)) response.writeHead(204).end();
+      }, 20);
       await hanging;
+      clearInterval(release);
     } finally {
       await thread.close();
     }
-  });
+  }, 60_000);
 
   it('refuses a private address unless allowed, without connecting', async () => {
     let connected = false;
