@@ -66,6 +66,12 @@ export interface DelivererOptions {
   pollMs?: number;
   /** Rows changed a commit when a failing endpoint's backlog is made due or failed (tests: smaller). */
   catchUpChunk?: number;
+  /**
+   * The sender thread's nice value (SENDER_NICE). Tests that step deliveries on a shared machine use 0:
+   * at 19 a busy neighbour leaves the thread so little CPU that a local receiver's answer outlasts their
+   * short timeout.
+   */
+  senderNice?: number;
 }
 
 /**
@@ -98,7 +104,7 @@ export class WebhookDeliverer {
       allowPrivate: options.config.webhookAllowPrivateAddresses,
       timeoutMs: this.timeoutMs,
       concurrency: ENDPOINT_CONCURRENCY,
-      nice: SENDER_NICE,
+      nice: options.senderNice ?? SENDER_NICE,
     });
   }
 
