@@ -32,6 +32,7 @@ export const MIGRATIONS = [
   '029_redelivered_at',
   '030_webhook_endpoints_client_index',
   '031_sessions_player_index',
+  '032_webhook_endpoint_health',
 ] as const;
 
 /** Records a migration this version does not know, as a later version that migrated the store would. */
