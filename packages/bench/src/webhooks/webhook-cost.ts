@@ -41,10 +41,10 @@ export async function runWebhookCost(
     }),
   );
   await sendEach(under.service.url, requests, 200);
+  // Waited for, not judged by a count that stood still for a second: on a loaded machine the first
+  // delivery can come later than that (the instance loads the endpoint, the sender runs at nice 19).
+  await drained(receiver, options.players);
   let expected = await settledCount(receiver);
-  if (expected < options.players) {
-    throw new Error(`the receiver got ${expected} of the ${options.players} set-up launches' webhooks`);
-  }
   const stats = { launched: 0, deliveredDuringRuns: 0, longestDrainSeconds: 0 };
   const deliveredRates: number[] = [];
   const afterRun = async (result: LoadResult, measured: boolean) => {
