@@ -187,6 +187,9 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
         signature: 'both',
       });
 
+      // The service stops first: its deliverer would go on retrying the copied deliveries (to an
+      // unreachable host) while the store is copied back and compared.
+      expect(await moved.stop('SIGTERM')).toEqual({ code: 0, signal: null });
       if (dialect === 'postgres') {
         // And back: the same command copies the PostgreSQL store into a new SQLite file, row for row.
         const file = `${source().url}.back.db`;
