@@ -1,7 +1,7 @@
 import { sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
 import { type Harness, useHarness } from '../test-support/harness.js';
-import { DIALECTS } from '../test-support/test-database.js';
+import { DIALECTS, type Dialect } from '../test-support/test-database.js';
 import { generateApiKey } from '../users/api-key.js';
 import { PERMISSION_CREATE_OPEN_GAME } from '../users/api-user.js';
 import { revokeApiUser } from '../users/api-user.repository.js';
@@ -111,6 +111,51 @@ describe.each(DIALECTS)('refusals that must not tell what exists, on %s', (diale
     await expectEqualCost(kinds, 'wrongSecret');
   });
 
+  it('an unknown, a revoked and a valid key bound to another client cost the same time', async () => {
+    await h().addClient({ id: 'demo' });
+    await h().addClient({ id: 'other' });
+    const keyFor = async (name: string, clients: string[]) => {
+      const made = await createApiUser(
+        h().db,
+        { name, role: null, permissions: [PERMISSION_CREATE_OPEN_GAME], clients },
+        h().clock.now(),
+      );
+      if (!made.ok) throw new Error(made.reason);
+      return made.key;
+    };
+    const revoked = await keyFor('revoked', ['demo']);
+    await revokeApiUser(h().db, 'revoked', h().clock.now());
+    const elsewhere = await keyFor('elsewhere', ['other']);
+    await h().refresh();
+    const openGameWith = (key: string) => () =>
+      h().app.inject({
+        method: 'POST',
+        url: '/apiweb/v3/open-game?client=demo',
+        headers: { 'content-type': 'application/vnd.api+json', authorization: `Bearer ${key}` },
+        payload: JSON.stringify({ data: { type: 'OpenGame', attributes: { player: { id: 'u-1' } } } }),
+      });
+    const kinds = {
+      revokedKey: openGameWith(revoked),
+      unknownKey: openGameWith(generateApiKey()),
+      otherClientsKey: openGameWith(elsewhere),
+    };
+    const statuses = [];
+    for (const request of Object.values(kinds)) statuses.push((await request()).statusCode);
+    expect(statuses).toEqual([401, 401, 403]);
+    await expectEqualCost(kinds, 'revokedKey');
+  });
+});
+
+/**
+ * The signature schemes' refusals on one dialect: the clients are held in memory, so the store is not
+ * read on this path (it was once, on every miss: a round trip costs most on PostgreSQL, which is why it
+ * is the one measured when present); this comparison's large documents took 35 s a dialect.
+ */
+const SCHEMES_DIALECT = DIALECTS.at(-1) as Dialect;
+
+describe(`a sign's scheme must not tell what exists, on ${SCHEMES_DIALECT}`, () => {
+  const h = useHarness(SCHEMES_DIALECT);
+
   it('a sign of either scheme costs the same for an unknown client as for one on the API signature or mid-rotation', async () => {
     // A large document, so the signature's own work outweighs the rest of the request.
     const extra = Object.fromEntries(
@@ -165,39 +210,5 @@ describe.each(DIALECTS)('refusals that must not tell what exists, on %s', (diale
       },
       'hexUnknownClient',
     );
-  });
-
-  it('an unknown, a revoked and a valid key bound to another client cost the same time', async () => {
-    await h().addClient({ id: 'demo' });
-    await h().addClient({ id: 'other' });
-    const keyFor = async (name: string, clients: string[]) => {
-      const made = await createApiUser(
-        h().db,
-        { name, role: null, permissions: [PERMISSION_CREATE_OPEN_GAME], clients },
-        h().clock.now(),
-      );
-      if (!made.ok) throw new Error(made.reason);
-      return made.key;
-    };
-    const revoked = await keyFor('revoked', ['demo']);
-    await revokeApiUser(h().db, 'revoked', h().clock.now());
-    const elsewhere = await keyFor('elsewhere', ['other']);
-    await h().refresh();
-    const openGameWith = (key: string) => () =>
-      h().app.inject({
-        method: 'POST',
-        url: '/apiweb/v3/open-game?client=demo',
-        headers: { 'content-type': 'application/vnd.api+json', authorization: `Bearer ${key}` },
-        payload: JSON.stringify({ data: { type: 'OpenGame', attributes: { player: { id: 'u-1' } } } }),
-      });
-    const kinds = {
-      revokedKey: openGameWith(revoked),
-      unknownKey: openGameWith(generateApiKey()),
-      otherClientsKey: openGameWith(elsewhere),
-    };
-    const statuses = [];
-    for (const request of Object.values(kinds)) statuses.push((await request()).statusCode);
-    expect(statuses).toEqual([401, 401, 403]);
-    await expectEqualCost(kinds, 'revokedKey');
   });
 });
