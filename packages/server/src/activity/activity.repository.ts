@@ -1,4 +1,4 @@
-import { type CompiledQuery, type Selectable, sql } from 'kysely';
+import { type CompiledQuery, type Selectable, sql } from '#kysely';
 import { IsoTimes } from '../clock.js';
 import { dialectOf } from '../db/dialect-of.js';
 import { type IdWindow, idBound, newestFirst } from '../db/id-window.js';

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { sql } from '#kysely';
 import { launchActivityMinutes } from '../db/migrations/024-launch-activity-minutes.js';
 import { generateSessionId } from '../sessions/token.js';
 import { useHarness } from '../test-support/harness.js';

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from '#kysely';
 import { listAuditRecords } from '../audit/audit.repository.js';
 import { findClient } from '../clients/client.repository.js';
 import type { Database } from '../db/database.js';

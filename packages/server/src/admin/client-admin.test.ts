@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from '#kysely';
 import { findClient } from '../clients/client.repository.js';
 import type { Database } from '../db/database.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';

@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from '#kysely';
 import type { Actor } from '../audit/actor.js';
 import { insertAuditRecord } from '../audit/audit.repository.js';
 import { type Clock, systemClock } from '../clock.js';

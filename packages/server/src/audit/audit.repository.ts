@@ -1,4 +1,4 @@
-import type { CompiledQuery, Selectable } from 'kysely';
+import type { CompiledQuery, Selectable } from '#kysely';
 import { containsText } from '../db/contains-text.js';
 import { type IdWindow, idBound, newestFirst } from '../db/id-window.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';

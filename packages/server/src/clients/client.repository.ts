@@ -1,4 +1,4 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { Selectable, Updateable } from '#kysely';
 import { containsText } from '../db/contains-text.js';
 import type { IdWindow } from '../db/id-window.js';
 import { forUpdate } from '../db/row-locks.js';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { sql } from '#kysely';
 import { insertClient } from '../clients/client.repository.js';
 import { dialectOf } from '../db/dialect-of.js';
 import { generateSessionId } from '../sessions/token.js';

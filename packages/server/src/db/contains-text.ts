@@ -1,4 +1,4 @@
-import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type RawBuilder, type SqlBool, sql } from '#kysely';
 
 /**
  * A case-insensitive "contains" on both dialects: LIKE with `%`, `_` and `\\` searched for as themselves

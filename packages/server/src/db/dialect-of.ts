@@ -1,4 +1,4 @@
-import { PostgresAdapter } from 'kysely';
+import { PostgresAdapter } from '#kysely';
 import type { Dialect } from './dialect.js';
 import type { Db } from './schema.js';
 

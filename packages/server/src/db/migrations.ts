@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, Migrator } from 'kysely';
+import { type Kysely, type Migration, Migrator } from '#kysely';
 import type { Dialect } from './dialect.js';
 import { initialSchema } from './migrations/001-initial-schema.js';
 import { liveConfigAndSessionWriter } from './migrations/002-live-config-and-session-writer.js';

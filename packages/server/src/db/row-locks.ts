@@ -1,4 +1,4 @@
-import { PostgresAdapter, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, type SelectQueryBuilder } from '#kysely';
 import type { Db } from './schema.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Generated, Kysely } from 'kysely';
+import type { Generated, Kysely } from '#kysely';
 
 /**
  * Tables as Kysely sees them. Booleans are integers 0/1 and times ISO 8601 text (UTC, fixed width,

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Selectable } from '#kysely';
 import type { PlayerTable, SessionTable, UsedSignatureTable } from './schema.js';
 
 export type PlayerRow = Selectable<PlayerTable>;

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Transaction } from '#kysely';
 import type { DatabaseSchema, Db } from './schema.js';
 import { takeWriteLock } from './write-lock.js';
 

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql } from '#kysely';
 import { dialectOf } from './dialect-of.js';
 import type { Db } from './schema.js';
 

@@ -1,4 +1,4 @@
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from '#kysely';
 import type { Db } from './schema.js';
 import type { SessionStore } from './session-store.js';
 import { withinTransaction } from './within-transaction.js';

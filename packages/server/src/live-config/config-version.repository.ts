@@ -1,4 +1,4 @@
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from '#kysely';
 import type { Db } from '../db/schema.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Selectable } from '#kysely';
 import type { Db, OperatorTable } from '../db/schema.js';
 import { isOperatorRole, type Operator, type OperatorRole } from './operator.js';
 

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql } from '#kysely';
 import type { Db } from '../db/schema.js';
 
 /** Longest a readiness probe waits for the database: a probe must answer fast, even during an outage. */

@@ -1,4 +1,4 @@
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from '#kysely';
 import { purgeAttemptCountsStatement, purgeAttemptsStatement } from '../activity/activity.repository.js';
 import { purgeAuditStatement } from '../audit/audit.repository.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';

@@ -1,4 +1,4 @@
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from '#kysely';
 import type { Db } from '../db/schema.js';
 import type { WriteStatements } from '../db/write-statements.js';
 import { notReportedExpired } from '../webhooks/expiry-scan.js';

@@ -1,5 +1,5 @@
-import type { CompiledQuery } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CompiledQuery } from '#kysely';
 import { changeClient, disableClient } from '../admin/client-admin.js';
 import { storeStatements } from '../db/write-statements.js';
 import {

@@ -1,4 +1,4 @@
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from '#kysely';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
 import type { Db } from '../db/schema.js';
 

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter, sql } from '#kysely';
 import { type IdWindow, idBound, newestFirst } from '../db/id-window.js';
 import type { Db } from '../db/schema.js';
 import type { Session } from './session.js';

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { sql } from '#kysely';
 import { showPlayer } from '../admin/player-record.js';
 import { endPlayerSessionsStatement } from '../session-control/session-end.js';
 import { DIALECTS } from '../test-support/dialects.js';

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql } from '#kysely';
 import { dialectOf } from '../db/dialect-of.js';
 import type { Db } from '../db/schema.js';
 import {

@@ -1,5 +1,5 @@
 import { unixSeconds } from '@poker-launch/sdk';
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from '#kysely';
 import { type Client, requestProtection } from '../clients/client.js';
 import { REPLAY_WINDOW_MAX_SECONDS } from '../clients/request-protection.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';

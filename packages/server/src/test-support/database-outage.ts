@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
 import pg from 'pg';
+import { sql } from '#kysely';
 import { TEST_POSTGRES_URL } from './dialects.js';
 import type { Harness } from './harness.js';
 

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql } from '#kysely';
 import type { Db } from '../db/schema.js';
 
 /**

@@ -1,4 +1,4 @@
-import { type CompiledQuery, type Kysely, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type KyselyPlugin, type RootOperationNode, sql } from '#kysely';
 import type { Dialect } from './dialects.js';
 
 /**

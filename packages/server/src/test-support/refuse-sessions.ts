@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql } from '#kysely';
 import type { Database } from '../db/database.js';
 
 /** A trigger that refuses the session of one launch: a database error that belongs to that launch only. */

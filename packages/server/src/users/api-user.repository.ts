@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Selectable } from '#kysely';
 import type { ApiUserTable, Db } from '../db/schema.js';
 import { type ApiUser, isApiPermission, isApiRole } from './api-user.js';
 

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import { type CompiledQuery, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import { type CompiledQuery, sql, type UpdateQueryBuilder, type UpdateResult } from '#kysely';
 import { dialectOf } from '../db/dialect-of.js';
 import { ENDPOINT_LEASED } from '../db/endpoint-leased.js';
 import { type IdWindow, idBound, newestFirst } from '../db/id-window.js';

@@ -1,4 +1,4 @@
-import { type CompiledQuery, sql } from 'kysely';
+import { type CompiledQuery, sql } from '#kysely';
 import type { Db } from '../db/schema.js';
 import { nextAttemptAt } from './retry-schedule.js';
 

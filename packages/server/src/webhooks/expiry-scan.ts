@@ -1,4 +1,4 @@
-import { type CompiledQuery, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type CompiledQuery, PostgresAdapter, type RawBuilder, type SqlBool, sql } from '#kysely';
 import type { Db } from '../db/schema.js';
 import { webhookIdSql } from '../db/webhook-id-sql.js';
 

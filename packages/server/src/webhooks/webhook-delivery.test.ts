@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from '#kysely';
 import { disableClient } from '../admin/client-admin.js';
 import { revokeSession } from '../admin/session-control-admin.js';
 import { redeliverWebhook } from '../admin/webhook-admin.js';

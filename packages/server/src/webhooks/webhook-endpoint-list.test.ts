@@ -1,5 +1,5 @@
-import { type KyselyPlugin, type QueryResult, sql, type UnknownRow } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { type KyselyPlugin, type QueryResult, sql, type UnknownRow } from '#kysely';
 import { DIALECTS } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
 import { planOf, recordingStatements } from '../test-support/query-plans.js';

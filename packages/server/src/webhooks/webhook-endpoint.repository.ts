@@ -1,4 +1,4 @@
-import type { CompiledQuery, Selectable } from 'kysely';
+import type { CompiledQuery, Selectable } from '#kysely';
 import { forUpdate } from '../db/row-locks.js';
 import type { Db, WebhookEndpointTable } from '../db/schema.js';
 import { withinTransaction } from '../db/within-transaction.js';

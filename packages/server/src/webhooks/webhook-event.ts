@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Selectable } from '#kysely';
 import type { WebhookDeliveryTable } from '../db/schema.js';
 
 /** Every event a webhook endpoint can take (docs/integration.md, "Webhooks"). */

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { sql } from '#kysely';
 import {
   AUDIT_SEARCH_SCAN,
   insertAuditRecord,

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql } from '#kysely';
 import { checkedWriteOutcomes } from '../checked-write-outcomes.js';
 import type { Db } from '../schema.js';
 import type { LaunchOutcome, RegisterWrite, WriteOutcome } from '../session-store.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from '#kysely';
 import { TEST_POSTGRES_URL } from '../../test-support/dialects.js';
 import { createTestDatabase, dropFileDatabase } from '../../test-support/test-database.js';
 import { routineSource } from './routines.js';

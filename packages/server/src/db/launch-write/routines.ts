@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from '#kysely';
 
 /**
  * The PostgreSQL routines defined in `.sql` files of this folder (`<name>.sql`, first line

@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from '#kysely';
 
 export const initialSchema: Migration = {
   async up(db: Kysely<unknown>) {

@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from '#kysely';
 
 /**
  * The purge finds sessions by when they ended: expiry for all, revocation for the few revoked. Without

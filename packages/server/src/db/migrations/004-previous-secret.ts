@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from '#kysely';
 
 /**
  * Secret rotation with overlap (docs/design.md §2): the secret a rotation replaced, and until when a

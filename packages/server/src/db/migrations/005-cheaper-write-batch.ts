@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from '#kysely';
 
 /**
  * PostgreSQL: this migration replaced `poker_launch_write_batch` by a version that tells a returning

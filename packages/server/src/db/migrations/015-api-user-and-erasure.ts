@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from '#kysely';
 
 /**
  * What an operator needs to answer for (docs/design.md §10): which API user opened a v3 session (null

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type Kysely, type Migration, sql } from '#kysely';
 
 /**
  * What a client asks of its requests beyond the API's signature (docs/design.md §11): replay fields,

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type Kysely, type Migration, sql } from '#kysely';
 import type { Dialect } from '../dialect.js';
 import { ENDPOINT_LEASED } from '../endpoint-leased.js';
 

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type Kysely, type Migration, sql } from '#kysely';
 import type { Dialect } from '../dialect.js';
 
 /** The attempts already stored that the new counts take in: more than the overview's hour. */

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type Kysely, type Migration, sql } from '#kysely';
 
 /**
  * An endpoint's failed deliveries, newest first, without reading the delivered ones (the console's and

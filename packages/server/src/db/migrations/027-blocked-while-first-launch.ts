@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from '#kysely';
 import type { Dialect } from '../dialect.js';
 import { applyRoutine } from '../launch-write/routines.js';
 

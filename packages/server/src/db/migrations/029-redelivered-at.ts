@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from '#kysely';
 
 /**
  * When a delivery was last made pending again by `webhook redeliver` (null: never): the oldest-pending

@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from '#kysely';
 
 /**
  * A client's webhook endpoints without reading every client's: the console's webhooks page of a client

@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from '#kysely';
 
 /**
  * Each webhook endpoint's health, shared by every instance (docs/design.md §11, "A failing endpoint"):

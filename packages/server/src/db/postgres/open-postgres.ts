@@ -1,5 +1,5 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { Kysely, PostgresDialect, sql } from '#kysely';
 import type { Database } from '../database.js';
 import { migrateToLatest, migrationStatus } from '../migrations.js';
 import type { DatabaseSchema, Db } from '../schema.js';

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import { SqliteAdapter, SqliteDialect } from 'kysely';
+import { SqliteAdapter, SqliteDialect } from '#kysely';
 import type { Db } from '../schema.js';
 
 /** Kysely's SQLite adapter, holding the one connection it talks through. */

@@ -1,4 +1,4 @@
-import { Kysely } from 'kysely';
+import { Kysely } from '#kysely';
 import type { Database } from '../database.js';
 import { migrationStatus } from '../migrations.js';
 import type { Db } from '../schema.js';

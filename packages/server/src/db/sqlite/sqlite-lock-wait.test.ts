@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from '#kysely';
 import { createTestDatabase } from '../../test-support/test-database.js';
 import type { Database } from '../database.js';
 import type { SessionStore } from '../session-store.js';

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from '#kysely';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../../test-support/test-database.js';
 import { dialectOf } from '../dialect-of.js';
 import type { Db } from '../schema.js';
