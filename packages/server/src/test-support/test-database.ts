@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { Database } from '../db/database.js';
 import { openDatabase } from '../db/open-database.js';
 import { type Dialect, TEST_POSTGRES_URL } from './dialects.js';
-import { writeMigratedSqlite } from './migrated-template.js';
+import { createMigratedSchema, writeMigratedSqlite } from './migrated-template.js';
 
 export { DIALECTS, type Dialect } from './dialects.js';
 
@@ -32,7 +32,8 @@ export async function createTestDatabase(dialect: Dialect): Promise<Database> {
   }
   const url = await fileDatabaseUrl();
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  const database = await openDatabase({ dialect: 'postgres', url }, { schema, migrate: true });
+  await createMigratedSchema(url, schema);
+  const database = await openDatabase({ dialect: 'postgres', url }, { schema });
   return {
     ...database,
     async close() {
