@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defaultExclude, defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './vitest.sequencer.js';
 
 /** Files that replace a module with vi.mock: they get a fresh module graph of their own (isolate). */
@@ -22,7 +22,7 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: MOCKING_FILES,
+          exclude: [...defaultExclude, ...MOCKING_FILES],
           // A worker runs its files one after another in one module graph instead of importing the
           // server's graph anew for each (docs/performance.md, "The test suite's time").
           isolate: false,
