@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/main.js';
+// The CLI's bundle (scripts/bundle-cli.mjs): the same modules as dist/, loaded as a handful of files.
+import '../dist/bundle/main.js';

@@ -1,9 +1,10 @@
 import { Eta } from 'eta';
 import type { FastifyReply } from 'fastify';
 import type { Operator } from '../operators/operator.js';
+import { packageFile } from '../package-files.js';
 
-/** `packages/server/assets/console/`, from `src/console/` under Vitest and from `dist/console/` once built. */
-const VIEWS = new URL('../../assets/console/', import.meta.url);
+/** `packages/server/assets/console/`. */
+const VIEWS = packageFile('assets/console/');
 
 /** Escapes every `<%= %>` value (the default): what an integrator or operator typed is shown, never run. */
 const eta = new Eta({ views: VIEWS.pathname, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });

@@ -1,17 +1,12 @@
-import { readFileSync } from 'node:fs';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { SERVICE_VERSION } from '../version.js';
 import { SHARED_SCHEMAS } from './document-schemas.js';
 
 export const OPENAPI_JSON_URL = '/openapi.json';
 export const DOCS_URL = '/docs';
-
-/** The version of the server package (two levels above this file in src/ and in dist/ alike). */
-const VERSION: string = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-).version;
 
 const DESCRIPTION = [
   'Creates a player session and answers the URL that opens the poker lobby, a table, a casino lobby or',
@@ -93,7 +88,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       openapi: '3.1.0',
       info: {
         title: 'poker-launch: Poker Session Launch API',
-        version: VERSION,
+        version: SERVICE_VERSION,
         description: DESCRIPTION,
         license: { name: 'MIT', identifier: 'MIT' },
       },

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { packageFile } from '../package-files.js';
 
-/** `packages/server/assets/`, from `src/pages/` under Vitest and from `dist/pages/` once built. */
-const ASSETS_DIR = new URL('../../assets/', import.meta.url);
+/** `packages/server/assets/`. */
+const ASSETS_DIR = packageFile('assets/');
 
 export interface StaticAsset {
   body: string;

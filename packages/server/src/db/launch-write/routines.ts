@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type Kysely, sql } from '#kysely';
+import { moduleFile } from '../../package-files.js';
 
 /**
  * The PostgreSQL routines defined in `.sql` files of this folder (`<name>.sql`, first line
@@ -19,7 +20,7 @@ export interface RoutineSource {
 }
 
 export function routineSource(name: RoutineName): RoutineSource {
-  const text = readFileSync(new URL(`./${name}.sql`, import.meta.url), 'utf8');
+  const text = readFileSync(moduleFile(`db/launch-write/${name}.sql`), 'utf8');
   const header = new RegExp(`^-- ${name}, version (\\d+):`).exec(text);
   if (header === null) throw new Error(`${name}.sql does not begin with "-- ${name}, version <n>:"`);
   return { name, version: Number(header[1]), text, sha256: createHash('sha256').update(text).digest('hex') };

@@ -1,0 +1,25 @@
+// The build's last step: the CLI, the server and the SDK as a few ES modules in dist/bundle/, which the
+// bin runs. Node spent most of a command's start loading their ~200 modules one by one (`serve`: ~600,
+// its worker threads more); the bundle loads them as a handful (docs/performance.md, "The test suite's
+// time"). npm packages stay outside it, loaded from node_modules as before.
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+
+const cliDist = (path) => fileURLToPath(new URL(`../dist/${path}`, import.meta.url));
+const serverPackage = import.meta.resolve('@poker-launch/server/package.json');
+const serverDist = (path) => fileURLToPath(new URL(`dist/${path}`, serverPackage));
+
+await build({
+  input: {
+    main: cliDist('main.js'),
+    // The worker threads: a ThreadChannel names its thread's module beside its own, here in dist/bundle/.
+    'session-writer-thread': serverDist('db/sqlite/session-writer-thread.js'),
+    'token-reader-thread': serverDist('db/sqlite/token-reader-thread.js'),
+    'webhook-sender-thread': serverDist('webhooks/webhook-sender-thread.js'),
+  },
+  platform: 'node',
+  logLevel: 'warn',
+  // Our own workspace packages and the server's Kysely build go in; every npm package stays outside.
+  external: (id) => /^[^./#]/.test(id) && !id.startsWith('@poker-launch/'),
+  output: { dir: cliDist('bundle'), format: 'esm', sourcemap: true },
+});
