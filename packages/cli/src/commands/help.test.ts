@@ -8,10 +8,10 @@ import { COMMANDS } from './index.js';
 
 const HELP_RUNS_AT_ONCE = Math.max(2, availableParallelism());
 
-describe('poker-launch --help', () => {
-  it('lists every command, and explains each one with its usage and an example', async () => {
-    const overview = await runPokerLaunch(['--help']);
-    expect(overview.code).toBe(0);
+/** `poker-launch <command> --help` of every command, run once for the tests below that read them. */
+let everyHelp: Promise<CliResult[]> | undefined;
+function helpOfEveryCommand(): Promise<CliResult[]> {
+  everyHelp ??= (async () => {
     // A few at a time: dozens of node processes at once would only make each slower on a small machine.
     const help: CliResult[] = [];
     for (let start = 0; start < COMMANDS.length; start += HELP_RUNS_AT_ONCE) {
@@ -22,6 +22,16 @@ describe('poker-launch --help', () => {
         )),
       );
     }
+    return help;
+  })();
+  return everyHelp;
+}
+
+describe('poker-launch --help', () => {
+  it('lists every command, and explains each one with its usage and an example', async () => {
+    const overview = await runPokerLaunch(['--help']);
+    expect(overview.code).toBe(0);
+    const help = await helpOfEveryCommand();
     COMMANDS.forEach((command, index) => {
       expect(overview.stdout).toContain(`  ${command.name} `);
       expect(help[index]?.code).toBe(0);
@@ -35,11 +45,8 @@ describe('the examples of --help', () => {
   // An example must work as written for years: "player block … --until 2026-12-31T00:00:00Z" started to
   // fail ("until must be in the future") the day after.
   it('hold no date that will soon be in the past', async () => {
-    const helps = await Promise.all(
-      COMMANDS.filter((command) => command.name.startsWith('player ')).map((command) =>
-        runPokerLaunch([...command.name.split(' '), '--help']),
-      ),
-    );
+    const help = await helpOfEveryCommand();
+    const helps = help.filter((_, index) => COMMANDS[index]?.name.startsWith('player '));
     const dates = helps.flatMap((help) =>
       [...help.stdout.matchAll(/\b\d{4}-\d{2}-\d{2}T[\d:.]+Z\b/g)].map(String),
     );
