@@ -1,7 +1,7 @@
 // The build's last step: the CLI, the server and the SDK as a few ES modules in dist/bundle/, which the
-// bin runs. Node spent most of a command's start loading their ~200 modules one by one (`serve`: ~600,
-// its worker threads more); the bundle loads them as a handful (docs/performance.md, "The test suite's
-// time"). npm packages stay outside it, loaded from node_modules as before.
+// bin runs for every command but `serve` (bin/poker-launch.js says why). Node spent most of a command's
+// start loading their ~200 modules one by one; the bundle loads them as a handful (docs/performance.md,
+// "The test suite's time"). npm packages stay outside it, loaded from node_modules as before.
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
