@@ -26,9 +26,9 @@ export default class SlowFirstSequencer extends BaseSequencer {
     const root = this.ctx.config.root;
     const key = (file: TestSpecification) => `${file.project.name}:${relative(root, file.moduleId)}`;
     if (files.every((file) => this.ctx.cache.getFileTestResults(key(file)))) return super.sort(files);
+    const seconds = (file: TestSpecification) => expectedSeconds(relative(root, file.moduleId));
     // Within a kind, the larger file first: its size is the best guess left of how many tests it holds.
-    const weight = (file: TestSpecification) =>
-      expectedSeconds(relative(root, file.moduleId)) * 1e9 + statSync(file.moduleId).size;
-    return [...files].sort((a, b) => weight(b) - weight(a));
+    const size = (file: TestSpecification) => statSync(file.moduleId).size;
+    return [...files].sort((a, b) => seconds(b) - seconds(a) || size(b) - size(a));
   }
 }

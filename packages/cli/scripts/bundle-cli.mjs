@@ -2,6 +2,7 @@
 // bin runs for every command but `serve` (bin/poker-launch.js says why). Node spent most of a command's
 // start loading their ~200 modules one by one; the bundle loads them as a handful (docs/performance.md,
 // "The test suite's time"). npm packages stay outside it, loaded from node_modules as before.
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
@@ -9,13 +10,17 @@ const cliDist = (path) => fileURLToPath(new URL(`../dist/${path}`, import.meta.u
 const serverPackage = import.meta.resolve('@poker-launch/server/package.json');
 const serverDist = (path) => fileURLToPath(new URL(`dist/${path}`, serverPackage));
 
+/** The worker threads: a ThreadChannel names its thread's module beside its own, here in dist/bundle/. */
+const THREADS = [
+  'db/sqlite/session-writer-thread.js',
+  'db/sqlite/token-reader-thread.js',
+  'webhooks/webhook-sender-thread.js',
+];
+
 await build({
   input: {
     main: cliDist('main.js'),
-    // The worker threads: a ThreadChannel names its thread's module beside its own, here in dist/bundle/.
-    'session-writer-thread': serverDist('db/sqlite/session-writer-thread.js'),
-    'token-reader-thread': serverDist('db/sqlite/token-reader-thread.js'),
-    'webhook-sender-thread': serverDist('webhooks/webhook-sender-thread.js'),
+    ...Object.fromEntries(THREADS.map((path) => [basename(path, '.js'), serverDist(path)])),
   },
   platform: 'node',
   logLevel: 'warn',
