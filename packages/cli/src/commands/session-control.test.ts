@@ -23,8 +23,13 @@ describe.each(DIALECTS)('poker-launch session and player control on %s', (kind) 
         .select('id')
         .where('external_id', '=', userId)
         .executeTakeFirst();
-      const playerId =
-        player?.id ?? (await cli('player', 'add', userId, '--client', 'casino-1')).stdout.trim();
+      let playerId = player?.id;
+      if (playerId === undefined) {
+        const added = await cli('player', 'add', userId, '--client', 'casino-1');
+        // Checked here: a failed add would leave an empty id, and a later step would fail without saying why.
+        expect(added, added.stderr).toMatchObject({ code: 0 });
+        playerId = added.stdout.trim();
+      }
       const id = String(++launched).padStart(32, '0');
       const now = new Date();
       await stored.db
