@@ -245,18 +245,45 @@ describe('the retry schedule', () => {
     const total = DEFAULT_WEBHOOK_RETRY_SCHEDULE.reduce((sum, delay) => sum + delay, 0);
     expect(total / 86_400).toBeGreaterThan(2.5);
     expect(total / 86_400).toBeLessThan(3.5);
-    expect(nextAttemptAt([10], 1, now, undefined, () => 0)?.getTime()).toBe(now.getTime() + 8000);
-    expect(nextAttemptAt([10], 1, now, undefined, () => 1)?.getTime()).toBe(now.getTime() + 12_000);
+    expect(nextAttemptAt([10], 1, now, undefined, undefined, () => 0)?.getTime()).toBe(now.getTime() + 8000);
+    expect(nextAttemptAt([10], 1, now, undefined, undefined, () => 1)?.getTime()).toBe(
+      now.getTime() + 12_000,
+    );
     expect(nextAttemptAt([10], 2, now, undefined)).toBeUndefined();
   });
 
+  it('attempts nothing later than the whole span at its longest jitter after the delivery started', () => {
+    // Steps of 10 and 20 s: 30 s in all, 36 s at +20 %. Started 24 s ago, the 10 s step (8-12 s) still fits.
+    const schedule = [10, 20];
+    const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
+    expect(nextAttemptAt(schedule, 1, now, undefined, ago(24), () => 1)?.getTime()).toBe(
+      now.getTime() + 12_000,
+    );
+    // Held back: started 26 s ago, its first step at 12 s would go past the 36 s, failed instead; at 8 s it goes.
+    expect(nextAttemptAt(schedule, 1, now, undefined, ago(26), () => 1)).toBeUndefined();
+    expect(nextAttemptAt(schedule, 1, now, undefined, ago(26), () => 0)?.getTime()).toBe(
+      now.getTime() + 8000,
+    );
+    // A longer Retry-After is the receiver's own ask: honoured past the bound.
+    expect(nextAttemptAt(schedule, 1, now, '40', ago(26), () => 1)?.getTime()).toBe(now.getTime() + 40_000);
+    // A schedule that was never held back keeps every step, even at its longest jitter.
+    let at = now;
+    for (let attempts = 1; attempts <= schedule.length; attempts++) {
+      const next = nextAttemptAt(schedule, attempts, at, undefined, now, () => 1);
+      expect(next).toBeDefined();
+      at = next ?? at;
+    }
+  });
+
   it('waits as long as Retry-After asks when that is longer, up to 12 hours', () => {
-    expect(nextAttemptAt([1], 1, now, '300', () => 0.5)?.getTime()).toBe(now.getTime() + 300_000);
-    expect(nextAttemptAt([600], 1, now, '1', () => 0.5)?.getTime()).toBe(now.getTime() + 600_000);
-    expect(nextAttemptAt([1], 1, now, '999999', () => 0.5)?.getTime()).toBe(now.getTime() + 12 * 3600_000);
+    expect(nextAttemptAt([1], 1, now, '300', undefined, () => 0.5)?.getTime()).toBe(now.getTime() + 300_000);
+    expect(nextAttemptAt([600], 1, now, '1', undefined, () => 0.5)?.getTime()).toBe(now.getTime() + 600_000);
+    expect(nextAttemptAt([1], 1, now, '999999', undefined, () => 0.5)?.getTime()).toBe(
+      now.getTime() + 12 * 3600_000,
+    );
     // Absurdly long asks (more digits than a number of seconds needs, a date in year 9999): 12 hours too.
     for (const absurd of ['9999999999', '1'.padEnd(400, '0'), 'Fri, 31 Dec 9999 23:59:59 GMT']) {
-      expect(nextAttemptAt([1], 1, now, absurd, () => 0.5)?.getTime(), absurd).toBe(
+      expect(nextAttemptAt([1], 1, now, absurd, undefined, () => 0.5)?.getTime(), absurd).toBe(
         now.getTime() + 12 * 3600_000,
       );
     }
@@ -276,7 +303,9 @@ describe('the retry schedule', () => {
       '60, 120',
       '+60',
     ]) {
-      expect(nextAttemptAt([600], 1, now, abuse, () => 0.5)?.getTime(), abuse).toBe(now.getTime() + 600_000);
+      expect(nextAttemptAt([600], 1, now, abuse, undefined, () => 0.5)?.getTime(), abuse).toBe(
+        now.getTime() + 600_000,
+      );
     }
     expect(retryAfterSeconds('Sat, 21 Nov 2026 12:01:00 GMT', now)).toBe(60);
     expect(retryAfterSeconds('soon', now)).toBeUndefined();

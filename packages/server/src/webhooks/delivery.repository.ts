@@ -11,8 +11,9 @@ import { sqliteConnectionOf } from '../db/sqlite/connected-sqlite-dialect.js';
 import type { DeliveryRow } from './webhook-event.js';
 
 /**
- * What the deliverer reads of a row it sends: the body's columns, the id, the attempts so far and whose
- * the row is. Not the rest: on PostgreSQL each column read is parsed on the event loop.
+ * What the deliverer reads of a row it sends: the body's columns, the id, the attempts so far, when a
+ * redelivery restarted its schedule, and whose the row is. Not the rest: on PostgreSQL each column read
+ * is parsed on the event loop.
  */
 const SENT_COLUMNS = [
   'id',
@@ -26,6 +27,7 @@ const SENT_COLUMNS = [
   'block_until',
   'attempts',
   'lease_until',
+  'redelivered_at',
 ] as const;
 
 /** A row the deliverer sends. */
@@ -204,6 +206,7 @@ type SentValues = [
   SentDelivery['block_until'],
   SentDelivery['attempts'],
   SentDelivery['lease_until'],
+  SentDelivery['redelivered_at'],
 ];
 
 function sentDelivery(values: SentValues): SentDelivery {
@@ -219,6 +222,7 @@ function sentDelivery(values: SentValues): SentDelivery {
     block_until: values[8],
     attempts: values[9],
     lease_until: values[10],
+    redelivered_at: values[11],
   };
 }
 

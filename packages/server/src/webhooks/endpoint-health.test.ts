@@ -166,6 +166,40 @@ describe.each(DIALECTS)('a failing webhook endpoint on %s', (dialect) => {
     expect(await states()).toEqual({ failed: 69, delivered: 1 });
   }, 60_000);
 
+  it('fails a delivery that failed again after a recovery once its next retry would go past its span since the event', async () => {
+    world = await webhookWorld(h(), 'session.created');
+    const w = world;
+    w.receiver.answer = () => ({ status: 503 });
+    await launches(0, 2);
+    await w.deliver();
+    expect(await states()).toEqual({ pending: 2 });
+    // As if both had been held back while the endpoint was failing and sent again after its recovery:
+    // u-000's event a span ago (its next retries still fit in the span at its longest jitter, 1.2 spans),
+    // u-001's so long ago that the next step of its schedule (an hour ±20 %) would not.
+    const eventAgo = async (playerId: string, seconds: number) => {
+      await h()
+        .db.updateTable('webhook_deliveries')
+        .set({ occurred_at: new Date(h().clock.now().getTime() - seconds * 1000).toISOString() })
+        .where('player_id', '=', playerId)
+        .execute();
+    };
+    await eventAgo('u-000', SPAN_S);
+    await eventAgo('u-001', SPAN_S * 1.2 - 60);
+    h().clock.advance(10);
+    await w.deliver();
+    expect(w.receiver.received).toHaveLength(4);
+    const rows = await h()
+      .db.selectFrom('webhook_deliveries')
+      .select(['player_id', 'state', 'attempts', 'last_error'])
+      .orderBy('player_id')
+      .execute();
+    expect(rows).toEqual([
+      { player_id: 'u-000', state: 'pending', attempts: 2, last_error: 'HTTP 503' },
+      { player_id: 'u-001', state: 'failed', attempts: 2, last_error: 'HTTP 503' },
+    ]);
+    expect(await counter(w.metrics, 'failed')).toBe(1);
+  }, 60_000);
+
   it('is probed once per probe time by all instances together, also by another instance once the first stops', async () => {
     const w = await failing(70);
     const second = new WebhookDeliverer({

@@ -1,24 +1,46 @@
 /** The most a Retry-After answer may push the next attempt back. */
 const RETRY_AFTER_CEILING_S = 12 * 3600;
 
+/** Each delay of the schedule is its step ±JITTER (a fraction of it). */
+const JITTER = 0.2;
+
 /**
  * When the attempt after `attempts` failed ones goes, or undefined when the schedule is used up (the
  * delivery has failed). Each delay gets ±20 % jitter, so deliveries that failed together (an endpoint
  * down) do not all come back at once; a Retry-After the receiver sent is honoured when it asks for more.
+ *
+ * `startedAt` (the delivery's event, or its redelivery) bounds it too: no attempt goes later than the
+ * schedule's whole span, jitter included, after it, so a delivery that was held back while its endpoint
+ * was failing, and starts its schedule late, still ends within "about three days" (docs/design.md §11,
+ * "A failing endpoint"); one that was never held back never reaches that bound. A longer Retry-After
+ * is the receiver's own ask, and is honoured past it.
  */
 export function nextAttemptAt(
   schedule: readonly number[],
   attempts: number,
   now: Date,
   retryAfter: string | undefined,
+  startedAt?: Date,
   random: () => number = Math.random,
 ): Date | undefined {
   const base = schedule[attempts - 1];
   if (base === undefined) return undefined;
-  const jittered = base * (0.8 + 0.4 * random());
+  const jittered = base * (1 - JITTER + 2 * JITTER * random());
   const asked = retryAfterSeconds(retryAfter, now);
-  const seconds = asked === undefined ? jittered : Math.max(jittered, Math.min(asked, RETRY_AFTER_CEILING_S));
-  return new Date(now.getTime() + Math.round(seconds * 1000));
+  const askedLonger = asked !== undefined && asked > jittered;
+  const seconds = askedLonger ? Math.min(asked, RETRY_AFTER_CEILING_S) : jittered;
+  const next = new Date(now.getTime() + Math.round(seconds * 1000));
+  // The receiver's own ask is honoured as before; the bound is on the schedule's delays.
+  if (!askedLonger && startedAt !== undefined && next.getTime() > latestAttemptMs(schedule, startedAt)) {
+    return undefined;
+  }
+  return next;
+}
+
+/** The latest a delivery started at `startedAt` is attempted: the schedule's span at its longest jitter. */
+function latestAttemptMs(schedule: readonly number[], startedAt: Date): number {
+  const span = schedule.reduce((sum, step) => sum + step, 0);
+  return startedAt.getTime() + Math.round(span * (1 + JITTER) * 1000);
 }
 
 /**

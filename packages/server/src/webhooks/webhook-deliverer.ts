@@ -512,7 +512,13 @@ export class WebhookDeliverer {
       return { row, result: { state: 'failed', status, error }, gone: true };
     }
     const retryAfter = outcome.kind === 'answered' ? outcome.retryAfter : undefined;
-    const next = nextAttemptAt(this.options.config.webhookRetrySchedule, row.attempts + 1, now, retryAfter);
+    const next = nextAttemptAt(
+      this.options.config.webhookRetrySchedule,
+      row.attempts + 1,
+      now,
+      retryAfter,
+      new Date(row.redelivered_at ?? row.occurred_at),
+    );
     count(
       next === undefined ? 'failed' : outcome.kind === 'failed' && outcome.refused ? 'refused' : 'retrying',
     );
