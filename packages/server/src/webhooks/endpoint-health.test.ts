@@ -9,8 +9,12 @@ import { LOCAL_WEBHOOKS, type WebhookWorld, webhookWorld } from '../test-support
 import {
   FAILING_AFTER_ATTEMPTS,
   failingEndpointCount,
+  failuresStatement,
+  HEALTHY,
+  healthyStatement,
   nextProbeAt,
   PROBE_CEILING_S,
+  readEndpointHealth,
 } from './endpoint-health.js';
 import { CLAIM_BATCH, WebhookDeliverer } from './webhook-deliverer.js';
 
@@ -199,6 +203,47 @@ describe.each(DIALECTS)('a failing webhook endpoint on %s', (dialect) => {
     ]);
     expect(await counter(w.metrics, 'failed')).toBe(1);
   }, 60_000);
+
+  it("adds a batch's failures to the stored health, so that two instances' failures add up and a reset is not overwritten", async () => {
+    world = await webhookWorld(h(), 'session.created');
+    const id = world.endpoint.id;
+    const at = (minutes: number) => new Date(Date.UTC(2026, 10, 28, 12, minutes));
+    const fail = (failed: number, minute: number) =>
+      h().db.executeQuery(
+        failuresStatement(h().db, id, {
+          failed,
+          at: at(minute),
+          firstProbeAt: at(minute + 1),
+          nextProbeAt: at(minute + 2),
+        }),
+      );
+    // Two instances, each with 40 failures and each having read a healthy endpoint: 80 in a row, failing
+    // from the second commit (an absolute write of what each run knew would have left 40, not failing).
+    await fail(40, 0);
+    await fail(40, 10);
+    expect(await readEndpointHealth(h().db, id)).toEqual({
+      failedAttempts: 80,
+      failingSince: at(10).toISOString(),
+      nextProbeAt: at(11).toISOString(),
+      failedProbes: 0,
+    });
+    // A failing endpoint's batch is a failed probe: the probe moves on, the failing start stays.
+    await fail(1, 20);
+    expect(await readEndpointHealth(h().db, id)).toEqual({
+      failedAttempts: 81,
+      failingSince: at(10).toISOString(),
+      nextProbeAt: at(22).toISOString(),
+      failedProbes: 1,
+    });
+    // The operator's reset, then a run that still counted 81 fails once more: a run of 1, healthy.
+    await h().db.executeQuery(healthyStatement(h().db, id));
+    await fail(1, 30);
+    expect(await readEndpointHealth(h().db, id)).toEqual({ ...HEALTHY, failedAttempts: 1 });
+    // A whole batch of failures at once on a healthy endpoint: failing from it.
+    await h().db.executeQuery(healthyStatement(h().db, id));
+    await fail(FAILING_AFTER_ATTEMPTS, 40);
+    expect(await readEndpointHealth(h().db, id)).toMatchObject({ failingSince: at(40).toISOString() });
+  });
 
   it('is probed once per probe time by all instances together, also by another instance once the first stops', async () => {
     const w = await failing(70);

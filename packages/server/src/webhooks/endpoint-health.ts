@@ -82,19 +82,42 @@ export async function failingEndpointCount(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** A batch's failed attempts, as failuresStatement adds them to its endpoint's health. */
+export interface BatchFailures {
+  /** Attempts that failed (0 for a probe the URL rules refused: its probe time passes all the same). */
+  failed: number;
+  at: Date;
+  /** The first probe, should these failures make the endpoint failing. */
+  firstProbeAt: Date;
+  /** The next probe, should the endpoint be failing already (this batch was a failed probe). */
+  nextProbeAt: Date;
+}
+
 /**
- * Writes the endpoint's health, in the commit that records the batch it comes from; only for an
- * endpoint that exists (one removed meanwhile: nothing written, where a row broke the foreign key and
- * with it the record).
+ * Adds a batch's failures to its endpoint's health, in the commit that records the batch. Relative to
+ * the row as it stands at that commit, not as the run read it: another instance may send the endpoint's
+ * unmarked rows meanwhile, and an operator may reset its health (`webhook update --enable`), and an
+ * absolute write would overwrite either. The attempt that makes the run of failures
+ * FAILING_AFTER_ATTEMPTS long makes the endpoint failing; a failing endpoint's batch is a failed probe.
+ * Only for an endpoint that exists (one removed meanwhile: nothing written, where a row broke the
+ * foreign key and with it the record).
  */
-export function healthStatement(db: Db, endpointId: string, health: EndpointHealth): CompiledQuery {
-  return sql`insert into webhook_endpoint_health
+export function failuresStatement(db: Db, endpointId: string, failures: BatchFailures): CompiledQuery {
+  const { failed, at, firstProbeAt, nextProbeAt } = failures;
+  const failingAtOnce = failed >= FAILING_AFTER_ATTEMPTS;
+  const threshold = sql.lit(FAILING_AFTER_ATTEMPTS);
+  const run = sql`h.failed_attempts + excluded.failed_attempts`;
+  return sql`insert into webhook_endpoint_health as h
       (endpoint_id, failed_attempts, failing_since, next_probe_at, failed_probes)
-    select ${endpointId}, ${health.failedAttempts}, ${health.failingSince ?? null}, ${health.nextProbeAt ?? null}, ${health.failedProbes}
+    select ${endpointId}, ${failed}, ${failingAtOnce ? at.toISOString() : null},
+      ${failingAtOnce ? firstProbeAt.toISOString() : null}, 0
     where exists (select 1 from webhook_endpoints where id = ${endpointId})
-    on conflict (endpoint_id) do update set failed_attempts = excluded.failed_attempts,
-      failing_since = excluded.failing_since, next_probe_at = excluded.next_probe_at,
-      failed_probes = excluded.failed_probes`.compile(db);
+    on conflict (endpoint_id) do update set failed_attempts = ${run},
+      failing_since = case when h.failing_since is not null then h.failing_since
+        when ${run} >= ${threshold} then ${at.toISOString()} end,
+      next_probe_at = case when h.failing_since is not null then ${nextProbeAt.toISOString()}
+        when ${run} >= ${threshold} then ${firstProbeAt.toISOString()} end,
+      failed_probes = case when h.failing_since is not null then h.failed_probes + 1 else 0 end`.compile(db);
 }
 
 /** The endpoint is healthy again (or its operator changed it): its run of failures is forgotten. */

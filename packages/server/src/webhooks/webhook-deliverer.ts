@@ -24,9 +24,8 @@ import {
   CATCH_UP_CHUNK,
   type EndpointHealth,
   expiredStatement,
-  FAILING_AFTER_ATTEMPTS,
+  failuresStatement,
   HEALTHY,
-  healthStatement,
   healthyStatement,
   nextProbeAt,
   pendingAfter,
@@ -266,7 +265,8 @@ export class WebhookDeliverer {
         return;
       }
       const was = health;
-      health = judged.health;
+      // Failures were added to the row as it stood at the commit (another instance's too): read back.
+      health = judged.health ?? (await readEndpointHealth(db, endpoint.id));
       if (was.failingSince === undefined && health.failingSince !== undefined) {
         this.options.log.warn(
           { endpoint: endpoint.id, failedAttempts: health.failedAttempts, nextProbeAt: health.nextProbeAt },
@@ -286,7 +286,8 @@ export class WebhookDeliverer {
 
   /**
    * The endpoint's health after a batch's answers (docs/design.md §11, "A failing endpoint"), and what to
-   * write of it in the batch's commit: nothing while it stays healthy with no failure.
+   * write of it in the batch's commit: nothing while it stays healthy with no failure. After failures it
+   * is undefined: they are added to the stored row (failuresStatement), which the run reads back.
    * - One answer succeeded: healthy. If it was failing, every pending delivery is made due now.
    * - Only failures (refusals by the URL rules are not the endpoint's doing, nor counted): the run of
    *   failed attempts grows; at FAILING_AFTER_ATTEMPTS the endpoint is failing and probed next after the
@@ -296,7 +297,7 @@ export class WebhookDeliverer {
     endpointId: string,
     health: EndpointHealth,
     answers: BatchAnswers,
-  ): { health: EndpointHealth; statements: WriteStatement[] } {
+  ): { health: EndpointHealth | undefined; statements: WriteStatement[] } {
     const { db, config } = this.options;
     if (answers.delivered > 0) {
       if (health.failingSince !== undefined) {
@@ -313,29 +314,17 @@ export class WebhookDeliverer {
     // All refused by the URL rules: no word of the endpoint's health, but a failing endpoint's probe
     // time passes all the same (else a refused probe would be followed by another at every poll).
     if (answers.failed === 0 && health.failingSince === undefined) return { health, statements: [] };
-    const at = answers.at;
+    const { at, retryAfter } = answers;
     const schedule = config.webhookRetrySchedule;
-    const failedAttempts = health.failedAttempts + answers.failed;
-    let next: EndpointHealth;
-    if (health.failingSince !== undefined) {
-      const failedProbes = health.failedProbes + 1;
-      next = {
-        failedAttempts,
-        failingSince: health.failingSince,
-        failedProbes,
-        nextProbeAt: nextProbeAt(schedule, failedProbes, at, answers.retryAfter).toISOString(),
-      };
-    } else if (failedAttempts >= FAILING_AFTER_ATTEMPTS) {
-      next = {
-        failedAttempts,
-        failingSince: at.toISOString(),
-        failedProbes: 0,
-        nextProbeAt: nextProbeAt(schedule, 0, at, answers.retryAfter).toISOString(),
-      };
-    } else {
-      next = { ...health, failedAttempts };
-    }
-    return { health: next, statements: [healthStatement(db, endpointId, next)] };
+    const failures = {
+      failed: answers.failed,
+      at,
+      firstProbeAt: nextProbeAt(schedule, 0, at, retryAfter),
+      // As this run knows the failed probes: another instance's probe meanwhile only moves it a step less.
+      nextProbeAt: nextProbeAt(schedule, health.failedProbes + 1, at, retryAfter),
+    };
+    // Added to the row as it stands at the commit; the run reads the result back after it.
+    return { health: undefined, statements: [failuresStatement(db, endpointId, failures)] };
   }
 
   /**
