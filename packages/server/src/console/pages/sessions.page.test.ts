@@ -77,6 +77,73 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     }
   }, 30_000);
 
+  it("finds sessions by the player's id, nick or service id, within a client, and within the time window", async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    // Two days ago: outside the default window (the last day).
+    expect((await h().createSession('user-7', { nick: 'Ace7' })).statusCode).toBe(200);
+    // Added after the first launch, which made the harness's default client (demo).
+    const other = await h().addClient({ id: 'casino-2' });
+    const twoDaysAgo = h().clock.now();
+    h().clock.advance(2 * 86_400);
+    expect((await h().createSession('user-7', { nick: 'Ace7' })).statusCode).toBe(200);
+    h().clock.advance(1);
+    expect((await h().createSession('user-8', { nick: 'Bee' })).statusCode).toBe(200);
+    h().clock.advance(1);
+    // The same integrator id at another client: another player.
+    expect((await h().createSession('user-7', { nick: 'Cat' }, { client: other })).statusCode).toBe(200);
+    const idOf = async (clientId: string, externalId: string) =>
+      (
+        await h()
+          .db.selectFrom('players')
+          .select('id')
+          .where('client_id', '=', clientId)
+          .where('external_id', '=', externalId)
+          .executeTakeFirstOrThrow()
+      ).id;
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    /** Each row's client and player as the page names them, newest first. */
+    const rowsOf = async (query: string) => {
+      const page = await browser.get(`/console/sessions?${query}`);
+      expect(page.statusCode, page.body).toBe(200);
+      return [
+        ...page.body.matchAll(/<td>([^<]+)<\/td>\s*<td><a href="\/console\/players\/[^"]+">([^<]+)<\/a>/g),
+      ].map((match) => `${match[1]} ${match[2]}`);
+    };
+
+    expect(await rowsOf('')).toEqual(['casino-2 user-7', 'demo user-8', 'demo user-7']);
+    // The integrator's id names a player in each client; with the client, only its own.
+    expect(await rowsOf('player=user-7')).toEqual(['casino-2 user-7', 'demo user-7']);
+    expect(await rowsOf('player=user-7&client=demo')).toEqual(['demo user-7']);
+    // A nick, in any case; the service's own id of the player.
+    expect(await rowsOf('player=ace7')).toEqual(['demo user-7']);
+    expect(await rowsOf(`player=${await idOf('casino-2', 'user-7')}`)).toEqual(['casino-2 user-7']);
+    expect(await rowsOf('player=nobody')).toEqual([]);
+    // An earlier window finds the session of two days ago, and only it.
+    const minute = (time: Date) => time.toISOString().slice(0, 16);
+    const window = `from=${minute(new Date(twoDaysAgo.getTime() - 60_000))}&to=${minute(new Date(twoDaysAgo.getTime() + 120_000))}`;
+    expect(await rowsOf(`player=user-7&client=demo&${window}`)).toEqual(['demo user-7']);
+    expect(await rowsOf(`player=user-8&${window}`)).toEqual([]);
+  });
+
+  it('refuses a window that is no UTC time, ends before it starts or spans more than 31 days, saying which field', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    const cases: [string, string][] = [
+      ['from=yesterday', 'A time in UTC, as 2026-11-21T12:00.'],
+      ['from=2026-11-21T12:00&to=2026-02-30T12:00', 'A time in UTC, as 2026-11-21T12:00.'],
+      ['from=2026-11-21T12:00&to=2026-11-21T12:00', 'After the start of the window.'],
+      ['from=2026-10-01T00:00&to=2026-11-21T00:00', 'At most 31 days after the start.'],
+    ];
+    for (const [query, error] of cases) {
+      const page = await browser.get(`/console/sessions?${query}`);
+      expect(page.statusCode, query).toBe(422);
+      expect(page.body, query).toContain(error);
+      expect(page.body, query).toContain('No session matches.');
+    }
+  });
+
   it('goes back to the sessions page after ending one, whatever was sent as the way back', async () => {
     await addTestOperator(h().db, 'sam', 'support');
     const browser = consoleClient(h().app);

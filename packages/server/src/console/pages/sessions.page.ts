@@ -129,7 +129,8 @@ function checkWindow(filter: SessionFilter): { from: Date; to: Date } | { errors
 function parseUtc(text: string): Date | undefined {
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(text)) return undefined;
   const time = new Date(`${text}Z`);
-  return Number.isNaN(time.getTime()) ? undefined : time;
+  // A day the month does not have (30 February) is no time, not the 2nd of March.
+  return Number.isNaN(time.getTime()) || !time.toISOString().startsWith(text) ? undefined : time;
 }
 
 /** The player filter: the service's id, the integrator's id (within the client, if given) or the nick. */
