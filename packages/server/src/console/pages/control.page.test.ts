@@ -3,7 +3,7 @@ import { listAuditRecords } from '../../audit/audit.repository.js';
 import { addTestOperator, consoleClient } from '../../test-support/console-client.js';
 import { useHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';
-import { LOCAL_WEBHOOKS } from '../../test-support/webhook-world.js';
+import { LOCAL_WEBHOOKS, webhookWorld } from '../../test-support/webhook-world.js';
 import { findWebhookEndpoint, listWebhookEndpoints } from '../../webhooks/webhook-endpoint.repository.js';
 
 const EVERY_EVENT_BUT_ONE = {
@@ -128,6 +128,68 @@ describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) =
     const page = await browser.get(`/console/players/${id}`);
     expect(page.body).toContain(`: <bdi>${reason}</bdi>. Its launches are refused.`);
   });
+
+  it("pages an endpoint's deliveries back and forth from the one beside the link, keeping the failed-only filter", async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    const world = await webhookWorld(h(), 'session.created');
+    try {
+      for (let n = 1; n <= 120; n++) {
+        expect((await h().createSession(`p-${n}`)).statusCode).toBe(200);
+        h().clock.advance(1);
+      }
+      // Every other one failed (as after its last try): 60 of them.
+      const odd = Array.from({ length: 60 }, (_, index) => `p-${2 * index + 1}`);
+      await h()
+        .db.updateTable('webhook_deliveries')
+        .set({ state: 'failed' })
+        .where('player_id', 'in', odd)
+        .execute();
+      const newestFirst = async (failedOnly: boolean) =>
+        (
+          await h()
+            .db.selectFrom('webhook_deliveries')
+            .select('id')
+            .$if(failedOnly, (query) => query.where('state', '=', 'failed'))
+            .orderBy('id', 'desc')
+            .execute()
+        ).map((row) => row.id);
+      const all = await newestFirst(false);
+      const failed = await newestFirst(true);
+      expect(all).toHaveLength(120);
+      const browser = consoleClient(h().app);
+      await browser.signIn('sam');
+      const base = `/console/webhooks/${world.endpoint.id}`;
+      const idsOn = (body: string) =>
+        [...body.matchAll(/<th scope="row"><code>([^<]+)<\/code><\/th>/g)].map((m) => m[1]);
+      const linkOf = (body: string, rel: 'next' | 'prev') =>
+        body.match(new RegExp(`<a href="([^"]+)" rel="${rel}">`))?.[1]?.replaceAll('&amp;', '&');
+
+      const first = await browser.get(base);
+      expect(idsOn(first.body)).toEqual(all.slice(0, 50));
+      expect(linkOf(first.body, 'prev')).toBeUndefined();
+      const second = await browser.get(linkOf(first.body, 'next') ?? '');
+      expect(idsOn(second.body)).toEqual(all.slice(50, 100));
+      const third = await browser.get(linkOf(second.body, 'next') ?? '');
+      expect(idsOn(third.body)).toEqual(all.slice(100));
+      expect(linkOf(third.body, 'next')).toBeUndefined();
+      const back = await browser.get(linkOf(third.body, 'prev') ?? '');
+      expect(idsOn(back.body)).toEqual(all.slice(50, 100));
+      expect(idsOn((await browser.get(linkOf(back.body, 'prev') ?? '')).body)).toEqual(all.slice(0, 50));
+
+      const firstFailed = await browser.get(`${base}?failed=yes`);
+      expect(idsOn(firstFailed.body)).toEqual(failed.slice(0, 50));
+      const toSecondFailed = linkOf(firstFailed.body, 'next') ?? '';
+      expect(toSecondFailed).toContain('failed=yes');
+      const secondFailed = await browser.get(toSecondFailed);
+      expect(idsOn(secondFailed.body)).toEqual(failed.slice(50));
+      expect(linkOf(secondFailed.body, 'next')).toBeUndefined();
+      const toFirstFailed = linkOf(secondFailed.body, 'prev') ?? '';
+      expect(toFirstFailed).toContain('failed=yes');
+      expect(idsOn((await browser.get(toFirstFailed)).body)).toEqual(failed.slice(0, 50));
+    } finally {
+      await world.close();
+    }
+  }, 30_000);
 
   it('refuses support every webhook change and a block, and an unknown endpoint or delivery is a page, not an error', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
