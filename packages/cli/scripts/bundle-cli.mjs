@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import { writeBundle } from '../../../scripts/build-output.mjs';
 
 const cliDist = (path) => fileURLToPath(new URL(`../dist/${path}`, import.meta.url));
 const serverPackage = import.meta.resolve('@poker-launch/server/package.json');
@@ -17,7 +18,8 @@ const THREADS = [
   'webhooks/webhook-sender-thread.js',
 ];
 
-await build({
+const { output } = await build({
+  write: false,
   input: {
     main: cliDist('main.js'),
     ...Object.fromEntries(THREADS.map((path) => [basename(path, '.js'), serverDist(path)])),
@@ -28,3 +30,4 @@ await build({
   external: (id) => /^[^./#]/.test(id) && !id.startsWith('@poker-launch/'),
   output: { dir: cliDist('bundle'), format: 'esm', sourcemap: true },
 });
+writeBundle(output, cliDist('bundle'));

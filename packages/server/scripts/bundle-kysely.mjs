@@ -3,10 +3,13 @@
 // commands and `serve` among them; the one file, 0.03 s (docs/performance.md, "The test suite's time").
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import { writeBundle } from '../../../scripts/build-output.mjs';
 
-await build({
-  input: fileURLToPath(import.meta.resolve('kysely')),
+const { output } = await build({
+  write: false,
+  input: { kysely: fileURLToPath(import.meta.resolve('kysely')) },
   platform: 'node',
   logLevel: 'warn',
-  output: { file: fileURLToPath(new URL('../dist/vendor/kysely.js', import.meta.url)), format: 'esm' },
+  output: { format: 'esm' },
 });
+writeBundle(output, fileURLToPath(new URL('../dist/vendor/', import.meta.url)));
