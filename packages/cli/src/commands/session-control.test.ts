@@ -84,7 +84,7 @@ describe.each(DIALECTS)('poker-launch session and player control on %s', (kind) 
     const blockU1 = (until: string, reason: string) =>
       cli('player', 'block', 'u-1', '--client', 'casino-1', '--until', until, '--reason', reason);
     const blocked = await blockU1('2099-01-01T00:00:00Z', 'self-exclusion');
-    // Its stderr says why, if it failed (a CI run once saw exit 1 here on PostgreSQL, nothing else shown).
+    // Its stderr says why, if it fails.
     expect(blocked, blocked.stderr).toMatchObject({
       code: 0,
       stdout: 'player u-1 blocked until 2099-01-01T00:00:00.000Z; 1 live session(s) ended\n',

@@ -223,8 +223,3 @@ export function nextProbeAt(
   );
   return nextAttemptAt([step], 1, now, retryAfter) ?? new Date(now.getTime() + step * 1000);
 }
-
-/** The schedule's whole span (s): a delivery not delivered this long after its event has failed. */
-export function scheduleSpanSeconds(schedule: readonly number[]): number {
-  return schedule.reduce((sum, step) => sum + step, 0);
-}

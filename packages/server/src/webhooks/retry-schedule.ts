@@ -39,8 +39,12 @@ export function nextAttemptAt(
 
 /** The latest a delivery started at `startedAt` is attempted: the schedule's span at its longest jitter. */
 function latestAttemptMs(schedule: readonly number[], startedAt: Date): number {
-  const span = schedule.reduce((sum, step) => sum + step, 0);
-  return startedAt.getTime() + Math.round(span * (1 + JITTER) * 1000);
+  return startedAt.getTime() + Math.round(scheduleSpanSeconds(schedule) * (1 + JITTER) * 1000);
+}
+
+/** The schedule's whole span (s): a delivery not delivered this long after its event has failed. */
+export function scheduleSpanSeconds(schedule: readonly number[]): number {
+  return schedule.reduce((sum, step) => sum + step, 0);
 }
 
 /**

@@ -30,9 +30,8 @@ import {
   nextProbeAt,
   pendingAfter,
   readEndpointHealth,
-  scheduleSpanSeconds,
 } from './endpoint-health.js';
-import { nextAttemptAt } from './retry-schedule.js';
+import { nextAttemptAt, scheduleSpanSeconds } from './retry-schedule.js';
 import { SENDER_NICE, SenderThread } from './send-jobs.js';
 import { endpointSecrets, type WebhookEndpoint } from './webhook-endpoint.js';
 import { findWebhookEndpoint, goneStatements } from './webhook-endpoint.repository.js';
