@@ -70,7 +70,7 @@ describe.each(DIALECTS)(
         'webhook.redeliver',
         'webhook.remove',
       ]) {
-        expect(page).toContain(`<code>${action}</code>`);
+        expect(page).toContain(`<code class="name">${action}</code>`);
       }
       expect(page).toContain(`${userInfo().username} <span class="hint">(cli)</span>`);
       expect(page).not.toContain('whsec_');
