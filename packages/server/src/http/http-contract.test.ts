@@ -113,16 +113,29 @@ describe('HTTP contract', () => {
     expect(fits.statusCode).toBe(400); // read fine; then refused for its (missing) signature
   });
 
-  it('answers 400 for malformed JSON and for a JSON body that is not an object', async () => {
+  it('answers 400 for malformed JSON, an empty JSON body and a JSON body that is not an object, each saying which', async () => {
     await h().addClient();
+    const notJson = {
+      code: 'bad_request',
+      detail: 'The request body is not valid JSON, or holds a "__proto__" or "constructor" key (refused)',
+    };
     const malformed = await post({ 'content-type': 'application/json' }, '{"nick": ');
     expect(malformed.statusCode).toBe(400);
-    expect(errorOf(malformed)).toMatchObject({ code: 'bad_request' });
+    expect(errorOf(malformed)).toMatchObject(notJson);
     const array = await post({ 'content-type': 'application/json' }, '["u-1"]');
     expect(array.statusCode).toBe(400);
     expect(errorOf(array)).toMatchObject({ code: 'bad_request' });
     const proto = await post({ 'content-type': 'application/json' }, '{"__proto__": {"admin": true}}');
     expect(proto.statusCode).toBe(400);
+    expect(errorOf(proto)).toMatchObject(notJson);
+    for (const url of [V2_URL, '/apiweb/v3/open-game?client=demo']) {
+      const empty = await post({ 'content-type': 'application/vnd.api+json' }, '', url);
+      expect(empty.statusCode, url).toBe(400);
+      expect(errorOf(empty), url).toMatchObject({
+        code: 'bad_request',
+        detail: 'The request body is empty, but its Content-Type says JSON: send the document',
+      });
+    }
   });
 
   it('answers 400 "The request body nests deeper than 32 levels" to a deep JSON body, before authentication', async () => {
