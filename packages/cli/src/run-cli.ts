@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SERVICE_VERSION } from '@poker-launch/server/version';
+import { closestName } from './closest-name.js';
 import { type Command, type CommandContext, CommandError, UsageError } from './command.js';
 import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { printable } from './output.js';
@@ -40,8 +41,8 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       // `poker-launch client`: a group's name alone, or with a subcommand it does not have.
       const subcommands = group.map((c) => c.name.slice(`${argv[0]} `.length)).join(', ');
       context.err(
-        `${PROGRAM}: unknown command "${printable(prefix)}"; ${argv[0]} takes one of: ${subcommands} ` +
-          `(${PROGRAM} ${argv[0]} --help explains them)`,
+        `${PROGRAM}: unknown command "${printable(prefix)}"; ${didYouMean(subcommandLike(argv[1], group))}` +
+          `${argv[0]} takes one of: ${subcommands} (${PROGRAM} ${argv[0]} --help explains them)`,
       );
       return 2;
     }
@@ -49,7 +50,8 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
     context.err(
       first.startsWith('-')
         ? `${PROGRAM}: unknown flag ${printable(first)} before the command; run ${PROGRAM} --help for the list`
-        : `${PROGRAM}: unknown command "${printable(prefix)}"; run ${PROGRAM} --help for the list`,
+        : `${PROGRAM}: unknown command "${printable(prefix)}"; ${didYouMean(commandLike(prefix))}` +
+            `run ${PROGRAM} --help for the list`,
     );
     return 2;
   }
@@ -83,7 +85,7 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
       return 2;
     }
     if (isParseArgsError(error)) {
-      context.err(`${PROGRAM} ${entry.name}: ${printable(usageProblem(error, entry))}`);
+      context.err(`${PROGRAM} ${entry.name}: ${printable(usageProblem(error, command, entry))}`);
       return 2;
     }
     if (error instanceof CommandError) {
@@ -163,8 +165,48 @@ function refuseUndeclaredNegations(tokens: readonly Token[], command: Command, e
   for (const token of tokens) {
     if (token.kind !== 'option' || token.rawName !== `--no-${token.name}`) continue;
     if (command.options?.[`no-${token.name}`] || command.negatable?.includes(token.name)) continue;
-    throw new UsageError(`unknown flag ${token.rawName}; "${PROGRAM} ${entry.name} --help" lists its flags`);
+    throw new UsageError(unknownFlag(token.rawName, command, entry));
   }
+}
+
+/** An unknown flag's message, naming the command's flag it most likely stands for. */
+function unknownFlag(flag: string, command: Command, entry: CommandEntry): string {
+  return `unknown flag ${flag}; ${didYouMean(flagLike(flag, command))}"${PROGRAM} ${entry.name} --help" lists its flags`;
+}
+
+/** The command of a group whose last word is closest to the subcommand typed (`session revok`). */
+function subcommandLike(typed: string | undefined, group: readonly CommandEntry[]): string | undefined {
+  if (typed === undefined || typed.startsWith('-')) return undefined;
+  const lastWord = (name: string) => name.slice(name.indexOf(' ') + 1);
+  const subcommand = closestName(
+    typed,
+    group.map((command) => lastWord(command.name)),
+  );
+  return group.find((command) => lastWord(command.name) === subcommand)?.name;
+}
+
+/** The command whose name is closest to the words typed (as many words as its name has). */
+function commandLike(typed: string): string | undefined {
+  const words = typed.split(' ');
+  const close = (count: number) =>
+    closestName(
+      words.slice(0, count).join(' '),
+      COMMANDS.map((command) => command.name).filter((name) => name.split(' ').length === count),
+    );
+  return (words.length > 1 ? close(2) : undefined) ?? close(1);
+}
+
+/** The command's long flag closest to a mistyped one (`--no-…` forms included where it takes them). */
+function flagLike(flag: string, command: Command): string | undefined {
+  if (!flag.startsWith('--')) return undefined;
+  const names = Object.keys(command.options ?? {});
+  const negations = (command.negatable ?? []).map((name) => `no-${name}`);
+  const name = closestName(flag.slice(2), [...names, ...negations]);
+  return name === undefined ? undefined : `--${name}`;
+}
+
+function didYouMean(name: string | undefined): string {
+  return name === undefined ? '' : `did you mean ${name.startsWith('-') ? name : `"${name}"`}? `;
 }
 
 function isParseArgsError(error: unknown): error is Error {
@@ -176,7 +218,7 @@ function isParseArgsError(error: unknown): error is Error {
  * What was wrong with the command line. node's own words for an unknown flag advise putting it after
  * `--` as a positional argument (and leave a quote open), which is never what an operator meant.
  */
-function usageProblem(error: Error, entry: CommandEntry): string {
+function usageProblem(error: Error, command: Command, entry: CommandEntry): string {
   const code = (error as Error & { code?: unknown }).code;
   const flag = /^Unknown option '([^']*)'/.exec(error.message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
@@ -184,7 +226,7 @@ function usageProblem(error: Error, entry: CommandEntry): string {
     if (/^-\d/.test(flag)) {
       return `unknown flag ${flag}; an argument that starts with "-" goes after --, as in "-- ${flag}"`;
     }
-    return `unknown flag ${flag}; "${PROGRAM} ${entry.name} --help" lists its flags`;
+    return unknownFlag(flag, command, entry);
   }
   // `--secret` last, or followed by another flag: node's first line says "argument missing" or "is
   // ambiguous", its advice is on the lines after it.

@@ -107,6 +107,39 @@ describe('a mistyped command line', () => {
     });
   });
 
+  it('offers the command or flag a typo most likely stands for, and nothing when none is close', async () => {
+    const [group, command, flag, reordered, negation] = await Promise.all([
+      runPokerLaunch(['session', 'revok', 's-1']),
+      runPokerLaunch(['clients', 'list']),
+      runPokerLaunch(['webhook', 'add', 'acme', 'https://hooks.example', '--event', 'session.created']),
+      runPokerLaunch(['client', 'add', 'acme', '--poker-url', 'https://poker.example']),
+      runPokerLaunch(['client', 'update', 'acme', '--no-enable']),
+    ]);
+    expect(group).toMatchObject({
+      code: 2,
+      stderr:
+        'poker-launch: unknown command "session revok"; did you mean "session revoke"? session takes one of: ' +
+        'purge, revoke, create (poker-launch session --help explains them)\n',
+    });
+    expect(command).toMatchObject({
+      code: 2,
+      stderr:
+        'poker-launch: unknown command "clients list"; did you mean "client list"? run poker-launch --help for the list\n',
+    });
+    expect(flag).toMatchObject({
+      code: 2,
+      stderr:
+        'poker-launch webhook add: unknown flag --event; did you mean --events? "poker-launch webhook add --help" lists its flags\n',
+    });
+    expect(reordered.stderr).toBe(
+      'poker-launch client add: unknown flag --poker-url; did you mean --url-poker? "poker-launch client add --help" lists its flags\n',
+    );
+    // --enable is the opposite of what --no-enable asks for: not offered.
+    expect(negation.stderr).toBe(
+      'poker-launch client update: unknown flag --no-enable; "poker-launch client update --help" lists its flags\n',
+    );
+  });
+
   // node's own words: "Option '--secret' argument is ambiguous." and nothing after it (firstLine), or
   // "unknown flag -1" for a negative number given as a value.
   it('says a flag needs a value, and how to give a value that starts with "-"', async () => {

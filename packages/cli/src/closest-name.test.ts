@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { closestName } from './closest-name.js';
+
+const FLAGS = ['events', 'url', 'url-poker', 'url-casino', 'enable', 'disable', 'secret', 'no-secret'];
+
+describe('closestName', () => {
+  it('finds a name one edit away, or the same words in another order', () => {
+    expect(closestName('event', FLAGS)).toBe('events');
+    expect(closestName('secrt', FLAGS)).toBe('secret');
+    expect(closestName('poker-url', FLAGS)).toBe('url-poker');
+    expect(closestName('URL-Poker', ['url-poker', 'url-casino'])).toBe('url-poker');
+    expect(closestName('clients list', ['client list', 'client add', 'player list'])).toBe('client list');
+  });
+
+  it('allows one edit in three characters, at most three', () => {
+    expect(closestName('url-pokr', FLAGS)).toBe('url-poker');
+    expect(closestName('url-pkr', FLAGS)).toBe('url-poker');
+    expect(closestName('upk', FLAGS)).toBeUndefined();
+    expect(closestName('bogus', FLAGS)).toBeUndefined();
+    expect(closestName('player ban', ['player block', 'player show'])).toBeUndefined();
+  });
+
+  it('offers nothing when two names are equally close', () => {
+    expect(closestName('url-casin', ['url-casino', 'url-casina'])).toBeUndefined();
+    expect(closestName('ab', ['a', 'b'])).toBeUndefined();
+  });
+
+  it('never offers a flag for its negation, or the other way round', () => {
+    expect(closestName('no-enable', FLAGS)).toBeUndefined();
+    expect(closestName('no-secret', ['secret'])).toBeUndefined();
+    expect(closestName('secret', ['no-secret'])).toBeUndefined();
+  });
+});
