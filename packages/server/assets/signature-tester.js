@@ -82,6 +82,8 @@ $('check').addEventListener('click', async () => {
   canonical = report.canonical ?? '';
   signature = report.signature;
   pastedSign = report.read.sign ?? '';
+  // A sign computed for the previous request says nothing of this one.
+  $('computed').textContent = '';
   $('computed-verdict').textContent = '';
   $('canonical').textContent = report.canonical ?? '(none)';
   $('alternative').textContent = report.acceptedAlternative

@@ -62,6 +62,7 @@ describeInChromium('the signature tester in Chromium', () => {
     expect(await page.locator('#errors li').first().textContent()).toBe(
       '400 invalid_signature: Not valid request signature',
     );
+    expect(await page.isVisible('#computed')).toBe(false);
     await page.fill('#secret', SECRET);
     await page.click('#compute');
     await page.waitForFunction("(document.querySelector('#computed')?.textContent ?? '').length === 64");
@@ -70,6 +71,13 @@ describeInChromium('the signature tester in Chromium', () => {
       SECRET,
     );
     expect(await page.textContent('#computed')).toBe(expected);
+    expect(await page.isVisible('#computed')).toBe(true);
+    // Checking another request in the same page takes the sign computed for this one away.
+    await page.fill('#body', 'nick=Player2&lang=en&authType=external');
+    await page.click('#check');
+    await expect.poll(() => page.textContent('#canonical')).toBe('externalenPlayer212345');
+    expect(await page.textContent('#computed')).toBe('');
+    expect(await page.isVisible('#computed')).toBe(false);
     expect(sent.filter((line) => line.includes(SECRET))).toEqual([]);
     expect(problems).toEqual([]);
   });
