@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
+import { closestName } from '@poker-launch/server/closest-name';
 import { SERVICE_VERSION } from '@poker-launch/server/version';
-import { closestName } from './closest-name.js';
 import { type Command, type CommandContext, CommandError, UsageError } from './command.js';
 import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { printable } from './output.js';

@@ -215,7 +215,7 @@ describe('session control arguments', () => {
 
 describe('blockPlayer', () => {
   it("carries the answer's meta.warnings, what the service did not apply", async () => {
-    const warnings = ['Unknown attributes were ignored: /data/attributes/untill'];
+    const warnings = ['Unknown attributes were ignored: /data/attributes/untill (did you mean until?)'];
     const answer = {
       data: {
         type: 'PlayerBlock',

@@ -1,6 +1,6 @@
 import type { ErrorObject } from '@poker-launch/sdk';
 import { ApiError, errorObject } from '../http/api-error.js';
-import { pointer, unknownAttributesWarning } from '../launch/v3/v3-document.js';
+import { unknownAttribute, unknownAttributesWarning } from '../launch/v3/v3-document.js';
 import { accept, type FieldRule, refuse } from '../validation/field-rule.js';
 import { text } from '../validation/field-rules.js';
 import { isNotSent, isPlainObject, parseFields } from '../validation/parse-fields.js';
@@ -56,6 +56,8 @@ export const PLAYER_BLOCK_FIELDS = {
   reason: text({ max: 200 }),
 };
 
+const BLOCK_ATTRIBUTE_NAMES = Object.keys(PLAYER_BLOCK_FIELDS);
+
 export interface BlockRequest {
   until: string | null;
   reason: string | null;
@@ -98,7 +100,7 @@ export function readBlockDocument(body: unknown, now: Date): BlockRequest {
   // a block until it is lifted.
   const unknown = Object.keys(attributes)
     .filter((name) => !Object.hasOwn(PLAYER_BLOCK_FIELDS, name))
-    .map((name) => pointer('/data/attributes', name));
+    .map((name) => unknownAttribute('/data/attributes', name, BLOCK_ATTRIBUTE_NAMES));
   return {
     until: values.until ?? null,
     reason: values.reason ?? null,

@@ -248,7 +248,9 @@ describe.each(DIALECTS)('session control on %s', (dialect) => {
     });
     expect(put.json().meta).toEqual({
       revokedSessions: 1,
-      warnings: ['Unknown attributes were ignored: /data/attributes/untill, /data/attributes/a~1b'],
+      warnings: [
+        'Unknown attributes were ignored: /data/attributes/untill (did you mean until?), /data/attributes/a~1b',
+      ],
     });
     const known = await blockRequest(h(), 'PUT', 'u-1', { body: blockDocument({ reason: 'x' }) });
     expect(known.json().meta).toEqual({ revokedSessions: 0 });

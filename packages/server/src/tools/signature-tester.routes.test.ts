@@ -88,7 +88,7 @@ describe('the signature tester on staging', () => {
       body,
     });
     expect(response.json().data.attributes.warnings).toEqual([
-      'Unknown attributes were ignored: /data/attributes/session/lnag',
+      'Unknown attributes were ignored: /data/attributes/session/lnag (did you mean lang?)',
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { ErrorObject } from '@poker-launch/sdk';
 import { ApiError, errorObject } from '../../http/api-error.js';
 import type { GameCode, Target } from '../../sessions/target.js';
+import { closestName } from '../../validation/closest-name.js';
 import { boolean, currencyCandidate, ipAddress, languageCode, oneOf } from '../../validation/field-rules.js';
 import { isNotSent, isPlainObject, type ParsedFields, parseFields } from '../../validation/parse-fields.js';
 import type { ParsedLaunch } from '../check-and-launch.js';
@@ -71,13 +72,22 @@ const MAX_NAMED = 10;
  */
 const REPLAY_FIELDS: ReadonlySet<string> = new Set(['ts', 'nonce']);
 
-/** Body parameters v2 does not know: not applied, but not dropped in silence either (`meta.warnings`). */
+/** What a misspelled parameter may be offered as: v2's own names and the replay fields. */
+const V2_PARAMETER_NAMES: readonly string[] = [...Object.keys(V2_FIELDS), ...REPLAY_FIELDS];
+
+/**
+ * Body parameters v2 does not know: not applied, but not dropped in silence either (`meta.warnings`),
+ * each with the parameter it most likely stands for, when one is close (`gamecode`: `gameCode`).
+ */
 export function unknownParameterWarnings(body: Readonly<Record<string, unknown>>): string[] {
   const unknown = Object.keys(body).filter(
     (name) => !Object.hasOwn(V2_FIELDS, name) && !REPLAY_FIELDS.has(name),
   );
   if (unknown.length === 0) return [];
-  const named = unknown.slice(0, MAX_NAMED).map((name) => JSON.stringify(name.slice(0, 64)));
+  const named = unknown.slice(0, MAX_NAMED).map((name) => {
+    const meant = closestName(name, V2_PARAMETER_NAMES);
+    return `${JSON.stringify(name.slice(0, 64))}${meant === undefined ? '' : ` (did you mean "${meant}"?)`}`;
+  });
   const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';
   return [`Unknown parameters were ignored: ${named.join(', ')}${more}`];
 }

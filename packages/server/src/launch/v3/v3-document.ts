@@ -1,6 +1,7 @@
 import { ApiError, errorObject } from '../../http/api-error.js';
 import type { PlayerProfile } from '../../players/player.js';
 import { PROFILE_FIELDS } from '../../players/player.repository.js';
+import { closestName } from '../../validation/closest-name.js';
 import { isNotSent, isPlainObject, parseFields } from '../../validation/parse-fields.js';
 import type { ParsedLaunch } from '../check-and-launch.js';
 import { DEFAULT_LANG } from '../launch-fields.js';
@@ -62,18 +63,31 @@ const MAX_NAMED = 10;
  */
 export function unknownAttributeWarnings(attributes: OpenGameAttributes): string[] {
   const unknown = [
-    ...attributes.others.map((name) => pointer('/data/attributes', name)),
+    ...attributes.others.map((name) => unknownAttribute('/data/attributes', name, TOP_LEVEL_NAMES)),
     ...Object.keys(attributes.session)
       .filter((name) => !Object.hasOwn(V3_SESSION_FIELDS, name))
-      .map((name) => pointer('/data/attributes/session', name)),
+      .map((name) => unknownAttribute('/data/attributes/session', name, SESSION_NAMES)),
     ...Object.keys(attributes.player)
       .filter((name) => !Object.hasOwn(V3_PLAYER_FIELDS, name))
-      .map((name) => pointer('/data/attributes/player', name)),
+      .map((name) => unknownAttribute('/data/attributes/player', name, PLAYER_NAMES)),
   ];
   return unknownAttributesWarning(unknown);
 }
 
-/** The one warning that names the attributes not applied, by pointer (at most ten of them). */
+const TOP_LEVEL_NAMES = ['player', 'session'];
+const SESSION_NAMES = Object.keys(V3_SESSION_FIELDS);
+const PLAYER_NAMES = Object.keys(V3_PLAYER_FIELDS);
+
+/**
+ * An attribute not applied, by pointer, with the one of its object it most likely stands for when one is
+ * close (`/data/attributes/session/gamecode (did you mean gameCode?)`).
+ */
+export function unknownAttribute(parent: string, name: string, known: readonly string[]): string {
+  const meant = closestName(name, known);
+  return `${pointer(parent, name)}${meant === undefined ? '' : ` (did you mean ${meant}?)`}`;
+}
+
+/** The one warning that names the attributes not applied (at most ten of them). */
 export function unknownAttributesWarning(unknown: readonly string[]): string[] {
   if (unknown.length === 0) return [];
   const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';

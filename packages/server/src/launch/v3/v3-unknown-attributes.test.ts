@@ -6,7 +6,7 @@ import { openGame, openGameDocument } from '../../test-support/v3-requests.js';
 describe.each(DIALECTS)('v3 attributes it does not know, on %s', (dialect) => {
   const h = useHarness(dialect);
 
-  it('names each one by pointer in meta.warnings, at every level, and applies the known ones', async () => {
+  it('names each one by pointer in meta.warnings, at every level, with the one it likely stands for, and applies the known ones', async () => {
     const document = openGameDocument(
       { id: 'u-1', nick: 'Ace', nickname: 'Bob', 'a/b~c': 1 },
       { lang: 'de', lnag: 'fr' },
@@ -16,7 +16,8 @@ describe.each(DIALECTS)('v3 attributes it does not know, on %s', (dialect) => {
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json().meta).toEqual({
       warnings: [
-        'Unknown attributes were ignored: /data/attributes/gameCode, /data/attributes/session/lnag, ' +
+        'Unknown attributes were ignored: /data/attributes/gameCode, ' +
+          '/data/attributes/session/lnag (did you mean lang?), ' +
           '/data/attributes/player/nickname, /data/attributes/player/a~1b~0c',
       ],
     });

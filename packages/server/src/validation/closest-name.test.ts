@@ -12,6 +12,18 @@ describe('closestName', () => {
     expect(closestName('clients list', ['client list', 'client add', 'player list'])).toBe('client list');
   });
 
+  it('counts two neighbours swapped as one edit', () => {
+    expect(closestName('lnag', ['lang', 'nick'])).toBe('lang');
+    expect(closestName('evnets', FLAGS)).toBe('events');
+    // Two swaps are two edits: too many for four characters.
+    expect(closestName('lnga', ['lang', 'nick'])).toBeUndefined();
+  });
+
+  it('does not compare a name far longer or shorter than any it could be', () => {
+    expect(closestName('x'.repeat(1_000_000), FLAGS)).toBeUndefined();
+    expect(closestName('gamecode', ['gameCode', 'g'.repeat(100_000)])).toBe('gameCode');
+  });
+
   it('allows one edit in three characters, at most three', () => {
     expect(closestName('url-pokr', FLAGS)).toBe('url-poker');
     expect(closestName('url-pkr', FLAGS)).toBe('url-poker');
