@@ -46,6 +46,12 @@ describe('poker-launch setting', () => {
           'LongAuthorizationTicketLifetime, ExpiredSessionRetention, PlayerDefaultActive, PlayerDefaultVerified',
       );
     }
+    // A name a few edits (or only its case) away from one is offered with it.
+    const miscased = await cli('setting', 'set', 'nickmaxlength', '20');
+    expect(miscased.code).toBe(1);
+    expect(miscased.stderr).toContain(
+      'no setting "nickmaxlength" (did you mean NickMaxLength?); the settings are NickMaxLength, ',
+    );
   });
 
   it('lists name, value, default and description, as a table and as JSON', async () => {

@@ -109,13 +109,15 @@ describe.each(DIALECTS)('poker-launch webhook on %s', (kind) => {
     // A value not among --events' choices is a usage mistake (docs/cli.md, "Exit codes"): exit 2, one
     // line naming it and the valid types, before anything else is checked or stored.
     for (const args of [
-      ['add', 'casino-1', 'https://10.0.0.7/x', '--events', 'session.nope,player.nah'],
-      ['update', 'ep_nope', '--events', 'session.nope,player.nah'],
+      ['add', 'casino-1', 'https://10.0.0.7/x', '--events', 'session.nope,player.nah,session.create'],
+      ['update', 'ep_nope', '--events', 'session.nope,player.nah,session.create'],
     ]) {
       const events = await cli('webhook', ...args);
       expect(events).toMatchObject({ code: 2, stdout: '' });
       expect(events.stderr.trim().split('\n')).toHaveLength(1);
-      expect(events.stderr).toContain('(not: session.nope, player.nah)');
+      expect(events.stderr).toContain(
+        '(not: session.nope, player.nah, session.create (did you mean session.created?))',
+      );
       expect(events.stderr).toContain('session.revoked');
     }
     expect((await cli('webhook', 'add', 'nobody', 'https://hooks.example.com/x')).stderr).toContain(

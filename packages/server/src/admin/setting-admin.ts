@@ -8,6 +8,7 @@ import {
   type SettingName,
   type Settings,
 } from '../settings/settings.js';
+import { closestName } from '../validation/closest-name.js';
 import { type AdminResult, fail, type Refusal, succeed } from './admin-result.js';
 
 export interface SettingListing {
@@ -53,7 +54,9 @@ export async function changeSettings(
 }
 
 function unknownSetting(name: string): Refusal {
-  return fail(`no setting "${name}"; the settings are ${SETTING_NAMES.join(', ')}`);
+  const meant = closestName(name, SETTING_NAMES);
+  const suggestion = meant === undefined ? '' : ` (did you mean ${meant}?)`;
+  return fail(`no setting "${name}"${suggestion}; the settings are ${SETTING_NAMES.join(', ')}`);
 }
 
 function toListing(name: SettingName, settings: Settings): SettingListing {
