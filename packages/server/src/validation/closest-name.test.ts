@@ -32,6 +32,11 @@ describe('closestName', () => {
     expect(closestName('player ban', ['player block', 'player show'])).toBeUndefined();
   });
 
+  it('offers the first of synonyms that differ in case only', () => {
+    expect(closestName('tableid', ['tableId', 'tableID', 'gameId'])).toBe('tableId');
+    expect(closestName('tabelId', ['tableId', 'tableID'])).toBe('tableId');
+  });
+
   it('offers nothing when two names are equally close', () => {
     expect(closestName('url-casin', ['url-casino', 'url-casina'])).toBeUndefined();
     expect(closestName('ab', ['a', 'b'])).toBeUndefined();

@@ -28,7 +28,8 @@ export function closestName(typed: string, names: readonly string[]): string | u
       best = name;
       bestDistance = edits;
       tied = false;
-    } else if (edits === bestDistance) {
+    } else if (edits === bestDistance && name.toLowerCase() !== best?.toLowerCase()) {
+      // Synonyms that differ in case only (v2's tableId and tableID) are one answer, the first named.
       tied = true;
     }
   }
