@@ -1,6 +1,6 @@
 import type { ErrorObject } from '@poker-launch/sdk';
 import { ApiError, errorObject } from '../http/api-error.js';
-import { unknownAttribute, unknownAttributesWarning } from '../launch/v3/v3-document.js';
+import { unknownAttributesWarning } from '../launch/v3/v3-document.js';
 import { accept, type FieldRule, refuse } from '../validation/field-rule.js';
 import { text } from '../validation/field-rules.js';
 import { isNotSent, isPlainObject, parseFields } from '../validation/parse-fields.js';
@@ -100,7 +100,7 @@ export function readBlockDocument(body: unknown, now: Date): BlockRequest {
   // a block until it is lifted.
   const unknown = Object.keys(attributes)
     .filter((name) => !Object.hasOwn(PLAYER_BLOCK_FIELDS, name))
-    .map((name) => unknownAttribute('/data/attributes', name, BLOCK_ATTRIBUTE_NAMES));
+    .map((name) => ({ parent: '/data/attributes', name, known: BLOCK_ATTRIBUTE_NAMES }));
   return {
     until: values.until ?? null,
     reason: values.reason ?? null,

@@ -62,14 +62,14 @@ const MAX_NAMED = 10;
  * its unknown parameters, so that a typo is not dropped in silence.
  */
 export function unknownAttributeWarnings(attributes: OpenGameAttributes): string[] {
-  const unknown = [
-    ...attributes.others.map((name) => unknownAttribute('/data/attributes', name, TOP_LEVEL_NAMES)),
+  const unknown: UnknownAttribute[] = [
+    ...attributes.others.map((name) => ({ parent: '/data/attributes', name, known: TOP_LEVEL_NAMES })),
     ...Object.keys(attributes.session)
       .filter((name) => !Object.hasOwn(V3_SESSION_FIELDS, name))
-      .map((name) => unknownAttribute('/data/attributes/session', name, SESSION_NAMES)),
+      .map((name) => ({ parent: '/data/attributes/session', name, known: SESSION_NAMES })),
     ...Object.keys(attributes.player)
       .filter((name) => !Object.hasOwn(V3_PLAYER_FIELDS, name))
-      .map((name) => unknownAttribute('/data/attributes/player', name, PLAYER_NAMES)),
+      .map((name) => ({ parent: '/data/attributes/player', name, known: PLAYER_NAMES })),
   ];
   return unknownAttributesWarning(unknown);
 }
@@ -78,20 +78,26 @@ const TOP_LEVEL_NAMES = ['player', 'session'];
 const SESSION_NAMES = Object.keys(V3_SESSION_FIELDS);
 const PLAYER_NAMES = Object.keys(V3_PLAYER_FIELDS);
 
-/**
- * An attribute not applied, by pointer, with the one of its object it most likely stands for when one is
- * close (`/data/attributes/session/gamecode (did you mean gameCode?)`).
- */
-export function unknownAttribute(parent: string, name: string, known: readonly string[]): string {
-  const meant = closestName(name, known);
-  return `${pointer(parent, name)}${meant === undefined ? '' : ` (did you mean ${meant}?)`}`;
+/** An attribute not applied: its object's pointer, its name, and the names its object knows. */
+export interface UnknownAttribute {
+  parent: string;
+  name: string;
+  known: readonly string[];
 }
 
-/** The one warning that names the attributes not applied (at most ten of them). */
-export function unknownAttributesWarning(unknown: readonly string[]): string[] {
+/**
+ * The one warning that names the attributes not applied, by pointer (at most ten of them), each with the
+ * attribute of its object it most likely stands for when one is close
+ * (`/data/attributes/session/lnag (did you mean lang?)`).
+ */
+export function unknownAttributesWarning(unknown: readonly UnknownAttribute[]): string[] {
   if (unknown.length === 0) return [];
+  const named = unknown.slice(0, MAX_NAMED).map(({ parent, name, known }) => {
+    const meant = closestName(name, known);
+    return `${pointer(parent, name)}${meant === undefined ? '' : ` (did you mean ${meant}?)`}`;
+  });
   const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';
-  return [`Unknown attributes were ignored: ${unknown.slice(0, MAX_NAMED).join(', ')}${more}`];
+  return [`Unknown attributes were ignored: ${named.join(', ')}${more}`];
 }
 
 /** A JSON pointer (RFC 6901) to a member, its name cut to 64 characters. */
