@@ -18,13 +18,13 @@ export interface ServiceOptions {
   readonly env?: Readonly<Record<string, string>> | undefined;
 }
 
+/** The address the service listens on (its HOST variable). */
+export const SERVICE_HOST = '127.0.0.1';
+
 /**
  * `poker-launch serve` in production mode with quotas off (the load generator is one address sending
  * tens of thousands of requests a second), logging at the level asked for into /dev/null.
  */
-/** The address the service listens on (its HOST variable). */
-export const SERVICE_HOST = '127.0.0.1';
-
 export async function startService(options: ServiceOptions): Promise<ServerProcess> {
   const port = await freePort();
   const profiling =

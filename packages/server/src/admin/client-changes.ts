@@ -18,10 +18,10 @@ export type LaunchTarget = keyof LaunchUrls;
 const LAUNCH_URL_MAX_LENGTH = 2048;
 export const LAUNCH_TARGETS = ['poker', 'casinoLobby', 'casino', 'sport'] as const satisfies LaunchTarget[];
 
-/** What an operator sets on a client; a field left out stays as it is. `null` removes a secret or URL. */
 /**
  * What an operator's update may change: everything but disabling, which is `disableClient` alone, since
- * it also ends the client's live sessions (docs/design.md §3).
+ * it also ends the client's live sessions (docs/design.md §3). A field left out stays as it is; `null`
+ * removes a secret or URL.
  */
 export type ClientChanges = Omit<ClientUpdate, 'active'> & { active?: true };
 

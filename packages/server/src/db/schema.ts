@@ -211,7 +211,6 @@ export interface WebhookDeliveryTable {
   redelivered_at: string | null;
 }
 
-/** One row: the expiry time up to which sessions have been looked at for session.expired. */
 /** The instance that delivers an endpoint's marked rows, until when (docs/design.md §11). */
 export interface WebhookEndpointLeaseTable {
   endpoint_id: string;
@@ -232,6 +231,7 @@ export interface WebhookEndpointHealthTable {
   failed_probes: number;
 }
 
+/** One row: the expiry time up to which sessions have been looked at for session.expired. */
 export interface WebhookExpiryScanTable {
   id: number;
   /** Null before the first scan. */

@@ -3,6 +3,11 @@ import { parseBearer } from '../http/bearer.js';
 import { hashApiKey } from './api-key.js';
 import { type ApiPermission, type ApiUser, hasPermission } from './api-user.js';
 
+/** Where API users are found by their key's hash: the live configuration (live-config/live-config.ts). */
+export interface ApiUsersByKeyHash {
+  findApiUserByKeyHash(keyHash: string): ApiUser | undefined;
+}
+
 /**
  * The user behind `Authorization: Bearer <key>`, if it may do `permission`. A malformed header, an
  * unknown key and a revoked key all give one and the same 401, so a caller cannot tell a revoked key
@@ -13,11 +18,6 @@ import { type ApiPermission, type ApiUser, hasPermission } from './api-user.js';
  * leading bits of *the hash of the guess* match a stored hash. That says nothing about any real key
  * (it would need a SHA-256 preimage), unlike comparing the key text itself, which leaks it byte by byte.
  */
-/** Where API users are found by their key's hash: the live configuration (live-config/live-config.ts). */
-export interface ApiUsersByKeyHash {
-  findApiUserByKeyHash(keyHash: string): ApiUser | undefined;
-}
-
 export async function authorizeApiKey(
   live: ApiUsersByKeyHash,
   header: string,

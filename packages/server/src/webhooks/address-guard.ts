@@ -130,12 +130,6 @@ export type Resolve = (
 ) => void;
 
 /**
- * A `lookup` for http.request: resolves the host and hands the socket the first address it may
- * connect to, so the address checked is the address connected to (a host that resolves to a private
- * address between a check and the connection cannot slip through). Of a name with several addresses, the
- * refused ones are dropped and the others used: none of them is ever connected to (docs/integration.md#webhooks).
- */
-/**
  * Webhook DNS questions asked at once, across every endpoint and name; the others wait their turn.
  * dns.lookup holds one of libuv's four pool threads until the name's DNS answers or its timeouts run
  * out (glibc: 5 s x 2 tries per server), and the pool is the whole process's: file reads, password
@@ -172,6 +166,12 @@ export class LookupSlots {
 /** The sender's slots: one sender thread makes every webhook connection of the process. */
 const SENDER_LOOKUP_SLOTS = new LookupSlots(WEBHOOK_LOOKUPS_AT_ONCE);
 
+/**
+ * A `lookup` for http.request: resolves the host and hands the socket the first address it may
+ * connect to, so the address checked is the address connected to (a host that resolves to a private
+ * address between a check and the connection cannot slip through). Of a name with several addresses, the
+ * refused ones are dropped and the others used: none of them is ever connected to (docs/integration.md#webhooks).
+ */
 export function guardedLookup(
   allowPrivate: boolean,
   resolve: Resolve = lookup,

@@ -56,10 +56,6 @@ function noSuchPlayer(reply: FastifyReply, signedIn: SignedIn, id: string) {
 }
 
 /**
- * Players: search by the integrator's id or the nick; a player's profile, block and live sessions; its
- * sessions ended (support too), a block set or lifted (admin), as `poker-launch player …` does.
- */
-/**
  * A found player in the pager's links: its client's id (which has no space), a space, the integrator's id;
  * the search is kept in that order (players/player-search.ts).
  */
@@ -75,6 +71,10 @@ function playerKeyOf(cursor: string | undefined): PlayerKey | undefined {
   return { clientId: cursor.slice(0, space), externalId: cursor.slice(space + 1) };
 }
 
+/**
+ * Players: search by the integrator's id or the nick; a player's profile, block and live sessions; its
+ * sessions ended (support too), a block set or lifted (admin), as `poker-launch player …` does.
+ */
 export function playerRoutes(context: AppContext): ConsoleRoute[] {
   /** The player by our id, with its client and the id the integrator knows it by (what the CLI takes). */
   const playerOf = async (id: string) => {

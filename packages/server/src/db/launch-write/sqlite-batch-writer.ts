@@ -431,7 +431,6 @@ export class SqliteBatchWriter {
   }
 }
 
-/** The batch's outbox insert failed: the transaction was rolled back, the batch is written again. */
 /**
  * A write made bare (no savepoint) to spare the writer one per launch failed: the batch is rolled back
  * whole and written again with savepoints, so that only the operation that fails fails.

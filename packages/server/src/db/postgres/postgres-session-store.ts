@@ -120,11 +120,6 @@ export class PostgresSessionStore implements SessionStore {
     await this.writes.close();
   }
 
-  /**
-   * A batch that fails as a whole (a nick a concurrent transaction took, a row a trigger refused) is
-   * retried op by op, so that only the operation at fault fails. A lost connection fails them all: the
-   * database is away, and each caller hears so.
-   */
   /** Answers the `stale` launches `config_changed` and commits the rest: the results in the batch's order. */
   private async commitAllBut(
     operations: readonly WriteOp[],
@@ -138,6 +133,11 @@ export class PostgresSessionStore implements SessionStore {
     );
   }
 
+  /**
+   * A batch that fails as a whole (a nick a concurrent transaction took, a row a trigger refused) is
+   * retried op by op, so that only the operation at fault fails. A lost connection fails them all: the
+   * database is away, and each caller hears so.
+   */
   private async commit(operations: readonly WriteOp[]): Promise<BatchResult<WriteOutcome>[]> {
     const version = newestConfigVersion(operations);
     const older = (operation: WriteOp) => {
