@@ -31,8 +31,6 @@ import { signInRoutes } from './pages/sign-in.page.js';
 import { webhookRoutes } from './pages/webhooks.page.js';
 import { sendPage } from './render.js';
 
-export const CONSOLE_CSS_PATH = `${CONSOLE_PATH}/assets/console.css`;
-
 /**
  * The files every page links, from `packages/server/assets/console/`: its style sheet, and its icon, so
  * that browsers do not ask for a `/favicon.ico` the service does not have (a 404 in the browser's

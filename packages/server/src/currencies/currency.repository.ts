@@ -1,18 +1,6 @@
 import type { Db } from '../db/schema.js';
-import { isKnownCurrency } from './iso-currencies.js';
 
 export type CurrencyStatus = 'active' | 'inactive' | 'unknown';
-
-/** @param code an upper-case candidate code: any text, "unknown" unless it is an ISO 4217 code */
-export async function findCurrencyStatus(db: Db, code: string): Promise<CurrencyStatus> {
-  if (!isKnownCurrency(code)) return 'unknown';
-  const row = await db
-    .selectFrom('active_currencies')
-    .select('code')
-    .where('code', '=', code)
-    .executeTakeFirst();
-  return row ? 'active' : 'inactive';
-}
 
 export async function listActiveCurrencyCodes(db: Db): Promise<string[]> {
   const rows = await db.selectFrom('active_currencies').select('code').orderBy('code').execute();

@@ -31,7 +31,6 @@ export const SECRETS: Readonly<Record<string, string>> = {
   gone: 'fuzz-gone-secret-0000',
   hmac: 'fuzz-hmac-secret-4242',
 };
-export const CLIENT_IDS = ['demo', 'open', 'internal', 'strict', 'gone'] as const;
 
 /** The players session control is aimed at: a few per client, by the id the integrator knows them by. */
 const PLAYERS: readonly [string, string][] = [
