@@ -109,6 +109,7 @@ const SURFACE = {
     'parseUnixSeconds',
     'signaturesMatch',
     'sha256Hex',
+    'parseRetryAfter',
   ],
 } as const;
 

@@ -9,6 +9,7 @@ import {
 } from './launch-api-error.js';
 import type { SignatureEvidence } from './request-signing.js';
 import { backoffDelay, type RetryPolicy, sleep } from './retry.js';
+import { parseRetryAfter } from './retry-after.js';
 
 /** The part of a fetch `Response` the client reads. */
 export interface FetchResponseLike {
@@ -257,11 +258,7 @@ function until<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise
  */
 export function retryAfterSeconds(status: number, headers: FetchResponseLike['headers']): number | undefined {
   if (status !== 429 && status !== 503) return undefined;
-  const value = headers.get('retry-after')?.trim();
-  if (value === undefined || value === '') return undefined;
-  if (/^\d+$/.test(value)) return Number(value);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+  return parseRetryAfter(headers.get('retry-after') ?? undefined);
 }
 
 /**

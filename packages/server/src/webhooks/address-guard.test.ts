@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
+import { parseRetryAfter } from '@poker-launch/sdk/internal';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../config.js';
 import { isForbiddenAddress } from './address-guard.js';
-import { nextAttemptAt, retryAfterSeconds } from './retry-schedule.js';
+import { nextAttemptAt } from './retry-schedule.js';
 import { BAD_PORTS, webhookUrlProblem } from './webhook-url.js';
 
 describe('the address guard', () => {
@@ -307,7 +308,7 @@ describe('the retry schedule', () => {
         now.getTime() + 600_000,
       );
     }
-    expect(retryAfterSeconds('Sat, 21 Nov 2026 12:01:00 GMT', now)).toBe(60);
-    expect(retryAfterSeconds('soon', now)).toBeUndefined();
+    expect(parseRetryAfter('Sat, 21 Nov 2026 12:01:00 GMT', now.getTime())).toBe(60);
+    expect(parseRetryAfter('soon', now.getTime())).toBeUndefined();
   });
 });

@@ -1,3 +1,5 @@
+import { parseRetryAfter } from '@poker-launch/sdk/internal';
+
 /** The most a Retry-After answer may push the next attempt back. */
 const RETRY_AFTER_CEILING_S = 12 * 3600;
 
@@ -26,7 +28,7 @@ export function nextAttemptAt(
   const base = schedule[attempts - 1];
   if (base === undefined) return undefined;
   const jittered = base * (1 - JITTER + 2 * JITTER * random());
-  const asked = retryAfterSeconds(retryAfter, now);
+  const asked = parseRetryAfter(retryAfter, now.getTime());
   const askedLonger = asked !== undefined && asked > jittered;
   const seconds = askedLonger ? Math.min(asked, RETRY_AFTER_CEILING_S) : jittered;
   const next = new Date(now.getTime() + Math.round(seconds * 1000));
@@ -45,15 +47,4 @@ function latestAttemptMs(schedule: readonly number[], startedAt: Date): number {
 /** The schedule's whole span (s): a delivery not delivered this long after its event has failed. */
 export function scheduleSpanSeconds(schedule: readonly number[]): number {
   return schedule.reduce((sum, step) => sum + step, 0);
-}
-
-/**
- * RFC 9110 Retry-After: seconds (any number of digits: a longer one asks for more than the ceiling, not
- * for nothing), or an HTTP date.
- */
-export function retryAfterSeconds(value: string | undefined, now: Date): number | undefined {
-  if (value === undefined) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - now.getTime()) / 1000);
 }
