@@ -8,7 +8,7 @@ import {
   type SettingName,
   type Settings,
 } from '../settings/settings.js';
-import { closestName } from '../validation/closest-name.js';
+import { suggestion } from '../validation/closest-name.js';
 import { type AdminResult, fail, type Refusal, succeed } from './admin-result.js';
 
 export interface SettingListing {
@@ -54,9 +54,9 @@ export async function changeSettings(
 }
 
 function unknownSetting(name: string): Refusal {
-  const meant = closestName(name, SETTING_NAMES);
-  const suggestion = meant === undefined ? '' : ` (did you mean ${meant}?)`;
-  return fail(`no setting "${name}"${suggestion}; the settings are ${SETTING_NAMES.join(', ')}`);
+  return fail(
+    `no setting "${name}"${suggestion(name, SETTING_NAMES)}; the settings are ${SETTING_NAMES.join(', ')}`,
+  );
 }
 
 function toListing(name: SettingName, settings: Settings): SettingListing {

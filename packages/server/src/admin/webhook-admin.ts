@@ -3,7 +3,7 @@ import { findClient } from '../clients/client.repository.js';
 import type { Config } from '../config.js';
 import type { IdWindow } from '../db/id-window.js';
 import type { Db } from '../db/schema.js';
-import { closestName } from '../validation/closest-name.js';
+import { suggestion } from '../validation/closest-name.js';
 import { findDelivery, listDeliveries, redeliver } from '../webhooks/delivery.repository.js';
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
 import {
@@ -63,7 +63,9 @@ export function parseEventTypes(list: string | undefined): AdminResult<WebhookEv
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  const unknown = names.filter((name) => !isWebhookEventType(name)).map(withLikelyEventType);
+  const unknown = names
+    .filter((name) => !isWebhookEventType(name))
+    .map((name) => `${name}${suggestion(name, WEBHOOK_EVENT_TYPES)}`);
   if (unknown.length > 0 || names.length === 0) {
     return fail(
       `events must be a comma list of: ${WEBHOOK_EVENT_TYPES.join(', ')}${unknown.length > 0 ? ` (not: ${unknown.join(', ')})` : ''}`,
@@ -71,12 +73,6 @@ export function parseEventTypes(list: string | undefined): AdminResult<WebhookEv
   }
   // Each type once: `a,b,a` is two types, and says so.
   return succeed([...new Set(names.filter(isWebhookEventType))]);
-}
-
-/** An unknown event type, with the one it most likely stands for (`session.create`: `session.created`). */
-function withLikelyEventType(name: string): string {
-  const meant = closestName(name, WEBHOOK_EVENT_TYPES);
-  return meant === undefined ? name : `${name} (did you mean ${meant}?)`;
 }
 
 /** A new endpoint of a client; answers it with its secret, shown this once. */

@@ -36,6 +36,19 @@ export function closestName(typed: string, names: readonly string[]): string | u
   return tied ? undefined : best;
 }
 
+/**
+ * ` (did you mean <name>?)` for the name `typed` most likely stands for (`show` writes it, as its message
+ * writes names), or nothing when none is close: the suffix every refusal or warning of a name adds.
+ */
+export function suggestion(
+  typed: string,
+  names: readonly string[],
+  show: (name: string) => string = (name) => name,
+): string {
+  const meant = closestName(typed, names);
+  return meant === undefined ? '' : ` (did you mean ${show(meant)}?)`;
+}
+
 /** Levenshtein's distance, with two neighbours swapped (`lnag` for `lang`) one edit, as people type. */
 function editDistance(a: string, b: string): number {
   const edits = distance(a, b);

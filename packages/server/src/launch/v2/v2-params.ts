@@ -1,7 +1,7 @@
 import type { ErrorObject } from '@poker-launch/sdk';
 import { ApiError, errorObject } from '../../http/api-error.js';
 import type { GameCode, Target } from '../../sessions/target.js';
-import { closestName } from '../../validation/closest-name.js';
+import { suggestion } from '../../validation/closest-name.js';
 import { boolean, currencyCandidate, ipAddress, languageCode, oneOf } from '../../validation/field-rules.js';
 import { isNotSent, isPlainObject, type ParsedFields, parseFields } from '../../validation/parse-fields.js';
 import type { ParsedLaunch } from '../check-and-launch.js';
@@ -84,10 +84,11 @@ export function unknownParameterWarnings(body: Readonly<Record<string, unknown>>
     (name) => !Object.hasOwn(V2_FIELDS, name) && !REPLAY_FIELDS.has(name),
   );
   if (unknown.length === 0) return [];
-  const named = unknown.slice(0, MAX_NAMED).map((name) => {
-    const meant = closestName(name, V2_PARAMETER_NAMES);
-    return `${JSON.stringify(name.slice(0, 64))}${meant === undefined ? '' : ` (did you mean "${meant}"?)`}`;
-  });
+  const named = unknown
+    .slice(0, MAX_NAMED)
+    .map(
+      (name) => `${JSON.stringify(name.slice(0, 64))}${suggestion(name, V2_PARAMETER_NAMES, JSON.stringify)}`,
+    );
   const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';
   return [`Unknown parameters were ignored: ${named.join(', ')}${more}`];
 }

@@ -1,7 +1,7 @@
 import { ApiError, errorObject } from '../../http/api-error.js';
 import type { PlayerProfile } from '../../players/player.js';
 import { PROFILE_FIELDS } from '../../players/player.repository.js';
-import { closestName } from '../../validation/closest-name.js';
+import { suggestion } from '../../validation/closest-name.js';
 import { isNotSent, isPlainObject, parseFields } from '../../validation/parse-fields.js';
 import type { ParsedLaunch } from '../check-and-launch.js';
 import { DEFAULT_LANG } from '../launch-fields.js';
@@ -92,10 +92,9 @@ export interface UnknownAttribute {
  */
 export function unknownAttributesWarning(unknown: readonly UnknownAttribute[]): string[] {
   if (unknown.length === 0) return [];
-  const named = unknown.slice(0, MAX_NAMED).map(({ parent, name, known }) => {
-    const meant = closestName(name, known);
-    return `${pointer(parent, name)}${meant === undefined ? '' : ` (did you mean ${meant}?)`}`;
-  });
+  const named = unknown
+    .slice(0, MAX_NAMED)
+    .map(({ parent, name, known }) => `${pointer(parent, name)}${suggestion(name, known)}`);
   const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';
   return [`Unknown attributes were ignored: ${named.join(', ')}${more}`];
 }
