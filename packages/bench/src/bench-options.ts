@@ -3,6 +3,8 @@ import { PLAIN_SCENARIOS, SCENARIO_NAMES, type ScenarioName } from './scenarios/
 
 export type Dialect = 'sqlite' | 'postgres';
 
+export type LogTarget = 'null' | 'pipe';
+
 /** The soak's own scenario (--soak only): every kind of request at once (modes/mixed-workload.ts). */
 export const MIXED_SCENARIO = 'mixed';
 
@@ -20,6 +22,8 @@ export interface BenchOptions {
   /** Players (and so signed bodies, and tokens) each scenario cycles through. */
   readonly players: number;
   readonly logLevel: string;
+  /** Where the service's stdout goes: /dev/null, or a pipe the benchmark reads, as a log collector would. */
+  readonly logTo: LogTarget;
   /** Sessions stored before the service starts. */
   readonly seedSessions: number;
   /** Measure the service on an empty store against the service on `seedSessions` stored sessions. */
@@ -70,7 +74,9 @@ Measures poker-launch against bare Fastify over HTTP, alternating them, and prin
   --warmup <s>            unmeasured seconds before each measured run (default 1)
   --rounds <n>            rounds of [bare, service], order alternating (default 5)
   --players <n>           players (signed bodies, tokens) each scenario cycles through (default 1000)
-  --log-level <level>     the service's LOG_LEVEL; its stdout goes to /dev/null (default info)
+  --log-level <level>     the service's LOG_LEVEL (default info)
+  --log-to <where>        the service's stdout: null (/dev/null, the default) or pipe (a pipe this
+                          process reads and discards, as a log collector would: Docker, journald)
   --seed-sessions <n>     store n sessions (over n/10 players) before the service starts
   --flat-store            compare the service on an empty store with it on --seed-sessions sessions
   --activity-cost         compare the service with itself without launch-attempt records
@@ -120,6 +126,7 @@ export function parseBenchOptions(
       rounds: { type: 'string', default: '5' },
       players: { type: 'string', default: '1000' },
       'log-level': { type: 'string', default: 'info' },
+      'log-to': { type: 'string', default: 'null' },
       'seed-sessions': { type: 'string', default: '0' },
       'flat-store': { type: 'boolean', default: false },
       'activity-cost': { type: 'boolean', default: false },
@@ -188,6 +195,7 @@ export function parseBenchOptions(
     rounds: integer('--rounds', values.rounds, 1),
     players: integer('--players', values.players, 1),
     logLevel: values['log-level'],
+    logTo: parseLogTarget(values['log-to']),
     seedSessions,
     flatStore,
     activityCost,
@@ -201,6 +209,11 @@ export function parseBenchOptions(
     keepCallgrind: values['keep-callgrind'],
     out: values.out,
   };
+}
+
+function parseLogTarget(value: string): LogTarget {
+  if (value === 'null' || value === 'pipe') return value;
+  throw new UsageError(`--log-to must be null or pipe, got "${value}"`);
 }
 
 function parseScenarios(list: string): ScenarioName[] {

@@ -117,10 +117,11 @@ describe('npm run bench', () => {
     expect(await readFile(out, 'utf8')).toBe(run.stdout);
   });
 
-  it('alternates the store floor with bare Fastify and the service for v2 (--floor)', async () => {
+  it('alternates the store floor with bare Fastify and the service for v2 (--floor), the log read from a pipe', async () => {
     const run = await runBench([
       '--floor',
       '--dialect=sqlite',
+      '--log-to=pipe',
       ...SHORT_RUN,
       `--out=${join(folder, 'bench.md')}`,
     ]);
@@ -139,6 +140,13 @@ describe('npm run bench', () => {
     expect(targets.map((cells) => cells[2])).toEqual(['bare', 'store floor', 'service']);
     for (const cells of targets) expect(cells[7]).toMatch(/^200×\d+$/);
     expect(run.stdout).toContain('Store floor (--floor, v2)');
+    expect(run.stdout).toContain('service LOG_LEVEL info into a pipe the benchmark reads');
+  });
+
+  it('refuses a log target other than /dev/null or a pipe', async () => {
+    const run = await runBench(['--log-to=file']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--log-to must be null or pipe, got "file"');
   });
 
   it('refuses --floor outside the comparison with bare Fastify, or without v2', async () => {

@@ -227,7 +227,7 @@ function describeRun(options: BenchOptions): string {
     `${options.players} players per scenario`,
     ...(options.rate > 0 ? [`${options.rate} requests a second in all`] : []),
     ...(options.mixed ? ['mixed workload'] : []),
-    `service LOG_LEVEL ${options.logLevel} into /dev/null`,
+    `service LOG_LEVEL ${options.logLevel} into ${options.logTo === 'pipe' ? 'a pipe the benchmark reads' : '/dev/null'}`,
   ];
   if (options.seedSessions > 0) parts.push(`${options.seedSessions.toLocaleString('en-US')} stored sessions`);
   if (options.cpuProfileDir) parts.push('service under --cpu-prof');

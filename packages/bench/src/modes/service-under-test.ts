@@ -36,6 +36,7 @@ export async function startServiceUnderTest(
     return startService({
       databaseUrl: store.databaseUrl,
       logLevel: options.logLevel,
+      logTo: options.logTo,
       cpuProfileDir: options.cpuProfileDir,
       runner,
       env,

@@ -30,7 +30,7 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Runs `node <args>` with stdout to /dev/null and waits until it answers HTTP on the port (any status:
+ * Runs `node <args>` with stdout to /dev/null (or to a pipe read and discarded here) and waits until it answers HTTP on the port (any status:
  * all the benchmark needs to know is that it listens). Fails with its stderr if it ends first.
  * `runner`, when given, is a command that runs node under it (valgrind and its options): the process
  * and its pid are then the runner's, which is node's under valgrind.
@@ -40,13 +40,16 @@ export async function startServerProcess(
   env: Record<string, string>,
   port: number,
   runner: readonly string[] = [],
+  stdout: 'null' | 'pipe' = 'null',
 ): Promise<ServerProcess> {
   const [command = process.execPath, ...runnerArgs] = runner;
   const args = runner.length === 0 ? nodeArgs : [...runnerArgs, process.execPath, ...nodeArgs];
   const child = spawn(command, args, {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', stdout === 'pipe' ? 'pipe' : 'ignore', 'pipe'],
   });
+  // Read as a log collector reads: everything, at once, thrown away.
+  child.stdout?.resume();
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr = (stderr + chunk).slice(-64 * 1024);

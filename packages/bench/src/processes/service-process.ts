@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { LogTarget } from '../bench-options.js';
 import type { ServerProcess } from './server-process.js';
 import { freePort, startServerProcess } from './server-process.js';
 
@@ -10,6 +11,8 @@ export const POKER_LAUNCH_BIN = createRequire(import.meta.url).resolve(
 export interface ServiceOptions {
   readonly databaseUrl: string;
   readonly logLevel: string;
+  /** /dev/null, or a pipe read and discarded (default /dev/null). */
+  readonly logTo?: LogTarget | undefined;
   /** Run under `node --cpu-prof`, the profile written into this folder when the service exits. */
   readonly cpuProfileDir?: string | undefined;
   /** A command that runs node under it (valgrind): see startServerProcess. */
@@ -23,7 +26,7 @@ export const SERVICE_HOST = '127.0.0.1';
 
 /**
  * `poker-launch serve` in production mode with quotas off (the load generator is one address sending
- * tens of thousands of requests a second), logging at the level asked for into /dev/null.
+ * tens of thousands of requests a second), logging at the level asked for into /dev/null or a pipe.
  */
 export async function startService(options: ServiceOptions): Promise<ServerProcess> {
   const port = await freePort();
@@ -44,5 +47,6 @@ export async function startService(options: ServiceOptions): Promise<ServerProce
     },
     port,
     options.runner,
+    options.logTo,
   );
 }
