@@ -15,7 +15,7 @@ import { BODY_LIMIT_BYTES } from './http/body/limits.js';
 import { parseQueryString, registerQueryStringCheck } from './http/body/query-string.js';
 import { forwardingHeadersNotice } from './http/caller-address.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { bufferedLogDestination, turnBatched } from './http/log-destination.js';
+import { logOutput, reportLogOutputFailure, turnBatched } from './http/log-destination.js';
 import {
   noteRouteLiterals,
   RequestLogController,
@@ -92,11 +92,17 @@ declare module 'fastify' {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const metrics = options.metrics ?? createMetrics();
-  // A turn's lines as one write, buffered, written by libuv's threads (log-destination.ts). Scrubbed
-  // first: no credential in any line at any level, trace included (docs/design.md §10).
+  // A turn's lines as one write to stdout, as it takes them (log-destination.ts). Scrubbed first: no
+  // credential in any line at any level, trace included (docs/design.md §10).
   const unscrubbed =
     options.logStream ??
-    turnBatched(bufferedLogDestination({ dest: 1, onDrop: (lines) => metrics.logLinesDropped.inc(lines) }));
+    turnBatched(
+      logOutput({
+        fd: 1,
+        onDrop: (lines) => metrics.logLinesDropped.inc(lines),
+        onError: reportLogOutputFailure,
+      }),
+    );
   const logDestination = scrubbingDestination(unscrubbed);
   const observeRequest = requestObserver(metrics);
   // Answers given before any route (a bad URL, what the HTTP parser refuses, CONNECT, Expect) are counted

@@ -3,7 +3,13 @@ import fs, { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bufferedLogDestination, LOG_BUFFER_BYTES, turnBatched, writeHeldLines } from './log-destination.js';
+import {
+  LOG_BUFFER_BYTES,
+  type LogOutputOptions,
+  logOutput,
+  turnBatched,
+  writeHeldLines,
+} from './log-destination.js';
 
 const line = (n: number) => `${JSON.stringify({ level: 30, n, msg: 'request completed' })}\n`;
 
@@ -16,64 +22,75 @@ async function eventually(check: () => boolean, ms: number): Promise<void> {
   }
 }
 
-describe('the buffered log destination', () => {
+describe('the log output', () => {
   const cleanups: (() => void)[] = [];
   afterEach(() => {
-    for (const cleanup of cleanups.splice(0)) cleanup();
+    for (const cleanup of cleanups.splice(0).reverse()) cleanup();
   });
   const tempPath = (name: string) => {
     const directory = mkdtempSync(join(tmpdir(), 'log-destination-'));
     cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
     return join(directory, name);
   };
+  /** A file opened for appending, as a shell's `>>` gives it. */
+  const openFile = (path: string) => openSync(path, 'a');
+  /** A pipe whose reader reads only when asked: a log collector, stalled until then. */
+  const openPipe = () => {
+    const fifo = tempPath('collector.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    return { reader, writer };
+  };
+  const output = (options: LogOutputOptions) => {
+    const opened = logOutput(options);
+    cleanups.push(() => opened.destroy());
+    return opened;
+  };
 
-  it('holds a lone line back, then writes it with no more lines coming (the flush timer)', async () => {
+  it('gathers lines for a file into chunks, writing a lone line once no more come (the flush timer)', async () => {
     const path = tempPath('service.log');
-    const destination = bufferedLogDestination({ dest: path, onDrop: () => {} });
-    cleanups.push(() => destination.destroy());
-    await new Promise((resolve) => destination.once('ready', resolve));
-
-    destination.write(line(1));
+    output({ fd: openFile(path), onDrop: () => {} }).write(line(1));
     expect(readFileSync(path, 'utf8')).toBe('');
     await eventually(() => readFileSync(path, 'utf8') === line(1), 60_000);
   });
 
-  it('starts one write as soon as a buffer of lines is full, without waiting for the timer', async () => {
+  it('writes a full chunk to a file at once, on the event loop, without waiting for the timer', () => {
     const path = tempPath('service.log');
-    const destination = bufferedLogDestination({ dest: path, onDrop: () => {} });
-    cleanups.push(() => destination.destroy());
-    await new Promise((resolve) => destination.once('ready', resolve));
-    const writes = vi.spyOn(fs, 'write');
-    cleanups.push(() => writes.mockRestore());
+    const destination = output({ fd: openFile(path), onDrop: () => {} });
+    const asyncWrites = vi.spyOn(fs, 'write');
+    cleanups.push(() => asyncWrites.mockRestore());
 
     let text = '';
     for (let n = 0; text.length < LOG_BUFFER_BYTES; n++) {
-      if (n > 0) expect(writes).not.toHaveBeenCalled();
+      expect(readFileSync(path, 'utf8')).toBe('');
       text += line(n);
       destination.write(line(n));
     }
-    // Started within the last write() call, in this turn: not by the timer.
-    expect(writes).toHaveBeenCalledTimes(1);
-    expect(writes.mock.calls[0]?.[1]).toBe(text);
-    await eventually(() => readFileSync(path, 'utf8') === text, 60_000);
+    // Written within the last write() call: in the file before it returned, no libuv thread asked.
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    expect(asyncWrites).not.toHaveBeenCalled();
   });
 
-  it('drops and counts lines while the output takes nothing, and writes the rest whole once it does', async () => {
-    // A pipe whose reader does not read: a stalled log collector.
-    const fifo = tempPath('collector.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  it('writes to a pipe at once, line by line, without buffering', () => {
+    const { reader, writer } = openPipe();
+    cleanups.push(() => closeSync(reader));
+    output({ fd: writer, onDrop: () => {} }).write(line(1));
+    const chunk = Buffer.alloc(1024);
+    expect(chunk.toString('utf8', 0, readSync(reader, chunk))).toBe(line(1));
+  });
+
+  it('drops and counts lines while a pipe takes nothing, and writes the rest whole once it does', async () => {
+    const { reader, writer } = openPipe();
     cleanups.push(() => closeSync(reader));
     let dropped = 0;
-    const backlogLimitBytes = 64 * 1024;
-    const destination = bufferedLogDestination({
-      dest: fifo,
+    const destination = output({
+      fd: writer,
       onDrop: (count) => {
         dropped += count;
       },
-      backlogLimitBytes,
+      backlogLimitBytes: 64 * 1024,
     });
-    await new Promise((resolve) => destination.once('ready', resolve));
 
     // Far more than the pipe (64 KiB on Linux) and the backlog hold together.
     const lines = 20_000;
@@ -83,7 +100,6 @@ describe('the buffered log destination', () => {
     // The collector reads again: everything not dropped arrives, as whole lines, in order.
     const expectedLines = lines - dropped;
     const received = await readLines(reader, expectedLines);
-    destination.destroy();
     const numbers = received
       .trimEnd()
       .split('\n')
@@ -91,6 +107,46 @@ describe('the buffered log destination', () => {
     expect(numbers).toHaveLength(expectedLines);
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
     expect(numbers[0]).toBe(0);
+  });
+
+  it('goes on when the collector is gone: the error said once, every line after it dropped and counted', async () => {
+    const { reader, writer } = openPipe();
+    let dropped = 0;
+    const errors: Error[] = [];
+    const destination = output({
+      fd: writer,
+      onDrop: (count) => {
+        dropped += count;
+      },
+      onError: (error) => errors.push(error),
+    });
+    destination.write(line(1));
+    closeSync(reader);
+
+    destination.write(line(2) + line(3));
+    await eventually(() => errors.length > 0, 60_000);
+    destination.write(line(4));
+    expect(errors.map((error) => (error as NodeJS.ErrnoException).code)).toEqual(['EPIPE']);
+    expect(dropped).toBe(3);
+    await new Promise<void>((resolve) => destination.flush(() => resolve()));
+  });
+
+  it('goes on when a file refuses every write (a full disk): the error said once, lines held up to the limit, then dropped and counted', () => {
+    let dropped = 0;
+    const errors: Error[] = [];
+    const destination = output({
+      fd: openSync('/dev/full', 'w'),
+      onDrop: (count) => {
+        dropped += count;
+      },
+      onError: (error) => errors.push(error),
+      backlogLimitBytes: 16 * 1024,
+    });
+    const lines = 1_000; // about 45 KiB
+    for (let n = 0; n < lines; n++) destination.write(line(n));
+    expect(errors.map((error) => (error as NodeJS.ErrnoException).code)).toEqual(['ENOSPC']);
+    expect(dropped).toBeGreaterThan(0);
+    expect(dropped).toBeLessThan(lines);
   });
 });
 
@@ -152,14 +208,13 @@ describe('the lines of one turn, written as one', () => {
     execFileSync('mkfifo', [fifo]);
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     let dropped = 0;
-    const destination = bufferedLogDestination({
-      dest: fifo,
+    const destination = logOutput({
+      fd: openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK),
       onDrop: (count) => {
         dropped += count;
       },
       backlogLimitBytes: 64 * 1024,
     });
-    await new Promise((resolve) => destination.once('ready', resolve));
     const batched = turnBatched(destination);
     // Turns of 100 lines, far more than the pipe and the backlog hold together.
     let written = 0;
@@ -169,7 +224,7 @@ describe('the lines of one turn, written as one', () => {
     }
     expect(dropped).toBeGreaterThan(100);
     expect(dropped % 100).toBe(0);
-    // Destroyed only once the pipe took the rest: a write still pending would meet a closed descriptor.
+    // Destroyed only once the pipe took the rest: what it still held would be lost.
     await readLines(reader, written - dropped);
     destination.destroy();
     closeSync(reader);

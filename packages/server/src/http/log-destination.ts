@@ -1,3 +1,5 @@
+import { fstatSync, writeSync } from 'node:fs';
+import { Socket } from 'node:net';
 import pino from 'pino';
 
 /** Log bytes gathered before one write: under load, one write for a dozen request lines, not one each. */
@@ -12,36 +14,135 @@ export const LOG_FLUSH_INTERVAL_MS = 250;
  */
 export const LOG_BACKLOG_LIMIT_BYTES = 16 * 1024 * 1024;
 
-export interface BufferedLogDestinationOptions {
-  /** A file descriptor (1: stdout) or a file path. */
-  dest: number | string;
-  /** Told how many lines were dropped because the backlog was full. */
+/** Where turnBatched's lines go (logOutput), and how to let go of its descriptor (tests do). */
+export interface LogOutput extends BatchTarget {
+  flush(callback?: (error?: Error | null) => void): void;
+  destroy(): void;
+}
+
+export interface LogOutputOptions {
+  /** The open descriptor the lines go to (1: stdout). */
+  fd: number;
+  /** Told how many lines were dropped: the backlog was full, or the output failed. */
   onDrop: (lines: number) => void;
+  /** Told of the first error the output gives; the service goes on, and the lines lost are counted. */
+  onError?: (error: Error) => void;
   /** Defaults to LOG_BACKLOG_LIMIT_BYTES (tests lower it). */
   backlogLimitBytes?: number;
 }
 
 /**
- * Where the service's log lines go: pino's asynchronous destination (sonic-boom), buffered. Lines are
- * written in chunks of LOG_BUFFER_BYTES, by libuv's threads, and at least every LOG_FLUSH_INTERVAL_MS;
- * pino writes what is still buffered when the process exits. A SIGKILL loses what is buffered: under
- * 4 KiB, a quarter of a second of lines at most, unless the output had stalled.
+ * Where the service's log lines go, written the way the output takes them without a thread's help
+ * (docs/design.md, "Logs"):
  *
- * Measured with `npm run bench` against pino's transport thread, which took every line to a worker
- * thread through a shared buffer and a wake-up each: 8–10 % less CPU per request in all (v2 0.184 →
- * 0.165 ms, token API 0.079 → 0.072 ms), the same on the event loop.
+ * - **A pipe or a socket** (a log collector: Docker, journald, `| tee`) may stop reading. Lines are written
+ *   at once, without blocking, as Node writes to its stdout: what the pipe does not take waits in memory
+ *   and goes when it drains, up to the backlog limit, past which lines are dropped and counted.
+ * - **A file, `/dev/null` or a terminal** takes a write at once. Lines are gathered into chunks of
+ *   LOG_BUFFER_BYTES, written synchronously, and at least every LOG_FLUSH_INTERVAL_MS (pino's destination
+ *   in its synchronous mode). A SIGKILL loses what is buffered: under 4 KiB, a quarter of a second of lines
+ *   at most.
+ *
+ * Neither hands a write to libuv's threads, as pino's asynchronous destination did: waking one for each
+ * 4 KiB chunk cost a v2 launch more than the write itself on two cores (docs/performance.md, "The log's
+ * writes"). A failing output never stops the service: a collector gone fails its stream, whose lines are
+ * dropped and counted from then on; a file that refuses a write (a full disk) keeps the chunk and tries it
+ * again with the next, its lines waiting up to the backlog limit.
  */
-export function bufferedLogDestination(options: BufferedLogDestinationOptions) {
+export function logOutput(options: LogOutputOptions): LogOutput {
+  const stats = fstatSync(options.fd);
+  return stats.isFIFO() || stats.isSocket() ? streamOutput(options) : bufferedOutput(options);
+}
+
+function streamOutput(options: LogOutputOptions): LogOutput {
+  const limit = options.backlogLimitBytes ?? LOG_BACKLOG_LIMIT_BYTES;
+  // stdout's own stream when it is stdout: two handles on one descriptor would share its poll registration.
+  const stream = options.fd === 1 ? process.stdout : new Socket({ fd: options.fd, readable: false });
+  // A failed stream is done (a collector gone does not come back on the same pipe): what it still held is
+  // lost, each write saying so to its callback, and nothing more is written to it.
+  let failed = false;
+  stream.on('error', (error) => {
+    if (failed) return;
+    failed = true;
+    options.onError?.(error);
+  });
+  return {
+    write(text: string): void {
+      if (failed || stream.destroyed || stream.writableLength + text.length > limit) {
+        options.onDrop(lineCount(text));
+        return;
+      }
+      stream.write(text, (error) => {
+        if (error) options.onDrop(lineCount(text));
+      });
+    },
+    flush(callback?: (error?: Error | null) => void): void {
+      if (failed || stream.destroyed || stream.writableLength === 0) {
+        callback?.();
+        return;
+      }
+      // Drained, or closed by a failure: either way nothing more will be written.
+      const settle = () => {
+        stream.off('drain', settle);
+        stream.off('close', settle);
+        callback?.();
+      };
+      stream.on('drain', settle);
+      stream.on('close', settle);
+    },
+    destroy: () => stream.destroy(),
+  };
+}
+
+function bufferedOutput(options: LogOutputOptions): LogOutput {
   const destination = pino.destination({
-    dest: options.dest,
-    sync: false,
+    dest: options.fd,
+    sync: true,
     minLength: LOG_BUFFER_BYTES,
     periodicFlush: LOG_FLUSH_INTERVAL_MS,
     maxLength: options.backlogLimitBytes ?? LOG_BACKLOG_LIMIT_BYTES,
   });
   // A dropped write may hold a turn's lines (turnBatched below): they are counted one by one.
   destination.on('drop', (data: string) => options.onDrop(lineCount(data)));
-  return destination;
+  // A failed write keeps its chunk, tried again with the next one (a disk given space again takes it);
+  // meanwhile the backlog fills and drops.
+  let reported = false;
+  let failing = false;
+  destination.on('write', () => {
+    failing = false;
+  });
+  destination.on('error', (error: Error) => {
+    failing = true;
+    if (reported) return;
+    reported = true;
+    options.onError?.(error);
+  });
+  return {
+    write: (text) => destination.write(text),
+    flush: (callback) => destination.flush(callback),
+    // At exit. pino's destination retries a failing write there forever, asleep (sonic-boom's flushSync
+    // on ENOSPC or EIO): so one ordinary write first, and the rest only if the output took it.
+    flushSync() {
+      destination.flush();
+      if (!failing) destination.flushSync();
+    },
+    destroy: () => destination.destroy(),
+  };
+}
+
+/**
+ * Says on stderr, once, that stdout stopped taking log lines: the log cannot say it of itself. Written
+ * synchronously and never thrown from: stderr may be gone too.
+ */
+export function reportLogOutputFailure(error: Error): void {
+  try {
+    writeSync(
+      2,
+      `poker-launch: stdout failed (${error.message}); log lines it does not take are dropped and counted in poker_launch_log_lines_dropped_total\n`,
+    );
+  } catch {
+    // Nowhere left to say it; the metric still counts.
+  }
 }
 
 function lineCount(text: string): number {

@@ -34,7 +34,7 @@ export interface Metrics {
   readonly writeBatchSize: Histogram;
   readonly writeBatchDuration: Histogram;
   readonly sessionsPurged: Counter;
-  /** Log lines dropped because the log output took nothing while its backlog filled (log-destination.ts). */
+  /** Log lines dropped because the log output took nothing while its backlog filled, or failed (log-destination.ts). */
   readonly logLinesDropped: Counter;
   readonly purgeBatchDuration: Histogram;
   /** Webhook delivery attempts by what came of them (delivered, retrying, failed, gone, refused). */
@@ -145,7 +145,7 @@ export function createMetrics(): Metrics {
     }),
     logLinesDropped: new Counter({
       name: `${METRIC_PREFIX}log_lines_dropped_total`,
-      help: `Log lines dropped because stdout took nothing while ${LOG_BACKLOG_LIMIT_BYTES / 1024 ** 2} MiB of lines waited (a stalled log collector)`,
+      help: `Log lines dropped because stdout took nothing while ${LOG_BACKLOG_LIMIT_BYTES / 1024 ** 2} MiB of lines waited (a stalled log collector), or failed`,
       registers,
     }),
     webhookDeliveries: new Counter({
