@@ -43,9 +43,8 @@ export interface LogOutputOptions {
  *   in its synchronous mode). A SIGKILL loses what is buffered: under 4 KiB, a quarter of a second of lines
  *   at most.
  *
- * Neither hands a write to libuv's threads, as pino's asynchronous destination did: waking one for each
- * 4 KiB chunk cost a v2 launch more than the write itself on two cores (docs/performance.md, "The log's
- * writes"). A failing output never stops the service: a collector gone fails its stream, whose lines are
+ * Neither hands a write to libuv's threads, as pino's asynchronous destination did: the hand-off of each
+ * 4 KiB chunk cost more than the write itself (docs/performance.md, "The log's writes"). A failing output never stops the service: a collector gone fails its stream, whose lines are
  * dropped and counted from then on; a file that refuses a write (a full disk) keeps the chunk and tries it
  * again with the next, its lines waiting up to the backlog limit.
  */
