@@ -10,6 +10,11 @@ if (!serving) {
     process.stderr.write(`poker-launch: cannot write to standard output: ${error.message}\n`);
     process.exit(1);
   });
+} else {
+  // serve prints its first start's notice on stdout, beside the log. A stdout that fails (a full disk, a
+  // collector gone) must not stop the service: the log's output says so on stderr once, and counts the
+  // lines it loses (the server's http/log-destination.ts); the notice says how to show the secret again.
+  process.stdout.on('error', () => {});
 }
 
 const exitCode = await runCli(process.argv.slice(2), {

@@ -87,7 +87,7 @@ describe('poker-launch serve with a stdout that fails', () => {
     serving?.child.kill('SIGKILL');
     serving = undefined;
   });
-  // A client, so that the first start prints no demo client: stdout here takes nothing.
+  // A client, so that the first start prints no notice before the collector goes.
   const addClient = async () => {
     const added = await runPokerLaunch(['client', 'add', 'acme', '--secret', 'log_output_secret'], {
       DATABASE_URL: database().url,
@@ -96,9 +96,9 @@ describe('poker-launch serve with a stdout that fails', () => {
   };
 
   it.runIf(existsSync('/dev/full'))(
-    'serves on when stdout refuses every write (a full disk), says so once on stderr, and still shuts down',
+    'serves on when stdout refuses every write (a full disk), the first start notice included, says so once on stderr, and still shuts down',
     async () => {
-      await addClient();
+      // No client: the first start prints the demo client's notice to the stdout that refuses it.
       const full = openSync('/dev/full', 'w');
       try {
         serving = await serveWithStdout(database().url, full);
