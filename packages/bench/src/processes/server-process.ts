@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { LogTarget } from '../bench-options.js';
 
 /** A server the benchmark started in a child process, answering HTTP at `url`. */
 export interface ServerProcess {
@@ -40,7 +41,7 @@ export async function startServerProcess(
   env: Record<string, string>,
   port: number,
   runner: readonly string[] = [],
-  stdout: 'null' | 'pipe' = 'null',
+  stdout: LogTarget = 'null',
 ): Promise<ServerProcess> {
   const [command = process.execPath, ...runnerArgs] = runner;
   const args = runner.length === 0 ? nodeArgs : [...runnerArgs, process.execPath, ...nodeArgs];

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../../server/src/test-support/free-port.js';
-import { BIN, runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { spawnServe } from '../test-support/run-serve.js';
 import { useTempSqlite } from '../test-support/temp-database.js';
 
 const STDOUT_FAILED = /poker-launch: stdout failed \((.+?)\)/g;
@@ -21,23 +21,12 @@ interface Serving {
  * here stdout fails, so readiness is asked over HTTP).
  */
 async function serveWithStdout(databaseUrl: string, stdout: number | 'pipe'): Promise<Serving> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', stdout, 'pipe'],
-  });
+  const { child, address } = await spawnServe(databaseUrl, {}, stdout);
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('close', (code, signal) => resolve({ code, signal })),
   );
-  const address = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`serve ended before it was ready: ${stderr}`);

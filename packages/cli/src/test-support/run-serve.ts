@@ -19,10 +19,14 @@ export interface ServeProcess {
 }
 
 /**
- * Runs `poker-launch serve` in a child process, as `npm start` does, and waits until it is ready:
- * listening, and done with its first start (whatever it prints about that is printed).
+ * Starts `poker-launch serve` in a child process on a free port of 127.0.0.1, logging at `info`, its
+ * stdout a pipe or the descriptor given; does not wait for it.
  */
-export async function runServe(databaseUrl: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+export async function spawnServe(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  stdout: 'pipe' | number = 'pipe',
+): Promise<{ child: ChildProcess; address: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [BIN, 'serve'], {
     env: {
@@ -33,12 +37,23 @@ export async function runServe(databaseUrl: string, env: Record<string, string> 
       LOG_LEVEL: 'info',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdout, 'pipe'],
   });
+  return { child, address: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Runs `poker-launch serve` in a child process, as `npm start` does, and waits until it is ready:
+ * listening, and done with its first start (whatever it prints about that is printed).
+ */
+export async function runServe(databaseUrl: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+  const { child, address } = await spawnServe(databaseUrl, env);
+  if (!child.stdout || !child.stderr) throw new Error('serve was started without its pipes');
+  const { stdout: output, stderr: errors } = child;
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
+  output.on('data', (chunk) => (stdout += chunk));
+  errors.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     // 'close', not 'exit': only then are stdout and stderr read to the end.
     child.once('close', (code, signal) => resolve({ code, signal })),
@@ -47,16 +62,16 @@ export async function runServe(databaseUrl: string, env: Record<string, string> 
     new Promise<void>((resolve, reject) => {
       const check = () => {
         if (!stdout.includes(text)) return;
-        child.stdout.off('data', check);
+        output.off('data', check);
         resolve();
       };
-      child.stdout.on('data', check);
+      output.on('data', check);
       exited.then(() => reject(new Error(`serve ended before printing "${text}": ${stderr}${stdout}`)));
       check();
     });
   const serve: ServeProcess = {
     child,
-    address: `http://127.0.0.1:${port}`,
+    address,
     stdout: () => stdout,
     stderr: () => splitDatabaseNotes(stderr).stderr,
     rawStderr: () => stderr,
