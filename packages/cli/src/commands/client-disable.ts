@@ -1,7 +1,7 @@
 import { disableClient } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withAdmin } from '../database.js';
-import { valueOrFail } from '../output.js';
+import { counted, valueOrFail } from '../output.js';
 
 export const clientDisableCommand: Command = {
   usage: '<id>',
@@ -17,7 +17,7 @@ export const clientDisableCommand: Command = {
       valueOrFail(await disableClient(admin, { id })),
     );
     const state = wasDisabled ? 'was disabled already' : 'disabled';
-    context.out(`client ${id} ${state}; ${revokedSessions} live session(s) revoked`);
+    context.out(`client ${id} ${state}; ${counted(revokedSessions, 'live session')} revoked`);
     return 0;
   },
 };

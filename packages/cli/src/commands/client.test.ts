@@ -139,7 +139,7 @@ describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
       const disabled = await cli('client', 'disable', 'casino-1');
       expect(disabled).toMatchObject({
         code: 0,
-        stdout: 'client casino-1 disabled; 1 live session(s) revoked\n',
+        stdout: 'client casino-1 disabled; 1 live session revoked\n',
       });
       const rows = await stored.db
         .selectFrom('sessions')
@@ -154,7 +154,7 @@ describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
       // Again: says so, as "user revoke" and "player unblock" do, not as if it had just been disabled.
       expect(await cli('client', 'disable', 'casino-1')).toMatchObject({
         code: 0,
-        stdout: 'client casino-1 was disabled already; 0 live session(s) revoked\n',
+        stdout: 'client casino-1 was disabled already; 0 live sessions revoked\n',
       });
     } finally {
       await stored.close();

@@ -219,7 +219,7 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
       expect(launched).toBeGreaterThan(0);
       // A trial copy of a running store is fine; a move made from it would lose what comes after: said.
       expect(copied.stderr).toBe(
-        `1 instance(s) of poker-launch serve were running on the source (${hostname()} pid ${serve.child.pid}): ` +
+        `1 instance of poker-launch serve was running on the source (${hostname()} pid ${serve.child.pid}): ` +
           'what they write after this snapshot is not in the copy. To move the store, stop them first and copy ' +
           'again into an empty database, or copy from a "poker-launch backup" taken at the switch\n',
       );

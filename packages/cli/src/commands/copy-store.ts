@@ -18,6 +18,7 @@ import {
 import { type Command, CommandError } from '../command.js';
 import { cliActor, messageOf, withDatabase } from '../database.js';
 import { describeDatabase } from '../database-notice.js';
+import { counted } from '../output.js';
 
 export const copyStoreCommand: Command = {
   usage: '<target-database-url>',
@@ -85,7 +86,7 @@ async function runningInstances(db: Db): Promise<InstanceRecord[]> {
 function runningNote(running: InstanceRecord[]): string {
   const which = running.map((instance) => `${instance.host} pid ${instance.pid}`).join(', ');
   return (
-    `${running.length} instance(s) of poker-launch serve were running on the source (${which}): what they ` +
+    `${counted(running.length, 'instance')} of poker-launch serve ${running.length === 1 ? 'was' : 'were'} running on the source (${which}): what they ` +
     'write after this snapshot is not in the copy. To move the store, stop them first and copy again into ' +
     'an empty database, or copy from a "poker-launch backup" taken at the switch'
   );

@@ -1,7 +1,7 @@
 import { disableOperator } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withAdmin } from '../database.js';
-import { valueOrFail } from '../output.js';
+import { counted, valueOrFail } from '../output.js';
 
 export const operatorDisableCommand: Command = {
   usage: '<username>',
@@ -12,7 +12,7 @@ export const operatorDisableCommand: Command = {
       valueOrFail(await disableOperator(admin, { username })),
     );
     const state = wasDisabled ? 'was disabled already' : 'disabled';
-    context.out(`operator ${username} ${state}; ${endedSessions} console session(s) ended`);
+    context.out(`operator ${username} ${state}; ${counted(endedSessions, 'console session')} ended`);
     return 0;
   },
 };

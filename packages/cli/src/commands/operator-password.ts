@@ -2,7 +2,7 @@ import { changeOperatorPassword, unknownOperatorProblem } from '@poker-launch/se
 import { type Command, CommandError } from '../command.js';
 import { withAdmin } from '../database.js';
 import { readNewPasswordHash } from '../operator-password.js';
-import { valueOrFail } from '../output.js';
+import { counted, valueOrFail } from '../output.js';
 
 export const operatorPasswordCommand: Command = {
   usage: '<username>',
@@ -21,7 +21,9 @@ export const operatorPasswordCommand: Command = {
       const passwordHash = await readNewPasswordHash(context);
       return valueOrFail(await changeOperatorPassword(admin, { username, passwordHash }));
     });
-    context.out(`password of operator ${username} changed; ${endedSessions} console session(s) ended`);
+    context.out(
+      `password of operator ${username} changed; ${counted(endedSessions, 'console session')} ended`,
+    );
     // A new password is often the first step of bringing an account back: it does not enable it.
     if (!operator.active) {
       context.err(`operator ${username} is disabled: "operator enable ${username}" lets it sign in`);

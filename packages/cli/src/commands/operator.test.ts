@@ -98,9 +98,9 @@ describe.each(DIALECTS)('poker-launch operator commands on %s', (kind) => {
         .execute(),
     );
     const changed = await cli(['operator', 'password', 'carol'], 'another long password\n');
-    expect(changed.stdout).toBe('password of operator carol changed; 1 console session(s) ended\n');
+    expect(changed.stdout).toBe('password of operator carol changed; 1 console session ended\n');
     const disabled = await cli(['operator', 'disable', 'carol']);
-    expect(disabled.stdout).toBe('operator carol disabled; 0 console session(s) ended\n');
+    expect(disabled.stdout).toBe('operator carol disabled; 0 console sessions ended\n');
     expect((await stored((db) => findOperator(db, 'carol')))?.active).toBe(false);
     expect((await cli(['operator', 'disable', 'nobody'])).stderr).toContain('no operator named "nobody"');
 
@@ -115,7 +115,7 @@ describe.each(DIALECTS)('poker-launch operator commands on %s', (kind) => {
     expect(records[1]?.details).toEqual({ username: 'carol', passwordHash: '(set)' });
     // Again: says so, as "user revoke" and "player unblock" do, not as if it had just been disabled.
     expect((await cli(['operator', 'disable', 'carol'])).stdout).toBe(
-      'operator carol was disabled already; 0 console session(s) ended\n',
+      'operator carol was disabled already; 0 console sessions ended\n',
     );
   });
 
@@ -125,7 +125,7 @@ describe.each(DIALECTS)('poker-launch operator commands on %s', (kind) => {
     const password = await cli(['operator', 'password', 'erin'], 'a newer long password\n');
     expect(password).toMatchObject({
       code: 0,
-      stdout: 'password of operator erin changed; 0 console session(s) ended\n',
+      stdout: 'password of operator erin changed; 0 console sessions ended\n',
       stderr: 'operator erin is disabled: "operator enable erin" lets it sign in\n',
     });
     expect((await stored((db) => findOperator(db, 'erin')))?.active).toBe(false);

@@ -1,7 +1,7 @@
 import { blockPlayerAsOperator, checkOperatorBlock } from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
 import { withAdmin } from '../database.js';
-import { valueOrFail } from '../output.js';
+import { counted, valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
 export const playerBlockCommand: Command = {
@@ -31,7 +31,7 @@ export const playerBlockCommand: Command = {
       valueOrFail(await blockPlayerAsOperator(admin, { clientId, userId, block })),
     );
     context.out(
-      `player ${userId} blocked ${until === null ? 'until unblocked' : `until ${until}`}; ${revokedSessions} live session(s) ended`,
+      `player ${userId} blocked ${until === null ? 'until unblocked' : `until ${until}`}; ${counted(revokedSessions, 'live session')} ended`,
     );
     return 0;
   },

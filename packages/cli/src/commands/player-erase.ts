@@ -1,7 +1,7 @@
 import { erasePlayer } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withAdmin } from '../database.js';
-import { valueOrFail } from '../output.js';
+import { counted, valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
 export const playerEraseCommand: Command = {
@@ -25,7 +25,7 @@ export const playerEraseCommand: Command = {
     );
     context.out(
       `player ${userId} erased at ${report.erasedAt}: personal fields removed, ` +
-        `${report.endedSessions} live session(s) ended, ${report.scrubbedSessions} session(s) scrubbed`,
+        `${counted(report.endedSessions, 'live session')} ended, ${counted(report.scrubbedSessions, 'session')} scrubbed`,
     );
     return 0;
   },

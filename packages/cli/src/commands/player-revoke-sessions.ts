@@ -1,7 +1,7 @@
 import { revokePlayerSessions } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withAdmin } from '../database.js';
-import { valueOrFail } from '../output.js';
+import { counted, valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
 export const playerRevokeSessionsCommand: Command = {
@@ -14,7 +14,7 @@ export const playerRevokeSessionsCommand: Command = {
     const ended = await withAdmin(context, async (admin) =>
       valueOrFail(await revokePlayerSessions(admin, { clientId, userId })),
     );
-    context.out(`${ended} live session(s) of player ${userId} ended`);
+    context.out(`${counted(ended, 'live session')} of player ${userId} ended`);
     return 0;
   },
 };

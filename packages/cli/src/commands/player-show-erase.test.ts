@@ -96,7 +96,7 @@ describe.each(DIALECTS)('poker-launch player show and player erase on %s', (dial
     const erased = await cli('player', 'erase', 'u-1', '--client', 'demo');
     expect(erased.code, erased.stderr).toBe(0);
     expect(erased.stdout).toMatch(
-      /^player u-1 erased at \S+: personal fields removed, 1 live session\(s\) ended, 3 session\(s\) scrubbed\n$/,
+      /^player u-1 erased at \S+: personal fields removed, 1 live session ended, 3 sessions scrubbed\n$/,
     );
 
     const after = JSON.parse((await cli('player', 'show', 'u-1', '--client', 'demo', '--json')).stdout);

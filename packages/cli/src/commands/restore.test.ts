@@ -186,7 +186,7 @@ describe('poker-launch restore', () => {
     const restored = await runPokerLaunch(['restore', backup], { DATABASE_URL: url });
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stdout.split('\n').slice(1)).toEqual([
-      'the backup is 8 migration(s) behind this version: serve applies them at start (or run poker-launch migrate)',
+      'the backup is 8 migrations behind this version: serve applies them at start (or run poker-launch migrate)',
       '',
     ]);
     const migrated = await runPokerLaunch(['migrate'], { DATABASE_URL: url });

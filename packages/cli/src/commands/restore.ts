@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { loadConfig, restoreSqliteStore } from '@poker-launch/server/admin';
 import { type Command, CommandError, UsageError } from '../command.js';
 import { cliActor, messageOf } from '../database.js';
+import { counted } from '../output.js';
 
 export const restoreCommand: Command = {
   usage: '<backup>',
@@ -45,7 +46,7 @@ export const restoreCommand: Command = {
     }
     if (report.pending.length > 0) {
       context.out(
-        `the backup is ${report.pending.length} migration(s) behind this version: serve applies them at start (or run poker-launch migrate)`,
+        `the backup is ${counted(report.pending.length, 'migration')} behind this version: serve applies them at start (or run poker-launch migrate)`,
       );
     }
     return 0;

@@ -6,7 +6,7 @@ import {
 } from '@poker-launch/server/admin';
 import { type Command, UsageError } from '../command.js';
 import { withAdmin } from '../database.js';
-import { valueOrFail } from '../output.js';
+import { counted, valueOrFail } from '../output.js';
 
 /**
  * --events names a flag's choices: a value not among them is a usage mistake, exit 2 (docs/cli.md,
@@ -40,7 +40,7 @@ export const webhookAddCommand: Command = {
     context.out(endpoint.id);
     context.out(secret);
     context.err(
-      `added endpoint ${endpoint.id} for ${endpoint.events.length} event type(s); the secret above is shown only this once`,
+      `added endpoint ${endpoint.id} for ${counted(endpoint.events.length, 'event type')}; the secret above is shown only this once`,
     );
     return 0;
   },

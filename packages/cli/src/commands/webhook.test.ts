@@ -14,12 +14,12 @@ describe.each(DIALECTS)('poker-launch webhook on %s', (kind) => {
       'casino-1',
       'https://hooks.example.com/poker',
       '--events',
-      // A name given twice is one event type, counted once (it said "3 event type(s)").
+      // A name given twice is one event type, counted once (it said "3 event types").
       'session.revoked,player.blocked,session.revoked',
     );
     expect(added.code, added.stderr).toBe(0);
     expect(added.stderr).toMatch(
-      /^added endpoint ep_\w+ for 2 event type\(s\); the secret above is shown only this once\n$/,
+      /^added endpoint ep_\w+ for 2 event types; the secret above is shown only this once\n$/,
     );
     const [id = '', secret = ''] = added.stdout.trim().split('\n');
     expect(id).toMatch(/^ep_[0-9a-f]{24}$/);

@@ -98,7 +98,7 @@ describeInChromium('the console controls webhooks, player blocks and every insta
       await page.getByRole('button', { name: 'Block the player' }).click();
       await expect
         .poll(() => page.textContent('.notice'))
-        .toBe('Blocked: its launches are refused; 1 live session(s) ended.');
+        .toBe('Blocked: its launches are refused; 1 live session ended.');
       expect(await page.textContent('.blocked')).toContain('until 2099-01-01 00:00:00 UTC: self-exclusion');
       await ui.shot('player-blocked.png');
       expect(await blockedAt(playerId)).not.toBeNull();
@@ -237,8 +237,8 @@ describeInChromium('the console controls webhooks, player blocks and every insta
       expect(block.status()).toBe(403);
       expect(await blockedAt(playerId)).toBeNull();
       // What support may do: end the player's sessions.
-      await page.getByRole('button', { name: 'End all 1 live session(s)' }).click();
-      await expect.poll(() => page.textContent('.notice')).toBe('1 live session(s) ended.');
+      await page.getByRole('button', { name: 'End the live session' }).click();
+      await expect.poll(() => page.textContent('.notice')).toBe('1 live session ended.');
       expect(problems).toEqual([]);
     });
 

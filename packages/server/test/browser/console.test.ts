@@ -190,8 +190,8 @@ describeInChromium('the operator console in Chromium', () => {
       await page.keyboard.press('Enter');
       await page.getByRole('link', { name: `Nine${dialect}` }).click();
       await shot('player.png');
-      await page.getByRole('button', { name: 'End all 1 live session(s)' }).click();
-      await expect.poll(() => page.textContent('.notice')).toBe('1 live session(s) ended.');
+      await page.getByRole('button', { name: 'End the live session' }).click();
+      await expect.poll(() => page.textContent('.notice')).toBe('1 live session ended.');
 
       await page.getByRole('link', { name: 'Sessions', exact: true }).click();
       await page.getByLabel('Client', { exact: true }).fill(client.id);

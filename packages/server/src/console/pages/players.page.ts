@@ -10,7 +10,7 @@ import { findControlledPlayer, isBlocked } from '../../session-control/player-bl
 import { findLiveSessionsOfPlayer } from '../../sessions/session-search.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import { type FormValues, formOf, idPageOf, type PageKey, queryString, textField } from '../form.js';
-import { sendPage } from '../render.js';
+import { format, sendPage } from '../render.js';
 import { sentence } from './client-form.js';
 
 const PLAYERS = '/console/players';
@@ -33,9 +33,10 @@ const frame = (signedIn: SignedIn) => ({
 /** What the change just made says (`?ended=2`, `?blocked=1`, `?unblocked=yes`). */
 function doneNotice(query: FormValues): string | undefined {
   const ended = textField(query, 'ended', 6);
-  if (/^\d+$/.test(ended)) return `${ended} live session(s) ended.`;
+  if (/^\d+$/.test(ended)) return `${format.counted(Number(ended), 'live session')} ended.`;
   const blocked = textField(query, 'blocked', 6);
-  if (/^\d+$/.test(blocked)) return `Blocked: its launches are refused; ${blocked} live session(s) ended.`;
+  if (/^\d+$/.test(blocked))
+    return `Blocked: its launches are refused; ${format.counted(Number(blocked), 'live session')} ended.`;
   const unblocked = textField(query, 'unblocked', 3);
   if (unblocked === 'yes') return 'Unblocked: its launches are accepted again.';
   if (unblocked === 'no') return 'It was not blocked.';
