@@ -79,6 +79,16 @@ const SURFACE = {
     'SignatureDebugMeta',
     'SignatureHint',
     'JSON_API_MEDIA_TYPE',
+    // the wire: webhook deliveries' bodies
+    'WEBHOOK_EVENT_TYPES',
+    'WebhookEvent',
+    'WebhookEventOf',
+    'WebhookEventType',
+    'PlayerEventData',
+    'PlayerBlockedEventData',
+    'SessionEventData',
+    'SessionRevokedEventData',
+    'SessionRevokedReason',
   ],
   '@poker-launch/sdk/php': [
     'parseStr',

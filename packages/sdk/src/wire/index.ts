@@ -19,3 +19,14 @@ export type {
   OpenGameSession,
 } from './open-game.js';
 export type { PlayerBlockAttributes, PlayerBlockDocument } from './session-control.js';
+export {
+  type PlayerBlockedEventData,
+  type PlayerEventData,
+  type SessionEventData,
+  type SessionRevokedEventData,
+  type SessionRevokedReason,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEvent,
+  type WebhookEventOf,
+  type WebhookEventType,
+} from './webhook-event.js';

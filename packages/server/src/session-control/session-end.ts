@@ -1,3 +1,4 @@
+import type { SessionRevokedReason } from '@poker-launch/sdk';
 import type { CompiledQuery } from '#kysely';
 import type { Db } from '../db/schema.js';
 import type { WriteStatements } from '../db/write-statements.js';
@@ -5,9 +6,9 @@ import { notReportedExpired } from '../webhooks/expiry-scan.js';
 
 /**
  * Why a session was ended by someone else than its player (a logout has none). Written with the
- * revocation, the outbox trigger reports it in session.revoked.
+ * revocation, the outbox trigger reports it in session.revoked: the SDK's type of that event's reason.
  */
-export type SessionEndReason = 'integrator' | 'operator' | 'block' | 'client_disabled';
+export type SessionEndReason = SessionRevokedReason;
 
 /** Ends one session if it is live; answers whether it did (an ended one stays as it ended). */
 export async function endSession(

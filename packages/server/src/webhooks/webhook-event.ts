@@ -1,20 +1,14 @@
+import {
+  type SessionRevokedReason,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEvent,
+  type WebhookEventType,
+} from '@poker-launch/sdk';
 import type { Selectable } from '#kysely';
 import type { WebhookDeliveryTable } from '../db/schema.js';
 
-/** Every event a webhook endpoint can take (docs/integration.md, "Webhooks"). */
-export const WEBHOOK_EVENT_TYPES = [
-  'player.created',
-  'player.updated',
-  'player.blocked',
-  'player.unblocked',
-  'session.created',
-  'session.opened',
-  'session.logged_out',
-  'session.revoked',
-  'session.expired',
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** Every event a webhook endpoint can take: the SDK's list, which types their bodies for integrators. */
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
 
 export function isWebhookEventType(text: string): text is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(text);
@@ -37,15 +31,45 @@ export type BodyColumns = Pick<
 
 /**
  * The body of a delivery, built from its row: the same bytes on every attempt. Ids only: never a token,
- * a sign, or a profile field of the player.
+ * a sign, or a profile field of the player. Its shape is the SDK's `WebhookEvent`.
  */
 export function webhookBody(row: BodyColumns): string {
-  const data: Record<string, string | null> = { clientId: row.client_id, playerId: row.player_id };
-  if (row.event_type.startsWith('session.')) {
-    data.sessionId = row.session_id;
-    data.gameSessionId = row.game_session_id;
+  return JSON.stringify(webhookEvent(row));
+}
+
+function webhookEvent(row: BodyColumns): WebhookEvent {
+  const { event_type: type, occurred_at: timestamp } = row;
+  const player = playerData(row);
+  switch (type) {
+    case 'player.created':
+    case 'player.updated':
+    case 'player.unblocked':
+      return { type, timestamp, data: player };
+    case 'player.blocked':
+      return { type, timestamp, data: { ...player, until: row.block_until } };
+    case 'session.created':
+    case 'session.opened':
+    case 'session.logged_out':
+    case 'session.expired':
+      return { type, timestamp, data: sessionData(row) };
+    case 'session.revoked':
+      // Written only by a session's end, whose reason is one of SessionRevokedReason.
+      return { type, timestamp, data: { ...sessionData(row), reason: row.reason as SessionRevokedReason } };
+    default:
+      throw new Error(`a webhook delivery of an unknown event type: ${type}`);
   }
-  if (row.event_type === 'session.revoked') data.reason = row.reason;
-  if (row.event_type === 'player.blocked') data.until = row.block_until;
-  return JSON.stringify({ type: row.event_type, timestamp: row.occurred_at, data });
+}
+
+// Every event's row has its player, and a session's its two ids (the outbox's inserts write them); the
+// columns allow null only because the other event types leave the session's empty.
+function playerData(row: BodyColumns) {
+  return { clientId: row.client_id, playerId: row.player_id as string };
+}
+
+function sessionData(row: BodyColumns) {
+  return {
+    ...playerData(row),
+    sessionId: row.session_id as string,
+    gameSessionId: row.game_session_id as string,
+  };
 }
