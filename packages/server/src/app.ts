@@ -38,6 +38,7 @@ import { MemoryQuotaStore, type QuotaStore } from './http/quota-store.js';
 import { type QuotaMetrics, RateLimiter } from './http/rate-limit.js';
 import { commonHeaders } from './http/raw-error.js';
 import { RedisQuotaStore } from './http/redis-quota-store.js';
+import { RouteDirectory } from './http/route-suggestion.js';
 import { registerRoutes } from './http/routes.js';
 import { v2Routes } from './launch/v2/v2.routes.js';
 import { v3Routes } from './launch/v3/v3.routes.js';
@@ -142,8 +143,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
 
-  // Before any route: the logs show a path's route literals and nothing else of it (logging.ts).
-  app.addHook('onRoute', (route) => noteRouteLiterals(route.url));
+  // Before any route: the logs show a path's route literals and nothing else of it (logging.ts), and a
+  // 404 names the route a mistyped path most likely meant (not one that only answers 405).
+  const routes = new RouteDirectory();
+  app.addHook('onRoute', (route) => {
+    noteRouteLiterals(route.url);
+    if (route.config?.undocumented !== 'method-not-allowed') routes.note(route.method, route.url);
+  });
 
   const rateLimiter = new RateLimiter(
     options.config.rateLimitPerMinute,
@@ -174,7 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Route schemas document the API; the field rules in each handler do the validating, with the spec's texts.
   // `true` passes the value as it is, where `{ value }` made an object and wrote the request part back.
   app.setValidatorCompiler(() => () => true);
-  registerErrorHandler(app, rateLimiter, metrics, clock);
+  registerErrorHandler(app, rateLimiter, metrics, clock, routes);
   answerUnmetExpectations(app, options.config, noteEarlyAnswer);
   answerConnect(app, options.config, noteEarlyAnswer);
   // Every request's first checks, in this order, in one hook (a hook each cost a call and a `done`

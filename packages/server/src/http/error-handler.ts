@@ -10,6 +10,7 @@ import { sendDocument } from './json-api.js';
 import { noteErrorCodes } from './logging.js';
 import type { RateLimiter } from './rate-limit.js';
 import { errorDocument } from './raw-error.js';
+import type { RouteDirectory } from './route-suggestion.js';
 
 /** Answers to a caller that could not prove who it is: counted per address, so guessing stays slow. */
 const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
@@ -53,6 +54,7 @@ export function registerErrorHandler(
   rateLimiter: RateLimiter,
   metrics: ErrorCounters,
   clock: Clock,
+  routes: RouteDirectory,
 ): void {
   const outageWarnings = new OutageWarnings(clock);
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
@@ -76,13 +78,16 @@ export function registerErrorHandler(
     return renderApiError(request, reply, apiError);
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    renderApiError(
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const meant = routes.closest(request.method, path);
+    const hint = meant === undefined ? '' : ` (did you mean ${request.method} ${meant}?)`;
+    return renderApiError(
       request,
       reply,
-      ApiError.of('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`),
-    ),
-  );
+      ApiError.of('not_found', `No route for ${request.method} ${path}${hint}`),
+    );
+  });
 }
 
 export function renderApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {

@@ -172,6 +172,34 @@ describe('HTTP contract', () => {
     expect(errorOf(wrongMethod)).toMatchObject({ status: 405, code: 'method_not_allowed' });
   });
 
+  it("names the route a mistyped path most likely meant, the caller's own values kept, and only then", async () => {
+    const firstError = async (method: 'GET' | 'POST' | 'DELETE', url: string) =>
+      (await h().app.inject({ method, url })).json<{ errors: { detail: string }[] }>().errors[0];
+    expect(await firstError('POST', '/apiweb/v3/opengame?client=demo')).toEqual({
+      status: 404,
+      code: 'not_found',
+      title: 'Not Found',
+      detail: 'No route for POST /apiweb/v3/opengame (did you mean POST /apiweb/v3/open-game?)',
+    });
+    expect((await firstError('POST', '/api/web/v2/app/user/u-1/session'))?.detail).toBe(
+      'No route for POST /api/web/v2/app/user/u-1/session (did you mean POST /api/web/v2/app/users/u-1/session?)',
+    );
+    // v3's prefix for v2's, a trailing slash: the path as it would have matched.
+    expect((await firstError('POST', '/api/web/v3/open-game'))?.detail).toMatch(
+      /did you mean POST \/apiweb\/v3\/open-game\?/,
+    );
+    expect((await firstError('DELETE', '/apiweb/v3/game-sessions/abc/'))?.detail).toMatch(
+      /did you mean DELETE \/apiweb\/v3\/game-sessions\/abc\?/,
+    );
+    // Nothing close, or a method no near route has: no guess.
+    expect((await firstError('GET', '/api/web/v9/nothing'))?.detail).toBe(
+      'No route for GET /api/web/v9/nothing',
+    );
+    expect((await firstError('GET', '/apiweb/v3/opengame'))?.detail).toBe(
+      'No route for GET /apiweb/v3/opengame',
+    );
+  });
+
   it("echoes an X-Request-Id of the service's own form (a UUID) and replaces any other", async () => {
     const own = '5f0e3c1a-7b2d-4c9e-8f1a-2b3c4d5e6f70';
     const echoed = await h().app.inject({ method: 'GET', url: '/nothing', headers: { 'x-request-id': own } });
