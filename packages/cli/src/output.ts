@@ -37,9 +37,6 @@ export function printJson(context: CommandContext, value: unknown): void {
 
 export const JSON_OPTION = { json: { type: 'boolean' } } as const;
 
-/** A count and its noun, plural but for one: `1 live session`, `0 live sessions`. */
-export const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
-
 export const yesNo = (value: boolean): string => (value ? 'yes' : 'no');
 
 /**

@@ -1,7 +1,7 @@
-import { disableClient } from '@poker-launch/server/admin';
+import { counted, disableClient } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withAdmin } from '../database.js';
-import { counted, valueOrFail } from '../output.js';
+import { valueOrFail } from '../output.js';
 
 export const clientDisableCommand: Command = {
   usage: '<id>',

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
   copyStore,
+  counted,
   type Database,
   type DatabaseConfig,
   type Db,
@@ -18,7 +19,6 @@ import {
 import { type Command, CommandError } from '../command.js';
 import { cliActor, messageOf, withDatabase } from '../database.js';
 import { describeDatabase } from '../database-notice.js';
-import { counted } from '../output.js';
 
 export const copyStoreCommand: Command = {
   usage: '<target-database-url>',

@@ -1,7 +1,7 @@
-import { disableOperator } from '@poker-launch/server/admin';
+import { counted, disableOperator } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withAdmin } from '../database.js';
-import { counted, valueOrFail } from '../output.js';
+import { valueOrFail } from '../output.js';
 
 export const operatorDisableCommand: Command = {
   usage: '<username>',

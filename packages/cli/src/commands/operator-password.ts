@@ -1,8 +1,8 @@
-import { changeOperatorPassword, unknownOperatorProblem } from '@poker-launch/server/admin';
+import { changeOperatorPassword, counted, unknownOperatorProblem } from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
 import { withAdmin } from '../database.js';
 import { readNewPasswordHash } from '../operator-password.js';
-import { counted, valueOrFail } from '../output.js';
+import { valueOrFail } from '../output.js';
 
 export const operatorPasswordCommand: Command = {
   usage: '<username>',

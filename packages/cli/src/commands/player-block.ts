@@ -1,7 +1,7 @@
-import { blockPlayerAsOperator, checkOperatorBlock } from '@poker-launch/server/admin';
+import { blockPlayerAsOperator, checkOperatorBlock, counted } from '@poker-launch/server/admin';
 import { type Command, CommandError } from '../command.js';
 import { withAdmin } from '../database.js';
-import { counted, valueOrFail } from '../output.js';
+import { valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
 export const playerBlockCommand: Command = {

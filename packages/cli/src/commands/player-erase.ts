@@ -1,7 +1,7 @@
-import { erasePlayer } from '@poker-launch/server/admin';
+import { counted, erasePlayer } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withAdmin } from '../database.js';
-import { counted, valueOrFail } from '../output.js';
+import { valueOrFail } from '../output.js';
 import { requiredClient } from './player-shared.js';
 
 export const playerEraseCommand: Command = {

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import { loadConfig, restoreSqliteStore } from '@poker-launch/server/admin';
+import { counted, loadConfig, restoreSqliteStore } from '@poker-launch/server/admin';
 import { type Command, CommandError, UsageError } from '../command.js';
 import { cliActor, messageOf } from '../database.js';
-import { counted } from '../output.js';
 
 export const restoreCommand: Command = {
   usage: '<backup>',

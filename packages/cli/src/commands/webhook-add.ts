@@ -1,12 +1,13 @@
 import {
   addWebhookEndpoint,
+  counted,
   loadConfig,
   parseEventTypes,
   WEBHOOK_EVENT_TYPES,
 } from '@poker-launch/server/admin';
 import { type Command, UsageError } from '../command.js';
 import { withAdmin } from '../database.js';
-import { counted, valueOrFail } from '../output.js';
+import { valueOrFail } from '../output.js';
 
 /**
  * --events names a flag's choices: a value not among them is a usage mistake, exit 2 (docs/cli.md,

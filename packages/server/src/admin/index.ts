@@ -83,6 +83,7 @@ export {
   copyStore,
   StoreCopyRefused,
 } from './copy-store.js';
+export { counted } from './counted.js';
 export { type CurrencyListing, listCurrencies } from './currency-admin.js';
 export { createDemoClientIfEmpty, DEMO_CLIENT_ID } from './demo-client.js';
 export * from './operations.js';

@@ -1,5 +1,6 @@
 import { Eta } from 'eta';
 import type { FastifyReply } from 'fastify';
+import { counted } from '../admin/counted.js';
 import type { Operator } from '../operators/operator.js';
 import { packageFile } from '../package-files.js';
 
@@ -28,10 +29,7 @@ export const format = {
     if (!iso) return '–';
     return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
   },
-  /** A count and its noun, plural but for one: `1 live session`, `0 live sessions`. */
-  counted(count: number, noun: string): string {
-    return `${count} ${noun}${count === 1 ? '' : 's'}`;
-  },
+  counted,
 };
 
 /**
