@@ -1,4 +1,4 @@
-import { listWebhooks } from '@poker-launch/server/admin';
+import { listWebhooks, WEBHOOK_EVENT_TYPES } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
 import { JSON_OPTION, printJson, printTable, valueOrFail } from '../output.js';
@@ -27,7 +27,7 @@ export const webhookListCommand: Command = {
             : endpoint.failingSince === null
               ? 'yes'
               : `yes (failing since ${endpoint.failingSince}, next probe ${endpoint.nextProbeAt ?? 'now'})`,
-          String(endpoint.events.length),
+          endpoint.events.length === WEBHOOK_EVENT_TYPES.length ? 'all' : endpoint.events.join(','),
           endpoint.url,
         ]),
       );

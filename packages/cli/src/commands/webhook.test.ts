@@ -41,7 +41,10 @@ describe.each(DIALECTS)('poker-launch webhook on %s', (kind) => {
       },
     ]);
     expect(JSON.stringify(listed)).not.toContain(secret.slice(6));
-    expect((await cli('webhook', 'list')).stdout).toContain(`${id}  casino-1  yes`);
+    // The event types by name (all of them: `all`), the URL last.
+    expect((await cli('webhook', 'list')).stdout).toContain(
+      `${id}  casino-1  yes      player.blocked,session.revoked  https://hooks.example.com/poker`,
+    );
 
     // Failing, as the deliverer writes it (endpoint-health.ts): shown so, until an update forgets it.
     const stored = await database().open();
@@ -141,6 +144,10 @@ describe.each(DIALECTS)('poker-launch webhook on %s', (kind) => {
     expect((await cli('webhook', 'update', 'ep_nope', '--enable', '--disable')).code).toBe(2);
     const [id = ''] = (await cli('webhook', 'add', 'casino-1', 'https://hooks.example.com/x')).stdout.split(
       '\n',
+    );
+    // Without --events it takes every type, which the table says in a word.
+    expect((await cli('webhook', 'list')).stdout).toContain(
+      `${id}  casino-1  yes      all     https://hooks.example.com/x`,
     );
     expect(await cli('webhook', 'update', id)).toMatchObject({
       code: 2,
