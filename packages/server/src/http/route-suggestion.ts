@@ -48,11 +48,11 @@ export class RouteDirectory {
 }
 
 /** The path with `/api/web/` for `/apiweb/`, or the other way round: the two API versions' prefixes. */
-function otherPrefix(segments: string[]): string[][] {
-  const [root, first, second, ...rest] = segments;
-  if (root !== '' || first === undefined) return [];
-  if (first.toLowerCase() === 'apiweb') return [['', 'api', 'web', ...segments.slice(2)]];
-  if (first.toLowerCase() === 'api' && second?.toLowerCase() === 'web') return [['', 'apiweb', ...rest]];
+function otherPrefix(segments: readonly string[]): string[][] {
+  const [root, first = '', second = ''] = segments.slice(0, 3).map((segment) => segment.toLowerCase());
+  if (root !== '') return [];
+  if (first === 'apiweb') return [['', 'api', 'web', ...segments.slice(2)]];
+  if (first === 'api' && second === 'web') return [['', 'apiweb', ...segments.slice(3)]];
   return [];
 }
 
