@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { registerConsole } from './console/console.routes.js';
 import type { Db } from './db/schema.js';
 import type { SessionStore } from './db/session-store.js';
+import { homeRoutes } from './home/home.routes.js';
 import { registerBodyParsers } from './http/body/body-parsers.js';
 import { BODY_LIMIT_BYTES } from './http/body/limits.js';
 import { parseQueryString, registerQueryStringCheck } from './http/body/query-string.js';
@@ -218,6 +219,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...signatureTesterRoutes(context),
       ...healthRoutes(context),
       ...metricsRoutes(context),
+      ...homeRoutes(context, routes),
     ],
     rateLimiter,
   );

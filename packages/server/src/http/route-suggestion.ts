@@ -12,13 +12,20 @@ interface KnownRoute {
  */
 export class RouteDirectory {
   readonly #routes: KnownRoute[] = [];
+  readonly #urls = new Set<string>();
 
   note(methods: string | readonly string[], url: string): void {
+    for (const method of [methods].flat()) this.#urls.add(`${method} ${url}`);
     if (url.includes('*')) return;
     this.#routes.push({
       methods: typeof methods === 'string' ? [methods] : methods,
       segments: url.split('/').map((segment) => (segment.startsWith(':') ? undefined : segment)),
     });
+  }
+
+  /** Whether this deployment has the route `method url`, as registered (`/players/:id`, not a path). */
+  has(method: string, url: string): boolean {
+    return this.#urls.has(`${method} ${url}`);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse as Answer } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REQUEST_PROTECTION } from '../clients/request-protection.js';
+import { HOME_URL } from '../home/home.routes.js';
 import { V2_CREATE_SESSION_URL } from '../launch/v2/v2.routes.js';
 import { GAME_SESSIONS_PATH } from '../launch/v3/game-session.serializer.js';
 import { V3_OPEN_GAME_URL } from '../launch/v3/v3.routes.js';
@@ -86,11 +87,18 @@ describe.each(DIALECTS)('the API reference on %s', (dialect) => {
     // An integrator who builds requests from the reference must find where replay fields go (docs/integration.md "Replay fields").
     const paths = (await reference()).paths as Record<
       string,
-      Record<string, { operationId?: string; parameters?: { in: string; name: string }[] }>
+      Record<
+        string,
+        {
+          operationId?: string;
+          security?: Record<string, unknown>[];
+          parameters?: { in: string; name: string }[];
+        }
+      >
     >;
     const signed = Object.values(paths).flatMap((operations) =>
-      Object.values(operations).filter(
-        (operation) => operation.operationId && !/TokenSession$/.test(operation.operationId),
+      Object.values(operations).filter((operation) =>
+        operation.security?.some((requirement) => 'signature' in requirement),
       ),
     );
     expect(signed.length).toBeGreaterThan(5);
@@ -360,6 +368,16 @@ describe.each(DIALECTS)('the API reference on %s', (dialect) => {
       brokenPromises(document, TOKEN_API_URL, method, answer),
     );
     expect(broken).toEqual([]);
+  });
+
+  it('promises exactly what the home document answers', async () => {
+    const answers = [
+      await h().app.inject({ method: 'GET', url: HOME_URL }),
+      await h().app.inject({ method: 'GET', url: HOME_URL, headers: { accept: 'text/html' } }),
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 406]);
+    const document = await reference();
+    expect(answers.flatMap((answer) => brokenPromises(document, HOME_URL, 'get', answer))).toEqual([]);
   });
 
   it('renders the reference at /docs, with the headers every response carries', async () => {

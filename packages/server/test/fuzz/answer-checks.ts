@@ -135,6 +135,8 @@ export function brokenPromises(
 export function collectHandouts(world: FuzzWorld, answer: LightMyRequestResponse): void {
   if (answer.statusCode !== 200 && answer.statusCode !== 201) return;
   if (answer.headers['content-type'] !== 'application/vnd.api+json') return;
+  // A HEAD's answer has the GET's headers and no body.
+  if (answer.body === '') return;
   const data = (JSON.parse(answer.body) as { data?: { id?: unknown; attributes?: { auth?: unknown } } }).data;
   if (typeof data?.attributes?.auth === 'string') world.tokens.push(data.attributes.auth);
   if (typeof data?.id === 'string' && data.id.startsWith('/apiweb/')) {
