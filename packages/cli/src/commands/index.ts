@@ -45,6 +45,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./session-purge.js')).sessionPurgeCommand,
   },
   {
+    name: 'session show',
+    summary: 'Show one session: its client and player, what it opens, its state, and how it ended.',
+    load: async () => (await import('./session-show.js')).sessionShowCommand,
+  },
+  {
     name: 'session revoke',
     summary: 'End one session now: its token stops working on every instance within a second.',
     load: async () => (await import('./session-revoke.js')).sessionRevokeCommand,

@@ -98,6 +98,7 @@ export {
 } from './player-record.js';
 export { type PurgeReport, purgeEndedSessions } from './session-admin.js';
 export { checkOperatorBlock, type OperatorBlock } from './session-control-admin.js';
+export { type SessionRecordJson, showSession } from './session-record.js';
 export { getSetting, listSettings, type SettingListing } from './setting-admin.js';
 export { restoreSqliteStore } from './store-restore.js';
 export {

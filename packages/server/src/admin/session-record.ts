@@ -1,0 +1,83 @@
+import type { LaunchOptions } from '@poker-launch/sdk';
+import { findClient } from '../clients/client.repository.js';
+import type { Db } from '../db/schema.js';
+import { integratorPlayerId } from '../players/player.js';
+import { sessionState, storedLaunchOptions } from '../sessions/session.js';
+import { targetFromColumns } from '../sessions/session.repository.js';
+import type { Target } from '../sessions/target.js';
+import { isSessionId } from '../sessions/token.js';
+import { type AdminResult, fail, succeed } from './admin-result.js';
+
+/**
+ * One session as an operator sees it, for a support request that quotes its id: whose it is, what it
+ * opens, and how it ended. Never its token (only the hash is stored).
+ */
+export interface SessionRecordJson {
+  /** The session record's id (v2 data.id, the last segment of v3's IRI). */
+  id: string;
+  apiVersion: string;
+  clientId: string;
+  /** The player: the id the integrator knows it by, the service's own, and the nick (null once erased). */
+  player: { userId: string; id: string; nick: string | null };
+  /** The integrator's session id. */
+  sessionId: string;
+  target: Target;
+  lang: string;
+  currency: string | null;
+  authType: string;
+  longLife: boolean;
+  launchOptions: LaunchOptions | null;
+  state: 'active' | 'expired' | 'revoked';
+  createdAt: string;
+  expiresAt: string;
+  /** The first use of its token; recorded only for clients whose webhooks take session.opened. */
+  openedAt: string | null;
+  revokedAt: string | null;
+  /** Why it was ended: integrator, operator, block, client_disabled; null with revokedAt: the logout. */
+  revokeReason: string | null;
+  /** The API user whose key opened it (v3); null when it was signed. */
+  apiUser: string | null;
+  /** The player's address the launch gave (null when none was given, or once erased). */
+  userIp: string | null;
+}
+
+/** What `poker-launch session show` prints: read only, nothing recorded. */
+export async function showSession(db: Db, id: string, now: Date): Promise<AdminResult<SessionRecordJson>> {
+  const row = isSessionId(id)
+    ? await db
+        .selectFrom('sessions')
+        .innerJoin('players', 'players.id', 'sessions.player_id')
+        .selectAll('sessions')
+        .select(['players.external_id', 'players.nick'])
+        .where('sessions.id', '=', id)
+        .executeTakeFirst()
+    : undefined;
+  if (!row) return fail(`no session "${id}" (a session id is 32 hex characters: v2 data.id, v3 IRI)`);
+  const client = await findClient(db, row.client_id);
+  if (!client) return fail(`session "${id}" names client "${row.client_id}", which does not exist`);
+  return succeed({
+    id: row.id,
+    apiVersion: row.api_version,
+    clientId: row.client_id,
+    player: {
+      userId: integratorPlayerId(client, { id: row.player_id, externalId: row.external_id }),
+      id: row.player_id,
+      nick: row.nick,
+    },
+    sessionId: row.external_session_id,
+    target: targetFromColumns(row),
+    lang: row.lang,
+    currency: row.currency,
+    authType: row.auth_type,
+    longLife: row.long_life === 1,
+    launchOptions: storedLaunchOptions(row.launch_options),
+    state: sessionState({ expiresAt: row.expires_at, revokedAt: row.revoked_at }, now),
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    openedAt: row.opened_at,
+    revokedAt: row.revoked_at,
+    revokeReason: row.revoke_reason,
+    apiUser: row.api_user,
+    userIp: row.user_ip,
+  });
+}
