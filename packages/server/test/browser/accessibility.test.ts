@@ -84,6 +84,9 @@ describeInChromium('accessibility (axe, WCAG 2.1 AA) in Chromium', () => {
       const player = await db.selectFrom('players').select('id').executeTakeFirstOrThrow();
       await visit('player', `/console/players/${encodeURIComponent(player.id)}`);
       await visit('sessions', '/console/sessions');
+      const session = await db.selectFrom('sessions').select('id').executeTakeFirstOrThrow();
+      await visit('session', `/console/sessions/${session.id}`);
+      await visit('session id not found', `/console/sessions?id=${'0'.repeat(32)}`);
       await visit('currencies', '/console/currencies');
       await visit('settings', '/console/settings');
       await visit('API users', '/console/api-users');

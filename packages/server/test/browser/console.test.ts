@@ -209,6 +209,15 @@ describeInChromium('the operator console in Chromium', () => {
         headers: { authorization: `Bearer ${other.auth}` },
       });
       expect(token.status).toBe(401);
+
+      // A support request quotes the session's id: the search opens its page, which says how it ended.
+      await page.getByLabel('Session id').fill(`/apiweb/v3/game-sessions/${live.id}`);
+      await page.getByRole('button', { name: 'Open' }).click();
+      await expect.poll(() => page.textContent('h1')).toBe(`Session ${live.id}`);
+      expect(await page.textContent('.facts')).toContain('by an operator');
+      await shot('session.png');
+      await page.getByRole('link', { name: 'p-10', exact: true }).click();
+      await expect.poll(() => page.textContent('h1')).toBe(`Player Ten${dialect}`);
       expect(problems).toEqual([]);
     });
 

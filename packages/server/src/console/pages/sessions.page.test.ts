@@ -144,6 +144,78 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     }
   });
 
+  it('opens a session by the id an integrator quotes, shows whose it is and how it ended, and ends it there', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    await h().activateCurrencies('EUR');
+    const launched = await h().createSession('user-7', {
+      nick: 'Ace7',
+      gameCode: 'casino',
+      gameId: 'roulette',
+      currency: 'EUR',
+      'launchOptions[restoreSessionUrl]': 'https://casino.example/restore',
+    });
+    expect(launched.statusCode, launched.body).toBe(200);
+    const { id, attributes } = launched.json().data;
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+
+    // The id alone, v3's IRI, or the IRI as a whole URL: each opens the session's page.
+    for (const quoted of [
+      id,
+      `/apiweb/v3/game-sessions/${id}`,
+      ` https://poker.test/apiweb/v3/game-sessions/${id} `,
+      `https://poker.test/apiweb/v3/game-sessions/${id}?client=demo`,
+    ]) {
+      const search = await browser.get(`/console/sessions?id=${encodeURIComponent(quoted)}`);
+      expect(search.statusCode, quoted).toBe(303);
+      expect(search.headers.location, quoted).toBe(`/console/sessions/${id}`);
+    }
+    const page = await browser.get(`/console/sessions/${id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<dd>active</dd>');
+    expect(page.body).toContain('<a href="/console/clients/demo">demo</a>');
+    expect(page.body).toMatch(/<a href="\/console\/players\/[^"]+">user-7<\/a> \(<bdi>Ace7<\/bdi>\)/);
+    expect(page.body).toContain(`<dd>${attributes['session-id']}</dd>`);
+    expect(page.body).toContain('<dd>casino, game roulette</dd>');
+    expect(page.body).toContain('<dd>EUR</dd>');
+    expect(page.body).toContain('<dd>https://casino.example/restore</dd>');
+    expect(page.body).not.toContain(attributes.auth);
+
+    const ended = await browser.post(`/console/sessions/${id}/end`, { back: `/console/sessions/${id}` });
+    expect(ended.statusCode).toBe(303);
+    expect(ended.headers.location).toMatch(
+      new RegExp(`^/console/sessions/${id}\\?done=ended&proof=[0-9a-f]{32}$`),
+    );
+    const after = await browser.get(ended.headers.location ?? '');
+    expect(after.body).toContain('The session was ended.');
+    expect(after.body).toMatch(/<dd>revoked: ended [^<]+, by an operator<\/dd>/);
+    expect(after.body).not.toContain('End the session</button>');
+    const token = await h().app.inject({
+      url: '/api/web/v2/app/session',
+      headers: { authorization: `Bearer ${attributes.auth}` },
+    });
+    expect(token.json().errors[0].code).toBe('token_revoked');
+  });
+
+  it('says when no session has the id, or the id is of the wrong form, on the search field', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    const unknown = await browser.get(`/console/sessions?id=${'0'.repeat(32)}`);
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.body).toContain('No session has this id.');
+    expect(unknown.body).toContain('aria-invalid="true"');
+    const malformed = await browser.get('/console/sessions?id=not-an-id');
+    expect(malformed.statusCode).toBe(422);
+    expect(malformed.body).toContain(
+      '32 hex characters: v2&#39;s data.id, or v3&#39;s GameSession IRI or its last part.',
+    );
+    const page = await browser.get(`/console/sessions/${'0'.repeat(32)}`);
+    expect(page.statusCode).toBe(404);
+    expect(page.body).toContain('No session has this id.');
+    expect((await browser.get('/console/sessions/..%2F..%2Fx')).statusCode).toBe(404);
+  });
+
   it('goes back to the sessions page after ending one, whatever was sent as the way back', async () => {
     await addTestOperator(h().db, 'sam', 'support');
     const browser = consoleClient(h().app);

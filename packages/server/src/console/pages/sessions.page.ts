@@ -1,9 +1,13 @@
+import type { SessionRevokedReason } from '@poker-launch/sdk';
 import { endSession } from '../../admin/operations.js';
+import { showSession } from '../../admin/session-record.js';
 import type { AppContext } from '../../app-context.js';
 import { findPlayerByExternalId } from '../../players/player.repository.js';
 import { playerLabels, searchPlayers } from '../../players/player-search.js';
 import { sessionState } from '../../sessions/session.js';
+import { findSessionById } from '../../sessions/session.repository.js';
 import { searchSessions } from '../../sessions/session-search.js';
+import { isSessionId } from '../../sessions/token.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import { type FormValues, formOf, idPageOf, ownEntry, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
@@ -14,13 +18,15 @@ const DAY_MS = 86_400_000;
 const MAX_WINDOW_DAYS = 31;
 
 interface SessionFilter {
+  /** One session's id, as an integrator quotes it (v2 data.id, v3's IRI or its last part): its page. */
+  id: string;
   client: string;
   player: string;
   from: string;
   to: string;
 }
 
-/** Sessions: search by client, player and time (UTC); end one. */
+/** Sessions: search by client, player and time (UTC), or go to one by its id; end one. */
 export function sessionRoutes(context: AppContext): ConsoleRoute[] {
   const frame = (signedIn: SignedIn) => ({
     operator: signedIn.operator,
@@ -36,6 +42,20 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
         const query = formOf(request.query);
         const now = context.clock();
         const filter = readFilter(query, now);
+        if (filter.id !== '') {
+          const id = quotedSessionId(filter.id);
+          const found = isSessionId(id) ? await findSessionById(context.db, id) : undefined;
+          if (found) return reply.redirect(`${SESSIONS}/${id}`, 303);
+          const error = isSessionId(id)
+            ? 'No session has this id.'
+            : "32 hex characters: v2's data.id, or v3's GameSession IRI or its last part.";
+          return sendPage(
+            reply,
+            'sessions',
+            { title: 'Sessions', ...frame(signedIn), filter, errors: { id: error }, sessions: [] },
+            422,
+          );
+        }
         const window = checkWindow(filter);
         const data = {
           title: 'Sessions',
@@ -71,11 +91,40 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
       },
     },
     {
+      method: 'GET',
+      url: '/sessions/:id',
+      role: 'support',
+      async handler(request, reply, signedIn) {
+        const id = idParam(request.params);
+        const found = await showSession(context.db, id, context.clock());
+        if (!found.ok) {
+          return sendPage(
+            reply,
+            'message',
+            {
+              title: 'No such session',
+              message: 'No session has this id.',
+              ...frame(signedIn),
+              back: SESSIONS,
+            },
+            404,
+          );
+        }
+        return sendPage(reply, 'session', {
+          title: `Session ${id}`,
+          ...frame(signedIn),
+          session: found.value,
+          endedBy: found.value.revokedAt === null ? undefined : endedBy(found.value.revokeReason),
+          notice: noticeOf(textField(formOf(request.query), 'done', 16)),
+        });
+      },
+    },
+    {
       method: 'POST',
       url: '/sessions/:id/end',
       role: 'support',
       async handler(request, reply, signedIn) {
-        const id = String((request.params as { id?: unknown }).id ?? '').slice(0, 64);
+        const id = idParam(request.params);
         const result = await endSession(signedIn.admin, { sessionId: id });
         const done = !result.ok ? 'unknown' : result.value.ended ? 'ended' : 'not-live';
         const back = textField(formOf(request.body), 'back', 1024);
@@ -83,7 +132,8 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
         // page writes it (its values URL-encoded, so visible ASCII): a line break or a character no
         // Location header may carry would fail the answer with a 500.
         const target =
-          (back.startsWith(`${SESSIONS}?`) || back === SESSIONS) && /^[\x21-\x7e]+$/.test(back)
+          (back.startsWith(`${SESSIONS}?`) || back === SESSIONS || back === `${SESSIONS}/${id}`) &&
+          /^[\x21-\x7e]+$/.test(back)
             ? back
             : SESSIONS;
         const separator = target.includes('?') ? '&' : '?';
@@ -91,6 +141,20 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
       },
     },
   ];
+}
+
+/** Who ended a session, by its revoke reason (null: the player's logout), as the session page says it. */
+const ENDED_BY: Readonly<Record<SessionRevokedReason | 'logout', string>> = {
+  logout: 'by the player (logout)',
+  integrator: 'by the integrator',
+  operator: 'by an operator',
+  block: "by the player's block",
+  client_disabled: 'when its client was disabled',
+};
+
+/** A reason a newer version wrote, which this one does not know, is shown as it is stored. */
+function endedBy(reason: string | null): string {
+  return ownEntry(ENDED_BY, reason ?? 'logout') ?? `(${reason})`;
 }
 
 const NOTICES: Record<string, string> = {
@@ -103,8 +167,23 @@ function noticeOf(done: string): string | undefined {
   return ownEntry(NOTICES, done);
 }
 
+/** The session id in what an operator pasted: the id, v3's IRI, or the IRI's whole URL (a query and all). */
+function quotedSessionId(text: string): string {
+  return (
+    text
+      .replace(/[?#].*$/, '')
+      .split('/')
+      .pop() ?? ''
+  );
+}
+
+function idParam(params: unknown): string {
+  return String((params as { id?: unknown }).id ?? '').slice(0, 64);
+}
+
 function readFilter(query: FormValues, now: Date): SessionFilter {
   return {
+    id: textField(query, 'id', 200).trim(),
     client: textField(query, 'client', 64),
     player: textField(query, 'player', 128),
     from: textField(query, 'from', 20) || new Date(now.getTime() - DAY_MS).toISOString().slice(0, 16),
