@@ -71,7 +71,7 @@ describe.each(DIALECTS)('poker-launch session show on %s', (dialect) => {
     expect(JSON.stringify(json)).not.toContain(attributes.auth);
     expect((await cli('session', 'show', id)).stdout).toMatch(/^ended +\S+ \(operator\)$/m);
 
-    // v3's IRI names the session by its last part; a table is shown as such.
+    // v3's IRI, as the integrator quotes it, names the session; a table is shown as such.
     const opened = await cli(
       'open-game',
       '--url',
@@ -85,9 +85,14 @@ describe.each(DIALECTS)('poker-launch session show on %s', (dialect) => {
     );
     expect(opened.code, opened.stderr).toBe(0);
     const v3Id = String(JSON.parse(opened.stdout).data.id).split('/').pop() ?? '';
-    const v3 = await cli('session', 'show', v3Id);
+    const iri = String(JSON.parse(opened.stdout).data.id);
+    expect(iri).toMatch(/^\/apiweb\/v3\/game-sessions\/[0-9a-f]{32}$/);
+    const v3 = await cli('session', 'show', iri);
     expect(v3.stdout).toMatch(new RegExp(`^session +${v3Id} \\(v3\\)$`, 'm'));
     expect(v3.stdout).toMatch(/^target +poker, table 7$/m);
+    // Ended by its IRI's whole URL, as pasted from a log line.
+    const revoked = await cli('session', 'revoke', `${serve.address}${iri}?client=demo`);
+    expect(revoked).toMatchObject({ code: 0, stdout: `session ${v3Id} ended\n` });
   });
 
   it('refuses an id of the wrong form, and says when no session has it', async () => {

@@ -1,4 +1,4 @@
-import { type SessionRecordJson, showSession } from '@poker-launch/server/admin';
+import { quotedSessionId, type SessionRecordJson, showSession } from '@poker-launch/server/admin';
 import type { Command, CommandContext } from '../command.js';
 import { withDatabase } from '../database.js';
 import { JSON_OPTION, printFields, printJson, valueOrFail, yesNo } from '../output.js';
@@ -7,14 +7,15 @@ export const sessionShowCommand: Command = {
   usage: '<sessionId> [--json]',
   help: [
     '',
-    "The session id is v2's data.id or the last part of v3's GameSession IRI, as an integrator quotes it",
-    'in a support request. Reads only; never shows the token (only its hash is stored).',
+    "The session is named by v2's data.id, or by v3's GameSession IRI (or its last part), as an integrator",
+    'quotes it in a support request. Reads only; never shows the token (only its hash is stored).',
     '',
     'example: poker-launch session show 0193a1b2c3d4e5f60718293a4b5c6d7e',
   ],
   options: { ...JSON_OPTION },
   positionals: [1, 1],
-  async run({ values, positionals: [id = ''] }, context) {
+  async run({ values, positionals: [quoted = ''] }, context) {
+    const id = quotedSessionId(quoted);
     const session = await withDatabase(context, async (db) =>
       valueOrFail(await showSession(db, id, new Date())),
     );

@@ -40,6 +40,7 @@ export { findOperator, listOperators } from '../operators/operator.repository.js
 export { hashPassword, PASSWORD_MIN_LENGTH, passwordProblem } from '../operators/password.js';
 export { HEARTBEAT_INTERVAL_MS, type InstanceRecord, listInstances } from '../ops/instance-heartbeat.js';
 export type { Player } from '../players/player.js';
+export { quotedSessionId } from '../sessions/token.js';
 export {
   API_PERMISSIONS,
   API_ROLES,

@@ -68,6 +68,20 @@ export function isSessionId(text: string): boolean {
 }
 
 /**
+ * The session id in what an operator pasted from a support request: the id (v2's data.id), v3's GameSession
+ * IRI, or the IRI's whole URL, a query and all. Whether it is an id at all is isSessionId's to say.
+ */
+export function quotedSessionId(text: string): string {
+  return (
+    text
+      .trim()
+      .replace(/[?#].*$/, '')
+      .split('/')
+      .pop() ?? ''
+  );
+}
+
+/**
  * The lowest id generateSessionId gives at `time` (its milliseconds, then zeros): ids from then on sort
  * at or above it, so a range of ids is a range of creation times, served by the primary key.
  */

@@ -7,7 +7,7 @@ import { playerLabels, searchPlayers } from '../../players/player-search.js';
 import { sessionState } from '../../sessions/session.js';
 import { findSessionById } from '../../sessions/session.repository.js';
 import { searchSessions } from '../../sessions/session-search.js';
-import { isSessionId } from '../../sessions/token.js';
+import { isSessionId, quotedSessionId } from '../../sessions/token.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import { type FormValues, formOf, idPageOf, ownEntry, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
@@ -165,16 +165,6 @@ const NOTICES: Record<string, string> = {
 
 function noticeOf(done: string): string | undefined {
   return ownEntry(NOTICES, done);
-}
-
-/** The session id in what an operator pasted: the id, v3's IRI, or the IRI's whole URL (a query and all). */
-function quotedSessionId(text: string): string {
-  return (
-    text
-      .replace(/[?#].*$/, '')
-      .split('/')
-      .pop() ?? ''
-  );
 }
 
 function idParam(params: unknown): string {
