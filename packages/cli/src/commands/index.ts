@@ -215,6 +215,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./operator-password.js')).operatorPasswordCommand,
   },
   {
+    name: 'audit list',
+    summary:
+      'List the audit log, newest first: who changed what, when and from where; --search by action or target.',
+    load: async () => (await import('./audit-list.js')).auditListCommand,
+  },
+  {
     name: 'sign',
     summary: 'Print the sign header of a request (and, with --explain, what it covers).',
     load: async () => (await import('./sign.js')).signCommand,

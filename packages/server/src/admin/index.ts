@@ -7,7 +7,13 @@
  * run as an `Admin` (`adminAs(db, actor)`), and each is recorded in the audit log with the change.
  */
 export { type Actor, SERVICE_ACTOR } from '../audit/actor.js';
-export { type AuditRecord, listAuditRecords } from '../audit/audit.repository.js';
+export {
+  AUDIT_SEARCH_SCAN,
+  type AuditRecord,
+  auditRecordTime,
+  listAuditRecords,
+  searchAuditRecords,
+} from '../audit/audit.repository.js';
 export type { Client, PlayerIdMode } from '../clients/client.js';
 export { countClients, findClient, listClients } from '../clients/client.repository.js';
 export {

@@ -41,6 +41,11 @@ export async function insertAuditRecord(db: Db, record: NewAuditRecord, now: Dat
     .execute();
 }
 
+/** When a record was written, read from its id (which begins with the time, as insertAuditRecord makes it). */
+export function auditRecordTime(id: string): string {
+  return new Date(Number.parseInt(id.slice(0, 12), 16)).toISOString();
+}
+
 export interface AuditQuery extends IdWindow {
   /** Text the action or the target contains. */
   search?: string | undefined;

@@ -2,6 +2,7 @@ import type { AppContext } from '../../app-context.js';
 import {
   AUDIT_SEARCH_SCAN,
   type AuditRecord,
+  auditRecordTime,
   listAuditRecords,
   searchAuditRecords,
   searchAuditRecordsUp,
@@ -33,9 +34,7 @@ export function auditRoutes(context: AppContext): ConsoleRoute[] {
           csrf,
           search,
           records: shown.rows.map((record) => ({ ...record, detailText: JSON.stringify(record.details) })),
-          readTo: shown.readTo
-            ? new Date(Number.parseInt(shown.readTo.slice(0, 12), 16)).toISOString()
-            : undefined,
+          readTo: shown.readTo ? auditRecordTime(shown.readTo) : undefined,
           readScan: AUDIT_SEARCH_SCAN.toLocaleString('en'),
           retentionDays: Math.floor(context.live.settings.AuditLogRetention / 86_400),
           pager: {
