@@ -2,7 +2,7 @@ import type { LaunchOptions } from '@poker-launch/sdk';
 import { findClient } from '../clients/client.repository.js';
 import type { Db } from '../db/schema.js';
 import { integratorPlayerId } from '../players/player.js';
-import { sessionState, storedLaunchOptions } from '../sessions/session.js';
+import { type SessionState, sessionState, storedLaunchOptions } from '../sessions/session.js';
 import { targetFromColumns } from '../sessions/session.repository.js';
 import type { Target } from '../sessions/target.js';
 import { isSessionId } from '../sessions/token.js';
@@ -27,7 +27,7 @@ export interface SessionRecordJson {
   authType: string;
   longLife: boolean;
   launchOptions: LaunchOptions | null;
-  state: 'active' | 'expired' | 'revoked';
+  state: SessionState;
   createdAt: string;
   expiresAt: string;
   /** The first use of its token; recorded only for clients whose webhooks take session.opened. */
