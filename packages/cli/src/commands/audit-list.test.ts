@@ -1,4 +1,7 @@
-import { hostname, userInfo } from 'node:os';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { hostname, tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
@@ -82,18 +85,28 @@ describe.each(DIALECTS)('poker-launch audit list on %s', (dialect) => {
     expect(JSON.parse(json.stdout)).toEqual([]);
     expect(json.stderr).toContain('searched the latest 10,000 records');
   });
+});
 
-  it('refuses a limit or a search it cannot take, before reading anything', async () => {
-    for (const limit of ['0', '1001', '-5', '10x', '', '1e3']) {
-      expect(await cli('audit', 'list', `--limit=${limit}`), limit).toMatchObject({
+describe('poker-launch audit list, given what it cannot take', () => {
+  it('refuses a limit or a search before it opens any database', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'audit-list-'));
+    const path = join(folder, 'never-made.db');
+    const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: `sqlite:${path}` });
+    try {
+      for (const limit of ['0', '1001', '-5', '10x', '', '1e3']) {
+        expect(await cli('audit', 'list', `--limit=${limit}`), limit).toMatchObject({
+          code: 2,
+          stderr: expect.stringContaining('--limit must be a whole number from 1 to 1000'),
+        });
+      }
+      expect(await cli('audit', 'list', '--search', 'x'.repeat(101))).toMatchObject({
         code: 2,
-        stderr: expect.stringContaining('--limit must be a whole number from 1 to 1000'),
+        stderr: expect.stringContaining('--search takes 1 to 100 characters, got 101'),
       });
+      expect((await cli('audit', 'list', 'extra')).code).toBe(2);
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
     }
-    expect(await cli('audit', 'list', '--search', 'x'.repeat(101))).toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('--search takes 1 to 100 characters, got 101'),
-    });
-    expect((await cli('audit', 'list', 'extra')).code).toBe(2);
   });
 });
