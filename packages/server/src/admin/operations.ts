@@ -1,4 +1,4 @@
-import { webhookUrlForRecord } from '../webhooks/webhook-url.js';
+import { urlWithoutQuery } from '../http/url-without-query.js';
 import { addApiUserChange, bindApiUserClientsChange, revokeApiUserChange } from './api-user-admin.js';
 import { audited } from './audited.js';
 import {
@@ -143,7 +143,7 @@ export const addWebhookEndpoint = audited(
   ) => webhooks.addWebhookEndpoint(db, rules, input, now),
   ({ clientId, url, events }, { endpoint }) => ({
     target: endpoint.id,
-    details: { clientId, url: webhookUrlForRecord(url), events: events ?? null },
+    details: { clientId, url: urlWithoutQuery(url), events: events ?? null },
   }),
 );
 export const changeWebhookEndpoint = audited(
@@ -152,7 +152,7 @@ export const changeWebhookEndpoint = audited(
     webhooks.changeWebhookEndpoint(db, rules, id, changes, now),
   ({ id, changes }) => ({
     target: id,
-    details: { ...changes, ...(changes.url === undefined ? {} : { url: webhookUrlForRecord(changes.url) }) },
+    details: { ...changes, ...(changes.url === undefined ? {} : { url: urlWithoutQuery(changes.url) }) },
   }),
 );
 export const removeWebhookEndpoint = audited('webhook.remove', (db, { id }: { id: string }) =>

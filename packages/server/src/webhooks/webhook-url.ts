@@ -67,17 +67,3 @@ export function webhookUrlProblem(
   }
   return undefined;
 }
-
-/**
- * The URL as the audit log keeps it: without its query, which an integrator may have put a token in
- * (`?token=…`); the endpoint's own record, shown to operators to edit it, keeps the whole URL, and no log
- * line or metric carries it (docs/security.md). `?…` says there was one.
- */
-export function webhookUrlForRecord(text: string): string {
-  try {
-    const url = new URL(text);
-    return `${url.origin}${url.pathname}${url.search === '' ? '' : '?…'}`;
-  } catch {
-    return '(not a URL)';
-  }
-}

@@ -1,7 +1,8 @@
 import type { SessionRevokedReason } from '@poker-launch/sdk';
 import { endSession } from '../../admin/operations.js';
-import { showSession } from '../../admin/session-record.js';
+import { type SessionRecordJson, showSession } from '../../admin/session-record.js';
 import type { AppContext } from '../../app-context.js';
+import { urlWithoutQuery } from '../../http/url-without-query.js';
 import { findPlayerByExternalId } from '../../players/player.repository.js';
 import { playerLabels, searchPlayers } from '../../players/player-search.js';
 import { sessionState } from '../../sessions/session.js';
@@ -113,7 +114,7 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
         return sendPage(reply, 'session', {
           title: `Session ${id}`,
           ...frame(signedIn),
-          session: found.value,
+          session: asSeenBy(signedIn, found.value),
           endedBy: found.value.revokedAt === null ? undefined : endedBy(found.value.revokeReason),
           notice: noticeOf(textField(formOf(request.query), 'done', 16)),
         });
@@ -165,6 +166,19 @@ const NOTICES: Record<string, string> = {
 
 function noticeOf(done: string): string | undefined {
   return ownEntry(NOTICES, done);
+}
+
+/**
+ * A session as the operator's role may see it: `support` gets the restore URL without its query, where an
+ * integrator may have put a token, as it gets webhook endpoints' URLs (docs/security.md).
+ */
+function asSeenBy(signedIn: SignedIn, session: SessionRecordJson): SessionRecordJson {
+  const restore = session.launchOptions?.restoreSessionUrl;
+  if (signedIn.operator.role === 'admin' || restore === undefined) return session;
+  return {
+    ...session,
+    launchOptions: { ...session.launchOptions, restoreSessionUrl: urlWithoutQuery(restore) },
+  };
 }
 
 function idParam(params: unknown): string {

@@ -13,6 +13,7 @@ import {
 } from '../../admin/webhook-admin.js';
 import type { AppContext } from '../../app-context.js';
 import { findClient } from '../../clients/client.repository.js';
+import { urlWithoutQuery } from '../../http/url-without-query.js';
 import { findDelivery } from '../../webhooks/delivery.repository.js';
 import {
   findWebhookEndpoint,
@@ -20,7 +21,6 @@ import {
   listWebhookEndpoints,
 } from '../../webhooks/webhook-endpoint.repository.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-event.js';
-import { webhookUrlForRecord } from '../../webhooks/webhook-url.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import {
   CHANGED_MEANWHILE,
@@ -333,9 +333,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
  * put a token there (docs/security.md). The admin's page shows it whole, in the form that edits it.
  */
 function asSeenBy(signedIn: SignedIn, endpoint: WebhookEndpointJson): WebhookEndpointJson {
-  return signedIn.operator.role === 'admin'
-    ? endpoint
-    : { ...endpoint, url: webhookUrlForRecord(endpoint.url) };
+  return signedIn.operator.role === 'admin' ? endpoint : { ...endpoint, url: urlWithoutQuery(endpoint.url) };
 }
 
 function param(params: unknown, name: string): string {
