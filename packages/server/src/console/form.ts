@@ -14,6 +14,12 @@ export function formOf(body: unknown): FormValues {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as FormValues) : {};
 }
 
+/** A route parameter of a console URL (`/players/:id`), at most 64 characters; empty when absent. */
+export function pathParam(params: unknown, name: string): string {
+  const value = (params as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value.slice(0, 64) : '';
+}
+
 /** The field as text, trimmed unless `raw`; a field sent twice or as a nested value reads as empty. */
 export function textField(values: FormValues, name: string, max: number, raw = false): string {
   const value = values[name];

@@ -2,7 +2,7 @@ import { listClientAttempts } from '../../activity/activity.repository.js';
 import type { AppContext } from '../../app-context.js';
 import { findClient } from '../../clients/client.repository.js';
 import type { ConsoleRoute } from '../console-route.js';
-import { formOf, idPageOf, queryString, textField } from '../form.js';
+import { formOf, idPageOf, pathParam, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
 
 /**
@@ -17,7 +17,7 @@ export function activityRoutes(context: AppContext): ConsoleRoute[] {
       url: '/clients/:id/activity',
       role: 'support',
       async handler(request, reply, { operator, csrf }) {
-        const id = String((request.params as { id?: unknown }).id ?? '').slice(0, 64);
+        const id = pathParam(request.params, 'id');
         const client = await findClient(context.db, id);
         if (!client) {
           return sendPage(

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context.js';
 import { API_USER_NAME_PATTERN, PERMISSION_CREATE_OPEN_GAME, ROLE_ADMIN } from '../../users/api-user.js';
 import { listApiUsers } from '../../users/api-user.repository.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { formOf, textField } from '../form.js';
+import { formOf, pathParam, textField } from '../form.js';
 import { sendPage } from '../render.js';
 import { sentence } from './client-form.js';
 
@@ -89,7 +89,7 @@ export function apiUserRoutes(context: AppContext): ConsoleRoute[] {
       url: '/api-users/:name/revoke',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const name = String((request.params as { name?: unknown }).name ?? '').slice(0, 64);
+        const name = pathParam(request.params, 'name');
         const revoked = await revokeApiUser(signedIn.admin, { name });
         if (!revoked.ok) return page(reply, signedIn, { notice: sentence(revoked.reason) }, 404);
         return reply.redirect(signedIn.withNotice(`${API_USERS}?revoked=${encodeURIComponent(name)}`), 303);

@@ -22,6 +22,7 @@ import {
   formOf,
   idPageOf,
   ownEntry,
+  pathParam,
   queryString,
   refusedAsChanged,
   textField,
@@ -167,7 +168,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       url: '/clients/:id',
       role: 'support',
       handler: async (request, reply, signedIn) =>
-        clientPage(reply, signedIn, idParam(request.params), {
+        clientPage(reply, signedIn, pathParam(request.params, 'id'), {
           notice: ownEntry(DONE, textField(formOf(request.query), 'done', 16)),
         }),
     },
@@ -176,7 +177,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       url: '/clients/:id',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const id = idParam(request.params);
+        const id = pathParam(request.params, 'id');
         const values = formOf(request.body);
         const form = readClientForm(values);
         const found = await findClientOrFail(context.db, id);
@@ -207,7 +208,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       url: '/clients/:id/protection',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const id = idParam(request.params);
+        const id = pathParam(request.params, 'id');
         const found = await findClientOrFail(context.db, id);
         if (!found.ok) return clientPage(reply, signedIn, id);
         const values = formOf(request.body);
@@ -271,7 +272,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       url: '/clients/:id/rotate',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const id = idParam(request.params);
+        const id = pathParam(request.params, 'id');
         const overlapHours = textField(formOf(request.body), 'overlap-hours', 5);
         const hours = Number(overlapHours);
         if (!/^\d{1,4}$/.test(overlapHours) || hours > MAX_OVERLAP_HOURS) {
@@ -315,7 +316,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       url: '/clients/:id/disable',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const id = idParam(request.params);
+        const id = pathParam(request.params, 'id');
         const disabled = await disableClient(signedIn.admin, { id });
         if (!disabled.ok) return clientPage(reply, signedIn, id, { notice: disabled.reason }, 404);
         return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=disabled`), 303);
@@ -326,7 +327,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       url: '/clients/:id/enable',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const id = idParam(request.params);
+        const id = pathParam(request.params, 'id');
         const enabled = await enableClient(signedIn.admin, { id });
         if (!enabled.ok) return clientPage(reply, signedIn, id, { notice: enabled.reason }, 404);
         return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=enabled`), 303);
@@ -354,11 +355,6 @@ export function frame(signedIn: SignedIn) {
 /** `f` of the value, if there is one. */
 function mapped<T, U>(value: T | undefined, f: (value: T) => U): U | undefined {
   return value === undefined ? undefined : f(value);
-}
-
-function idParam(params: unknown): string {
-  const id = (params as { id?: unknown }).id;
-  return typeof id === 'string' ? id.slice(0, 64) : '';
 }
 
 function blankForm(): ClientForm {

@@ -9,7 +9,15 @@ import { findPlayerAnywhere, type PlayerKey, searchPlayers } from '../../players
 import { findControlledPlayer, isBlocked } from '../../session-control/player-block.js';
 import { findLiveSessionsOfPlayer } from '../../sessions/session-search.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { type FormValues, formOf, idPageOf, type PageKey, queryString, textField } from '../form.js';
+import {
+  type FormValues,
+  formOf,
+  idPageOf,
+  type PageKey,
+  pathParam,
+  queryString,
+  textField,
+} from '../form.js';
 import { format, sendPage } from '../render.js';
 import { sentence } from './client-form.js';
 
@@ -41,10 +49,6 @@ function doneNotice(query: FormValues): string | undefined {
   if (unblocked === 'yes') return 'Unblocked: its launches are accepted again.';
   if (unblocked === 'no') return 'It was not blocked.';
   return undefined;
-}
-
-function idParam(params: unknown): string {
-  return String((params as { id?: unknown }).id ?? '').slice(0, 64);
 }
 
 function noSuchPlayer(reply: FastifyReply, signedIn: SignedIn, id: string) {
@@ -168,7 +172,7 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
       url: '/players/:id',
       role: 'support',
       async handler(request, reply, signedIn) {
-        return playerPage(reply, signedIn, idParam(request.params), {
+        return playerPage(reply, signedIn, pathParam(request.params, 'id'), {
           notice: doneNotice(formOf(request.query)),
         });
       },
@@ -178,7 +182,7 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
       url: '/players/:id/block',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const id = idParam(request.params);
+        const id = pathParam(request.params, 'id');
         const values = formOf(request.body);
         const form = {
           until: textField(values, 'until', UNTIL_MAX),
@@ -216,7 +220,7 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
       url: '/players/:id/unblock',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const id = idParam(request.params);
+        const id = pathParam(request.params, 'id');
         const found = await playerOf(id);
         if (!found) return noSuchPlayer(reply, signedIn, id);
         const done = await unblockPlayerAsOperator(signedIn.admin, found.ref);
@@ -232,7 +236,7 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
       url: '/players/:id/end-sessions',
       role: 'support',
       async handler(request, reply, signedIn) {
-        const id = idParam(request.params);
+        const id = pathParam(request.params, 'id');
         const player = await findPlayerAnywhere(context.db, id);
         if (!player) return noSuchPlayer(reply, signedIn, id);
         const result = await endPlayerSessions(signedIn.admin, { playerId: player.id });

@@ -10,7 +10,7 @@ import { findSessionById } from '../../sessions/session.repository.js';
 import { searchSessions } from '../../sessions/session-search.js';
 import { isSessionId, quotedSessionId } from '../../sessions/token.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
-import { type FormValues, formOf, idPageOf, ownEntry, queryString, textField } from '../form.js';
+import { type FormValues, formOf, idPageOf, ownEntry, pathParam, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
 
 const SESSIONS = '/console/sessions';
@@ -96,7 +96,7 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
       url: '/sessions/:id',
       role: 'support',
       async handler(request, reply, signedIn) {
-        const id = idParam(request.params);
+        const id = pathParam(request.params, 'id');
         const found = await showSession(context.db, id, context.clock());
         if (!found.ok) {
           return sendPage(
@@ -125,7 +125,7 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
       url: '/sessions/:id/end',
       role: 'support',
       async handler(request, reply, signedIn) {
-        const id = idParam(request.params);
+        const id = pathParam(request.params, 'id');
         const result = await endSession(signedIn.admin, { sessionId: id });
         const done = !result.ok ? 'unknown' : result.value.ended ? 'ended' : 'not-live';
         const back = textField(formOf(request.body), 'back', 1024);
@@ -179,10 +179,6 @@ function asSeenBy(signedIn: SignedIn, session: SessionRecordJson): SessionRecord
     ...session,
     launchOptions: { ...session.launchOptions, restoreSessionUrl: urlWithoutQuery(restore) },
   };
-}
-
-function idParam(params: unknown): string {
-  return String((params as { id?: unknown }).id ?? '').slice(0, 64);
 }
 
 function readFilter(query: FormValues, now: Date): SessionFilter {

@@ -29,6 +29,7 @@ import {
   formOf,
   idPageOf,
   ownEntry,
+  pathParam,
   queryString,
   refusedAsChanged,
   textField,
@@ -182,7 +183,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       role: 'support',
       handler: async (request, reply, signedIn) => {
         const removed = textField(formOf(request.query), 'removed', 64);
-        return clientWebhooksPage(reply, signedIn, param(request.params, 'id'), {
+        return clientWebhooksPage(reply, signedIn, pathParam(request.params, 'id'), {
           notice: /^ep_[0-9a-f]{24}$/.test(removed)
             ? `Endpoint ${removed} removed, with its deliveries.`
             : undefined,
@@ -194,7 +195,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       url: '/clients/:id/webhooks',
       role: 'admin',
       handler(request, reply, signedIn) {
-        const clientId = param(request.params, 'id');
+        const clientId = pathParam(request.params, 'id');
         return submitWebhookForm(
           request.body,
           (again) => clientWebhooksPage(reply, signedIn, clientId, again, 422),
@@ -209,7 +210,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       role: 'support',
       handler: async (request, reply, signedIn) => {
         const query = formOf(request.query);
-        return endpointPage(reply, signedIn, query, param(request.params, 'id'), {
+        return endpointPage(reply, signedIn, query, pathParam(request.params, 'id'), {
           notice: ownEntry(DONE, textField(query, 'done', 16)),
         });
       },
@@ -219,7 +220,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       url: '/webhooks/:id',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const id = param(request.params, 'id');
+        const id = pathParam(request.params, 'id');
         const stored = await findWebhookEndpoint(context.db, id);
         if (
           stored &&
@@ -250,21 +251,21 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       url: '/webhooks/:id/disable',
       role: 'admin',
       handler: (request, reply, signedIn) =>
-        changeAndReturn(reply, signedIn, param(request.params, 'id'), { enabled: false }, 'disabled'),
+        changeAndReturn(reply, signedIn, pathParam(request.params, 'id'), { enabled: false }, 'disabled'),
     },
     {
       method: 'POST',
       url: '/webhooks/:id/enable',
       role: 'admin',
       handler: (request, reply, signedIn) =>
-        changeAndReturn(reply, signedIn, param(request.params, 'id'), { enabled: true }, 'enabled'),
+        changeAndReturn(reply, signedIn, pathParam(request.params, 'id'), { enabled: true }, 'enabled'),
     },
     {
       method: 'POST',
       url: '/webhooks/:id/rotate',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const id = param(request.params, 'id');
+        const id = pathParam(request.params, 'id');
         const rotated = await changeWebhookEndpoint(signedIn.admin, {
           rules,
           id,
@@ -293,7 +294,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       url: '/webhooks/:id/remove',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const id = param(request.params, 'id');
+        const id = pathParam(request.params, 'id');
         const endpoint = await findWebhookEndpoint(context.db, id);
         const removed = await removeWebhookEndpoint(signedIn.admin, { id });
         if (!endpoint || !removed.ok)
@@ -311,8 +312,8 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       url: '/webhooks/:id/deliveries/:delivery/redeliver',
       role: 'admin',
       async handler(request, reply, signedIn) {
-        const id = param(request.params, 'id');
-        const deliveryId = param(request.params, 'delivery');
+        const id = pathParam(request.params, 'id');
+        const deliveryId = pathParam(request.params, 'delivery');
         const delivery = await findDelivery(context.db, deliveryId);
         if (!delivery || delivery.endpoint_id !== id)
           return notFound(reply, signedIn, `Endpoint ${id} has no delivery "${deliveryId}".`, CLIENTS);
@@ -334,11 +335,6 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
  */
 function asSeenBy(signedIn: SignedIn, endpoint: WebhookEndpointJson): WebhookEndpointJson {
   return signedIn.operator.role === 'admin' ? endpoint : { ...endpoint, url: urlWithoutQuery(endpoint.url) };
-}
-
-function param(params: unknown, name: string): string {
-  const value = (params as Record<string, unknown>)[name];
-  return typeof value === 'string' ? value.slice(0, 64) : '';
 }
 
 function notFound(reply: FastifyReply, signedIn: SignedIn, message: string, back: string) {
