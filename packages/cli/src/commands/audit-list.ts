@@ -7,10 +7,9 @@ import {
 } from '@poker-launch/server/admin';
 import { type Command, type CommandContext, UsageError } from '../command.js';
 import { withDatabase } from '../database.js';
+import { DEFAULT_LIMIT, limitOf, MAX_LIMIT } from '../list-limit.js';
 import { JSON_OPTION, printJson, printTable } from '../output.js';
 
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 1000;
 const MAX_SEARCH_LENGTH = 100;
 
 export const auditListCommand: Command = {
@@ -58,16 +57,6 @@ function printRecords(context: CommandContext, records: readonly AuditRecord[]):
       JSON.stringify(record.details),
     ]),
   );
-}
-
-function limitOf(value: unknown): number {
-  if (value === undefined) return DEFAULT_LIMIT;
-  const text = String(value);
-  const limit = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(limit >= 1 && limit <= MAX_LIMIT)) {
-    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got "${text}"`);
-  }
-  return limit;
 }
 
 function searchOf(value: unknown): string | undefined {

@@ -119,7 +119,7 @@ describe('a mistyped command line', () => {
       code: 2,
       stderr:
         'poker-launch: unknown command "session revok"; did you mean "session revoke"? session takes one of: ' +
-        'purge, show, revoke, create (poker-launch session --help explains them)\n',
+        'purge, list, show, revoke, create (poker-launch session --help explains them)\n',
     });
     expect(command).toMatchObject({
       code: 2,

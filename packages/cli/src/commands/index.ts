@@ -45,6 +45,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./session-purge.js')).sessionPurgeCommand,
   },
   {
+    name: 'session list',
+    summary: 'List the sessions created in a window of time, newest first; by client, by player.',
+    load: async () => (await import('./session-list.js')).sessionListCommand,
+  },
+  {
     name: 'session show',
     summary: 'Show one session: its client and player, what it opens, its state, and how it ended.',
     load: async () => (await import('./session-show.js')).sessionShowCommand,

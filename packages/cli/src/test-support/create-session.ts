@@ -1,13 +1,17 @@
 import { type SessionDocument, sign } from '@poker-launch/sdk';
 
-/** POSTs a v2 create session to a running server, signed with the client's secret, as an integrator would. */
+/**
+ * POSTs a v2 create session to a running server, signed with the client's secret, as an integrator would;
+ * `fields` adds body parameters (a nick, a gameCode).
+ */
 export async function createSession(
   address: string,
   clientId: string,
   secret: string,
   userId: string,
+  fields: Record<string, string> = {},
 ): Promise<{ status: number; body: SessionDocument }> {
-  const params = { userId, lang: 'en' };
+  const params = { userId, lang: 'en', ...fields };
   const response = await fetch(`${address}/api/web/v2/app/users/${userId}/session?clientId=${clientId}`, {
     method: 'POST',
     headers: {

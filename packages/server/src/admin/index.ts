@@ -46,6 +46,7 @@ export { findOperator, listOperators } from '../operators/operator.repository.js
 export { hashPassword, PASSWORD_MIN_LENGTH, passwordProblem } from '../operators/password.js';
 export { HEARTBEAT_INTERVAL_MS, type InstanceRecord, listInstances } from '../ops/instance-heartbeat.js';
 export type { Player } from '../players/player.js';
+export { checkSearchWindow, MAX_SEARCH_WINDOW_DAYS } from '../sessions/session-search.js';
 export { quotedSessionId } from '../sessions/token.js';
 export {
   API_PERMISSIONS,
@@ -105,7 +106,12 @@ export {
 } from './player-record.js';
 export { type PurgeReport, purgeEndedSessions } from './session-admin.js';
 export { checkOperatorBlock, type OperatorBlock } from './session-control-admin.js';
-export { type SessionRecordJson, showSession } from './session-record.js';
+export {
+  listSessions,
+  type SessionListFilter,
+  type SessionRecordJson,
+  showSession,
+} from './session-record.js';
 export { getSetting, listSettings, type SettingListing } from './setting-admin.js';
 export { restoreSqliteStore } from './store-restore.js';
 export {

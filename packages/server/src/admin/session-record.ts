@@ -1,9 +1,13 @@
 import type { LaunchOptions } from '@poker-launch/sdk';
+import type { Client } from '../clients/client.js';
 import { findClient } from '../clients/client.repository.js';
 import type { Db } from '../db/schema.js';
+import type { SessionRow } from '../db/session-store.js';
 import { integratorPlayerId } from '../players/player.js';
+import { playerIdsMatching } from '../players/player-search.js';
 import { type SessionState, sessionState, storedLaunchOptions } from '../sessions/session.js';
 import { targetFromColumns } from '../sessions/session.repository.js';
+import { searchSessions } from '../sessions/session-search.js';
 import type { Target } from '../sessions/target.js';
 import { isSessionId } from '../sessions/token.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
@@ -43,19 +47,82 @@ export interface SessionRecordJson {
 
 /** What `poker-launch session show` prints: read only, nothing recorded. */
 export async function showSession(db: Db, id: string, now: Date): Promise<AdminResult<SessionRecordJson>> {
-  const row = isSessionId(id)
-    ? await db
-        .selectFrom('sessions')
-        .innerJoin('players', 'players.id', 'sessions.player_id')
-        .selectAll('sessions')
-        .select(['players.external_id', 'players.nick'])
-        .where('sessions.id', '=', id)
-        .executeTakeFirst()
-    : undefined;
-  if (!row) return fail(`no session "${id}" (a session id is 32 hex characters: v2 data.id, v3 IRI)`);
-  const client = await findClient(db, row.client_id);
-  if (!client) return fail(`session "${id}" names client "${row.client_id}", which does not exist`);
-  return succeed({
+  const found = isSessionId(id) ? await sessionRecords(db, [id], now) : succeed([]);
+  if (!found.ok) return found;
+  const [record] = found.value;
+  return record
+    ? succeed(record)
+    : fail(`no session "${id}" (a session id is 32 hex characters: v2 data.id, v3 IRI)`);
+}
+
+/** What `poker-launch session list` searches: the console's session search. */
+export interface SessionListFilter {
+  clientId?: string | undefined;
+  /** The integrator's player id, a nick, or the service's own player id (players/player-search.ts). */
+  player?: string | undefined;
+  /** Created at or after, before. */
+  from: Date;
+  to: Date;
+  limit: number;
+}
+
+/** Sessions created in a window, newest first, as `session show` shows each: read only. */
+export async function listSessions(
+  db: Db,
+  filter: SessionListFilter,
+  now: Date,
+): Promise<AdminResult<SessionRecordJson[]>> {
+  if (filter.clientId !== undefined && !(await findClient(db, filter.clientId))) {
+    return fail(`no client "${filter.clientId}"; see "client list"`);
+  }
+  const playerIds =
+    filter.player === undefined ? undefined : await playerIdsMatching(db, filter.player, filter.clientId);
+  const found = await searchSessions(
+    db,
+    { clientId: filter.clientId, playerIds, from: filter.from, to: filter.to },
+    { limit: filter.limit },
+  );
+  return sessionRecords(
+    db,
+    found.map((session) => session.id),
+    now,
+  );
+}
+
+/** The records of some sessions, in the order of `ids` (an id no session has is left out). */
+async function sessionRecords(
+  db: Db,
+  ids: readonly string[],
+  now: Date,
+): Promise<AdminResult<SessionRecordJson[]>> {
+  if (ids.length === 0) return succeed([]);
+  const rows = await db
+    .selectFrom('sessions')
+    .innerJoin('players', 'players.id', 'sessions.player_id')
+    .selectAll('sessions')
+    .select(['players.external_id', 'players.nick'])
+    .where('sessions.id', 'in', [...ids])
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const clients = new Map<string, Client | undefined>();
+  const records: SessionRecordJson[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (!row) continue;
+    if (!clients.has(row.client_id)) clients.set(row.client_id, await findClient(db, row.client_id));
+    const client = clients.get(row.client_id);
+    if (!client) return fail(`session "${id}" names client "${row.client_id}", which does not exist`);
+    records.push(recordOf(row, client, now));
+  }
+  return succeed(records);
+}
+
+function recordOf(
+  row: SessionRow & { external_id: string; nick: string | null },
+  client: Client,
+  now: Date,
+): SessionRecordJson {
+  return {
     id: row.id,
     apiVersion: row.api_version,
     clientId: row.client_id,
@@ -79,5 +146,5 @@ export async function showSession(db: Db, id: string, now: Date): Promise<AdminR
     revokeReason: row.revoke_reason,
     apiUser: row.api_user,
     userIp: row.user_ip,
-  });
+  };
 }

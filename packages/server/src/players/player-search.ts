@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema.js';
 import { nickKey } from './nick.js';
 import type { Player } from './player.js';
-import { playerFromRow } from './player.repository.js';
+import { findPlayerByExternalId, playerFromRow } from './player.repository.js';
 
 /**
  * The console's player search: the integrator's player id (players_external_id_idx) or the nick,
@@ -46,6 +46,24 @@ export interface PlayerWindow {
 export interface PlayerKey {
   clientId: string;
   externalId: string;
+}
+
+/**
+ * The players a search of sessions by player means, as an operator types one: the integrator's id
+ * (within the client, if one is given), else the players whose integrator's id or nick it is (at most
+ * 50), and the text itself when it has the form of the service's own player id.
+ */
+export async function playerIdsMatching(
+  db: Db,
+  text: string,
+  clientId: string | undefined,
+): Promise<string[]> {
+  if (clientId) {
+    const player = await findPlayerByExternalId(db, clientId, text);
+    if (player) return [player.id];
+  }
+  const found = await searchPlayers(db, { text, clientId }, { limit: 50 });
+  return [...found.map((player) => player.id), ...(/^[0-9a-f-]{36}$/.test(text) ? [text] : [])];
 }
 
 /** A player by the service's own id, whatever its client. */

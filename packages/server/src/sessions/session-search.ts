@@ -40,6 +40,39 @@ export async function searchSessions(db: Db, search: SessionSearch, window: IdWi
   return newestFirst(window, rows).map(sessionFromRow);
 }
 
+/** A search reads every session created in its window, so a window is at most this long. */
+export const MAX_SEARCH_WINDOW_DAYS = 31;
+const DAY_MS = 86_400_000;
+
+/**
+ * A search window's ends as an operator types them, in UTC (the console's datetime-local fields:
+ * 2026-11-21T12:00, seconds optional; a trailing Z is allowed), the start before the end and at most
+ * MAX_SEARCH_WINDOW_DAYS apart; else what is wrong with each end.
+ */
+export function checkSearchWindow(
+  fromText: string,
+  toText: string,
+): { from: Date; to: Date } | { errors: { from?: string; to?: string } } {
+  const errors: { from?: string; to?: string } = {};
+  const from = parseSearchTime(fromText);
+  const to = parseSearchTime(toText);
+  if (from === undefined) errors.from = 'A time in UTC, as 2026-11-21T12:00.';
+  if (to === undefined) errors.to = 'A time in UTC, as 2026-11-21T12:00.';
+  if (from && to && to <= from) errors.to = 'After the start of the window.';
+  if (from && to && to.getTime() - from.getTime() > MAX_SEARCH_WINDOW_DAYS * DAY_MS) {
+    errors.to = `At most ${MAX_SEARCH_WINDOW_DAYS} days after the start.`;
+  }
+  return from && to && Object.keys(errors).length === 0 ? { from, to } : { errors };
+}
+
+function parseSearchTime(text: string): Date | undefined {
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?)Z?$/.exec(text);
+  if (!match?.[1]) return undefined;
+  const time = new Date(`${match[1]}Z`);
+  // A day the month does not have (30 February) is no time, not the 2nd of March.
+  return Number.isNaN(time.getTime()) || !time.toISOString().startsWith(match[1]) ? undefined : time;
+}
+
 /**
  * A player's sessions still live now, newest first: on PostgreSQL through the index by player, on SQLite
  * through the expiry index (docs/design.md, "Console searches stay off the launch path"). There the order

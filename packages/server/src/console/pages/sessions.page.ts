@@ -3,11 +3,10 @@ import { endSession } from '../../admin/operations.js';
 import { type SessionRecordJson, showSession } from '../../admin/session-record.js';
 import type { AppContext } from '../../app-context.js';
 import { urlWithoutQuery } from '../../http/url-without-query.js';
-import { findPlayerByExternalId } from '../../players/player.repository.js';
-import { playerLabels, searchPlayers } from '../../players/player-search.js';
+import { playerIdsMatching, playerLabels } from '../../players/player-search.js';
 import { sessionState } from '../../sessions/session.js';
 import { findSessionById } from '../../sessions/session.repository.js';
-import { searchSessions } from '../../sessions/session-search.js';
+import { checkSearchWindow, searchSessions } from '../../sessions/session-search.js';
 import { isSessionId, quotedSessionId } from '../../sessions/token.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import { type FormValues, formOf, idPageOf, ownEntry, pathParam, queryString, textField } from '../form.js';
@@ -15,8 +14,6 @@ import { sendPage } from '../render.js';
 
 const SESSIONS = '/console/sessions';
 const DAY_MS = 86_400_000;
-/** A search covers at most this window: it reads every session created in it. */
-const MAX_WINDOW_DAYS = 31;
 
 interface SessionFilter {
   /** One session's id, as an integrator quotes it (v2 data.id, v3's IRI or its last part): its page. */
@@ -57,7 +54,7 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
             422,
           );
         }
-        const window = checkWindow(filter);
+        const window = checkSearchWindow(filter.from, filter.to);
         const data = {
           title: 'Sessions',
           ...frame(signedIn),
@@ -67,7 +64,10 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
           now: now.toISOString(),
         };
         if ('errors' in window) return sendPage(reply, 'sessions', { ...data, sessions: [] }, 422);
-        const playerIds = filter.player === '' ? undefined : await playerIdsFor(context, filter);
+        const playerIds =
+          filter.player === ''
+            ? undefined
+            : await playerIdsMatching(context.db, filter.player, filter.client || undefined);
         const search = { clientId: filter.client || undefined, playerIds, from: window.from, to: window.to };
         const found = await idPageOf(query, (ids) => searchSessions(context.db, search, ids));
         // Each row names its player as the operator knows it, not by a link that says only "player".
@@ -189,42 +189,4 @@ function readFilter(query: FormValues, now: Date): SessionFilter {
     from: textField(query, 'from', 20) || new Date(now.getTime() - DAY_MS).toISOString().slice(0, 16),
     to: textField(query, 'to', 20) || new Date(now.getTime() + 60_000).toISOString().slice(0, 16),
   };
-}
-
-/** `from` and `to` as UTC times (datetime-local form: 2026-11-21T12:00), at most MAX_WINDOW_DAYS apart. */
-function checkWindow(filter: SessionFilter): { from: Date; to: Date } | { errors: Record<string, string> } {
-  const errors: Record<string, string> = {};
-  const from = parseUtc(filter.from);
-  const to = parseUtc(filter.to);
-  if (from === undefined) errors.from = 'A time in UTC, as 2026-11-21T12:00.';
-  if (to === undefined) errors.to = 'A time in UTC, as 2026-11-21T12:00.';
-  if (from && to && to <= from) errors.to = 'After the start of the window.';
-  if (from && to && to.getTime() - from.getTime() > MAX_WINDOW_DAYS * DAY_MS) {
-    errors.to = `At most ${MAX_WINDOW_DAYS} days after the start.`;
-  }
-  return from && to && Object.keys(errors).length === 0 ? { from, to } : { errors };
-}
-
-function parseUtc(text: string): Date | undefined {
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(text)) return undefined;
-  const time = new Date(`${text}Z`);
-  // A day the month does not have (30 February) is no time, not the 2nd of March.
-  return Number.isNaN(time.getTime()) || !time.toISOString().startsWith(text) ? undefined : time;
-}
-
-/** The player filter: the service's id, the integrator's id (within the client, if given) or the nick. */
-async function playerIdsFor(context: AppContext, filter: SessionFilter): Promise<string[]> {
-  if (filter.client) {
-    const player = await findPlayerByExternalId(context.db, filter.client, filter.player);
-    if (player) return [player.id];
-  }
-  const found = await searchPlayers(
-    context.db,
-    { text: filter.player, clientId: filter.client || undefined },
-    { limit: 50 },
-  );
-  return [
-    ...found.map((player) => player.id),
-    ...(/^[0-9a-f-]{36}$/.test(filter.player) ? [filter.player] : []),
-  ];
 }

@@ -1,0 +1,104 @@
+import {
+  checkSearchWindow,
+  listSessions,
+  MAX_SEARCH_WINDOW_DAYS,
+  type SessionRecordJson,
+} from '@poker-launch/server/admin';
+import { type Command, type CommandContext, UsageError } from '../command.js';
+import { withDatabase } from '../database.js';
+import { DEFAULT_LIMIT, limitOf, MAX_LIMIT } from '../list-limit.js';
+import { JSON_OPTION, printJson, printTable, valueOrFail } from '../output.js';
+
+const DAY_MS = 86_400_000;
+/** As long as a client id or a player id may be: a longer value matches nothing. */
+const MAX_CLIENT_LENGTH = 64;
+const MAX_PLAYER_LENGTH = 128;
+
+export const sessionListCommand: Command = {
+  usage: '[--client <id>] [--player <id or nick>] [--from <UTC>] [--to <UTC>] [--limit <n>] [--json]',
+  help: [
+    '',
+    "The sessions created in a window of time, newest first, as the console's session search finds them:",
+    `from --from (default: a day ago) to before --to (default: a minute from now), in UTC as 2026-11-21T12:00`,
+    `(seconds and a trailing Z optional), at most ${MAX_SEARCH_WINDOW_DAYS} days apart. --client: one client's;`,
+    "--player: a player's, by the integrator's id (within --client), its nick or the service's id.",
+    `${DEFAULT_LIMIT} by default (--limit: 1 to ${MAX_LIMIT}). Reads only; never shows a token (only its hash is stored).`,
+    '',
+    'example: poker-launch session list --client casino-1 --from 2026-11-21T00:00 --to 2026-11-22T00:00',
+  ],
+  options: {
+    ...JSON_OPTION,
+    client: { type: 'string' },
+    player: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    limit: { type: 'string' },
+  },
+  positionals: [0, 0],
+  async run({ values }, context) {
+    const now = new Date();
+    const limit = limitOf(values.limit);
+    const clientId = textOption('client', values.client, MAX_CLIENT_LENGTH);
+    const player = textOption('player', values.player, MAX_PLAYER_LENGTH);
+    const fromText = textOption('from', values.from, 24) ?? minute(now.getTime() - DAY_MS);
+    const toText = textOption('to', values.to, 24) ?? minute(now.getTime() + 60_000);
+    const window = checkSearchWindow(fromText, toText);
+    if ('errors' in window) {
+      const { from, to } = window.errors;
+      throw new UsageError(
+        [from && `--from "${fromText}": ${asClause(from)}`, to && `--to "${toText}": ${asClause(to)}`]
+          .filter(Boolean)
+          .join('; '),
+      );
+    }
+    const sessions = await withDatabase(context, async (db) =>
+      valueOrFail(await listSessions(db, { clientId, player, ...window, limit }, now)),
+    );
+    if (values.json) printJson(context, sessions);
+    else if (sessions.length === 0) {
+      context.out(`no session created from ${fromText} to ${toText} (UTC) matches`);
+    } else printSessions(context, sessions);
+    if (sessions.length === limit) {
+      context.err(
+        `showing the newest ${limit}; older ones may match: narrow the window (--to) or raise --limit (at most ${MAX_LIMIT})`,
+      );
+    }
+    return 0;
+  },
+};
+
+function textOption(name: string, value: unknown, max: number): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (text === '' || text.length > max) {
+    throw new UsageError(`--${name} takes 1 to ${max} characters, got ${text.length}`);
+  }
+  return text;
+}
+
+/** The console's sentence about a field as a clause of one line: "A time …." → "a time …". */
+const asClause = (sentence: string): string =>
+  sentence.charAt(0).toLowerCase() + sentence.slice(1).replace(/\.$/, '');
+
+/** A time as the window's ends are written: to the minute, UTC. */
+const minute = (milliseconds: number): string => new Date(milliseconds).toISOString().slice(0, 16);
+
+function printSessions(context: CommandContext, sessions: readonly SessionRecordJson[]): void {
+  printTable(
+    context,
+    ['id', 'api', 'client', 'player', 'target', 'state', 'created', 'expires', 'ended'],
+    sessions.map((session) => [
+      session.id,
+      session.apiVersion,
+      session.clientId,
+      session.player.nick === null
+        ? session.player.userId
+        : `${session.player.userId} (${session.player.nick})`,
+      session.target.gameCode,
+      session.state,
+      session.createdAt,
+      session.expiresAt,
+      session.revokedAt === null ? '-' : `${session.revokedAt} ${session.revokeReason ?? 'logout'}`,
+    ]),
+  );
+}
