@@ -97,7 +97,7 @@ describe('a mistyped command line', () => {
     expect(await runPokerLaunch(['player', 'ban', 'u-1'])).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(
-        /^poker-launch: unknown command "player ban"; player takes one of: add, show, .*\n$/,
+        /^poker-launch: unknown command "player ban"; player takes one of: add, find, show, .*\n$/,
       ),
     });
     expect(await runPokerLaunch(['sign', '--secret', 's', '--bogus', 'a=1'])).toMatchObject({

@@ -120,6 +120,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./player-add.js')).playerAddCommand,
   },
   {
+    name: 'player find',
+    summary: "Find players by the integrator's id or the nick, in every client or one; print who they are.",
+    load: async () => (await import('./player-find.js')).playerFindCommand,
+  },
+  {
     name: 'player show',
     summary: "Show a client's player: its profile, its block, whether it was erased, and its sessions.",
     load: async () => (await import('./player-show.js')).playerShowCommand,

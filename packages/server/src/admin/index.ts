@@ -99,6 +99,8 @@ export { type NewOperator, newOperatorProblem, unknownOperatorProblem } from './
 export type { PlayerRegistration } from './player-admin.js';
 export type { ErasureReport } from './player-erase.js';
 export {
+  findPlayers,
+  type PlayerFoundJson,
   type PlayerRecordJson,
   type PlayerSessionJson,
   SHOWN_SESSIONS,

@@ -4,6 +4,7 @@ import type { Db } from '../db/schema.js';
 import type { PlayerRow } from '../db/session-store.js';
 import { integratorPlayerId, type Player } from '../players/player.js';
 import { playerFromRow } from '../players/player.repository.js';
+import { findPlayerAnywhere, looksLikePlayerId, searchPlayers } from '../players/player-search.js';
 import { sessionState } from '../sessions/session.js';
 import { targetFromColumns } from '../sessions/session.repository.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
@@ -41,6 +42,55 @@ export interface PlayerRecordJson {
   erasedAt: string | null;
   block: { since: string; until: string | null; reason: string | null; holds: boolean } | null;
   sessions: { total: number; active: number; latest: PlayerSessionJson[] };
+}
+
+/** A player `player find` found: who it is (`player show` prints the rest). */
+export interface PlayerFoundJson {
+  clientId: string;
+  /** The id the integrator knows it by (ours in internal player-id mode). */
+  userId: string;
+  id: string;
+  nick: string | null;
+  createdAt: string;
+}
+
+/**
+ * The players a support request may name, as the console's player search finds them: by the integrator's
+ * id or the nick (exactly; a nick in any case), and by the service's own id; of every client or one.
+ * By client, then the integrator's id. Read only.
+ */
+export async function findPlayers(
+  db: Db,
+  search: { text: string; clientId?: string | undefined; limit: number },
+): Promise<AdminResult<PlayerFoundJson[]>> {
+  const { text, clientId, limit } = search;
+  if (clientId !== undefined && !(await findClient(db, clientId))) {
+    return fail(`no client "${clientId}"; see "client list"`);
+  }
+  const found = await searchPlayers(db, { text, clientId }, { limit });
+  const byId = looksLikePlayerId(text) ? await findPlayerAnywhere(db, text) : undefined;
+  if (
+    byId &&
+    (clientId === undefined || byId.clientId === clientId) &&
+    !found.some((p) => p.id === byId.id)
+  ) {
+    found.unshift(byId);
+  }
+  const clients = new Map<string, Client | undefined>();
+  const players: PlayerFoundJson[] = [];
+  for (const player of found.slice(0, limit)) {
+    if (!clients.has(player.clientId)) clients.set(player.clientId, await findClient(db, player.clientId));
+    const client = clients.get(player.clientId);
+    if (!client) return fail(`player "${player.id}" names client "${player.clientId}", which does not exist`);
+    players.push({
+      clientId: player.clientId,
+      userId: integratorPlayerId(client, player),
+      id: player.id,
+      nick: player.nick,
+      createdAt: player.createdAt,
+    });
+  }
+  return succeed(players);
 }
 
 /** A client's player, by the id the integrator knows it by; a refusal names what is missing. */

@@ -63,8 +63,11 @@ export async function playerIdsMatching(
     if (player) return [player.id];
   }
   const found = await searchPlayers(db, { text, clientId }, { limit: 50 });
-  return [...found.map((player) => player.id), ...(/^[0-9a-f-]{36}$/.test(text) ? [text] : [])];
+  return [...found.map((player) => player.id), ...(looksLikePlayerId(text) ? [text] : [])];
 }
+
+/** Whether a text has the form of the service's own player id (a UUID), so may be looked up as one. */
+export const looksLikePlayerId = (text: string): boolean => /^[0-9a-f-]{36}$/.test(text);
 
 /** A player by the service's own id, whatever its client. */
 export async function findPlayerAnywhere(db: Db, id: string): Promise<Player | undefined> {
