@@ -80,6 +80,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./client-show.js')).clientShowCommand,
   },
   {
+    name: 'client activity',
+    summary: "List a client's latest launch attempts: launched or refused, each refusal's error codes.",
+    load: async () => (await import('./client-activity.js')).clientActivityCommand,
+  },
+  {
     name: 'client disable',
     summary: "Disable a client: its requests get 400 and its players' live sessions are revoked.",
     load: async () => (await import('./client-disable.js')).clientDisableCommand,

@@ -6,6 +6,7 @@
  * Reads are plain functions of the database. Changes are audited operations only (operations.ts): they
  * run as an `Admin` (`adminAs(db, actor)`), and each is recorded in the audit log with the change.
  */
+export { listClientAttempts, type StoredAttempt } from '../activity/activity.repository.js';
 export { type Actor, SERVICE_ACTOR } from '../audit/actor.js';
 export {
   AUDIT_SEARCH_SCAN,

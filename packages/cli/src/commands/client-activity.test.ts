@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSession, printedCredentials } from '../test-support/create-session.js';
+import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { runServe, type ServeProcess } from '../test-support/run-serve.js';
+import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
+
+describe.each(DIALECTS)('poker-launch client activity on %s', (dialect) => {
+  const database = useTempDatabase(dialect);
+  let serve: ServeProcess | undefined;
+  afterEach(async () => {
+    await serve?.stop('SIGKILL');
+    serve = undefined;
+  });
+
+  it("lists a client's launch attempts newest first, launched and refused, with codes and staging's hints", async () => {
+    serve = await runServe(database().url);
+    const { clientId, secret } = printedCredentials(serve.stdout());
+    const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
+    expect((await createSession(serve.address, clientId, secret, 'u-1')).status).toBe(200);
+    expect((await createSession(serve.address, clientId, secret, 'u-2', { gameCode: 'bingo' })).status).toBe(
+      422,
+    );
+    const unsigned = await fetch(`${serve.address}/api/web/v2/app/users/u-3/session?clientId=${clientId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'userId=u-3',
+    });
+    expect(unsigned.status).toBe(400);
+    const requestIds = { unsigned: unsigned.headers.get('x-request-id') };
+
+    // The instance writes what gathered once a second: wait for all three, with a generous deadline.
+    let attempts: {
+      playerId: string;
+      status: number;
+      requestId: string;
+      errors: unknown[];
+      hints: string[];
+    }[] = [];
+    for (const deadline = Date.now() + 20_000; attempts.length < 3 && Date.now() < deadline; ) {
+      const listed = await cli('client', 'activity', clientId, '--json');
+      expect(listed.code, listed.stderr).toBe(0);
+      attempts = JSON.parse(listed.stdout);
+    }
+    expect(attempts.map(({ playerId, status }) => [playerId, status])).toEqual([
+      ['u-3', 400],
+      ['u-2', 422],
+      ['u-1', 200],
+    ]);
+    expect(attempts[0]).toMatchObject({
+      requestId: requestIds.unsigned,
+      errors: [{ code: 'invalid_signature', pointer: null, detail: 'Not valid request signature' }],
+      hints: [expect.stringMatching(/^No sign header was sent/)],
+    });
+
+    const table = await cli('client', 'activity', clientId);
+    const lines = table.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^AT +API +PLAYER +OUTCOME +REQUEST ID +ERRORS +HINTS$/);
+    expect(lines[1]).toMatch(
+      /^\S+Z +v2 +u-3 +refused 400 +\S+ +invalid_signature: Not valid request signature +No sign header was sent/,
+    );
+    expect(lines[2]).toMatch(
+      / u-2 +refused 422 .* game_code_not_valid at \/data\/attributes\/gameCode: Game code not valid +-$/,
+    );
+    expect(lines[3]).toMatch(/ u-1 +launched 200 +\S+ +- +-$/);
+    expect(lines).toHaveLength(4);
+
+    const refused = await cli('client', 'activity', clientId, '--refused', '--limit', '1', '--json');
+    expect(JSON.parse(refused.stdout).map((attempt: { playerId: string }) => attempt.playerId)).toEqual([
+      'u-3',
+    ]);
+    expect(await cli('client', 'activity', 'nobody')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no client "nobody"; see "client list"'),
+    });
+    expect((await cli('client', 'activity')).code).toBe(2);
+    expect((await cli('client', 'activity', clientId, '--limit', '1001')).code).toBe(2);
+  });
+});
