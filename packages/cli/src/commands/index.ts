@@ -19,6 +19,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./serve.js')).serveCommand,
   },
   {
+    name: 'status',
+    summary: "The running instances and the last hour's launches per client, as the console's overview.",
+    load: async () => (await import('./status.js')).statusCommand,
+  },
+  {
     name: 'migrate',
     summary: 'Apply the pending database migrations and list them; --status lists every migration.',
     load: async () => (await import('./migrate.js')).migrateCommand,

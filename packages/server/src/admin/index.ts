@@ -97,6 +97,13 @@ export { type CurrencyListing, listCurrencies } from './currency-admin.js';
 export { createDemoClientIfEmpty, DEMO_CLIENT_ID } from './demo-client.js';
 export * from './operations.js';
 export { type NewOperator, newOperatorProblem, unknownOperatorProblem } from './operator-admin.js';
+export {
+  type ClientHour,
+  type InstanceState,
+  type Overview,
+  type OverviewHours,
+  readOverview,
+} from './overview.js';
 export type { PlayerRegistration } from './player-admin.js';
 export type { ErasureReport } from './player-erase.js';
 export {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { minuteOf } from '../../activity/activity.repository.js';
+import { busiestClients, OVERVIEW_CLIENTS } from '../../admin/overview.js';
 import { addTestOperator, consoleClient } from '../../test-support/console-client.js';
 import { useHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';
-import { busiestClients, OVERVIEW_CLIENTS } from './overview.page.js';
 
 describe('the overview’s busiest clients', () => {
   const hour = (clientId: string, launched: number, refused = 0) => ({
