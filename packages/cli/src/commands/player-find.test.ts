@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { tableRows } from '../test-support/table-rows.js';
 import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
-
-/** A printed table's rows (its header left out), each split into its columns. */
-const rowsOf = (stdout: string): string[][] =>
-  stdout
-    .split('\n')
-    .filter(Boolean)
-    .slice(1)
-    .map((line) => line.split(/ {2,}/));
 
 describe.each(DIALECTS)('poker-launch player find on %s', (dialect) => {
   const database = useTempDatabase(dialect);
@@ -29,12 +22,13 @@ describe.each(DIALECTS)('poker-launch player find on %s', (dialect) => {
     const both = await ok('player', 'find', 'user-1');
     expect(both.split('\n')[0]).toMatch(/^CLIENT +USER ID +NICK +ID +CREATED$/);
     // casino-2 launches with the service's ids (internal mode): that is the user id it knows.
-    expect(rowsOf(both).map((row) => row.slice(0, 4))).toEqual([
+    expect(tableRows(both).map((row) => row.slice(0, 4))).toEqual([
       ['casino-1', 'user-1', 'Ace1', ace],
       ['casino-2', bee, 'Bee1', bee],
     ]);
-    expect(rowsOf(both)[0]?.[4]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const ids = async (...args: string[]) => rowsOf(await ok('player', 'find', ...args)).map((row) => row[3]);
+    expect(tableRows(both)[0]?.[4]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const ids = async (...args: string[]) =>
+      tableRows(await ok('player', 'find', ...args)).map((row) => row[3]);
     expect(await ids('ACE1')).toEqual([ace]);
     expect(await ids('user-1', '--client', 'casino-2')).toEqual([bee]);
     expect(await ids(cat)).toEqual([cat]);

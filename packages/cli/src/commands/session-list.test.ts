@@ -6,15 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSession } from '../test-support/create-session.js';
 import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
+import { tableRows } from '../test-support/table-rows.js';
 import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
-
-/** A printed table's rows (its header left out), each split into its columns. */
-const rowsOf = (stdout: string): string[][] =>
-  stdout
-    .split('\n')
-    .filter(Boolean)
-    .slice(1)
-    .map((line) => line.split(/ {2,}/));
 
 describe.each(DIALECTS)('poker-launch session list on %s', (dialect) => {
   const database = useTempDatabase(dialect);
@@ -58,7 +51,7 @@ describe.each(DIALECTS)('poker-launch session list on %s', (dialect) => {
       /^ID +API +CLIENT +PLAYER +TARGET +STATE +CREATED +EXPIRES +ENDED$/,
     );
     expect(
-      rowsOf(all.stdout).map(([id, api, client, player, target, state]) => [
+      tableRows(all.stdout).map(([id, api, client, player, target, state]) => [
         id,
         api,
         client,
@@ -72,12 +65,12 @@ describe.each(DIALECTS)('poker-launch session list on %s', (dialect) => {
       [second.id, 'v2', 'casino-1', 'u-2 (Bee2)', 'sport', 'revoked'],
       [first.id, 'v2', 'casino-1', 'u-1 (Ace1)', 'poker', 'active'],
     ]);
-    expect(rowsOf(all.stdout)[2]?.[8]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z operator$/);
+    expect(tableRows(all.stdout)[2]?.[8]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z operator$/);
     for (const { auth } of [first, second, third, fourth]) expect(all.stdout).not.toContain(auth);
     expect(all.stderr).not.toContain('showing the newest');
 
     const ids = async (...args: string[]) =>
-      rowsOf((await ok('session', 'list', ...args)).stdout).map(([id]) => id);
+      tableRows((await ok('session', 'list', ...args)).stdout).map(([id]) => id);
     expect(await ids('--client', 'casino-1')).toEqual([fourth.id, second.id, first.id]);
     // The integrator's id within a client; without one, every client's player of that id; a nick in any case.
     expect(await ids('--client', 'casino-2', '--player', 'u-1')).toEqual([third.id]);
@@ -85,7 +78,7 @@ describe.each(DIALECTS)('poker-launch session list on %s', (dialect) => {
     expect(await ids('--player', 'bee2')).toEqual([second.id]);
 
     const limited = await ok('session', 'list', '--limit', '2');
-    expect(rowsOf(limited.stdout).map(([id]) => id)).toEqual([fourth.id, third.id]);
+    expect(tableRows(limited.stdout).map(([id]) => id)).toEqual([fourth.id, third.id]);
     expect(limited.stderr).toContain(
       'showing the newest 2; older ones may match: narrow the window (--to) or raise --limit (at most 1000)',
     );
@@ -107,7 +100,7 @@ describe.each(DIALECTS)('poker-launch session list on %s', (dialect) => {
     const ahead = await ok('session', 'list', '--from', `${later}Z`, '--to', dayLater);
     expect(ahead.stdout).toBe(`no session created from ${later}Z to ${dayLater} (UTC) matches\n`);
     const before = await ok('session', 'list', '--from', '2026-01-01T00:00', '--to', '2026-01-31T00:00');
-    expect(rowsOf(before.stdout)).toEqual([]);
+    expect(tableRows(before.stdout)).toEqual([]);
 
     expect(await cli('session', 'list', '--client', 'casino-3')).toMatchObject({
       code: 1,
