@@ -16,10 +16,15 @@ describe.each(DIALECTS)('poker-launch client activity on %s', (dialect) => {
     serve = await runServe(database().url);
     const { clientId, secret } = printedCredentials(serve.stdout());
     const cli = (...args: string[]) => runPokerLaunch(args, { DATABASE_URL: database().url });
+    // An attempt's record id starts with its answer's millisecond; a millisecond or more between the
+    // requests lists them newest first, not in the random order of two answered in one.
+    const aMillisecondLater = () => new Promise((resolve) => setTimeout(resolve, 2));
     expect((await createSession(serve.address, clientId, secret, 'u-1')).status).toBe(200);
+    await aMillisecondLater();
     expect((await createSession(serve.address, clientId, secret, 'u-2', { gameCode: 'bingo' })).status).toBe(
       422,
     );
+    await aMillisecondLater();
     const unsigned = await fetch(`${serve.address}/api/web/v2/app/users/u-3/session?clientId=${clientId}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

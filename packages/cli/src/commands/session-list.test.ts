@@ -38,6 +38,9 @@ describe.each(DIALECTS)('poker-launch session list on %s', (dialect) => {
     ) => {
       const { status, body } = await createSession(address, clientId, secret, userId, fields);
       expect(status, JSON.stringify(body)).toBe(200);
+      // A session id starts with its creation's millisecond: the next launch a millisecond later or more
+      // is listed above it, as "newest first" says, not in the random order of two made in one.
+      await new Promise((resolve) => setTimeout(resolve, 2));
       return { id: body.data.id, auth: body.data.attributes.auth };
     };
     const first = await launch('casino-1', casino1, 'u-1', { nick: 'Ace1' });
