@@ -51,7 +51,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'session list',
-    summary: 'List the sessions created in a window of time, newest first; by client, by player.',
+    summary: 'List the sessions created in a window of time, newest first; by client, player or state.',
     load: async () => (await import('./session-list.js')).sessionListCommand,
   },
   {

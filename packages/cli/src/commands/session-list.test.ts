@@ -79,6 +79,10 @@ describe.each(DIALECTS)('poker-launch session list on %s', (dialect) => {
     expect(await ids('--client', 'casino-2', '--player', 'u-1')).toEqual([third.id]);
     expect(await ids('--player', 'u-1')).toEqual([fourth.id, third.id, first.id]);
     expect(await ids('--player', 'bee2')).toEqual([second.id]);
+    // The state each is in now: the revoked one, the live ones of a client, none expired yet.
+    expect(await ids('--state', 'revoked')).toEqual([second.id]);
+    expect(await ids('--state', 'active', '--client', 'casino-1')).toEqual([fourth.id, first.id]);
+    expect(await ids('--state', 'expired')).toEqual([]);
 
     const limited = await ok('session', 'list', '--limit', '2');
     expect(tableRows(limited.stdout).map(([id]) => id)).toEqual([fourth.id, third.id]);
@@ -133,6 +137,7 @@ describe('poker-launch session list usage', () => {
       [['--limit', '1001'], '--limit must be a whole number from 1 to 1000, got "1001"'],
       [['--player', ''], '--player takes 1 to 128 characters, got 0'],
       [['--client', 'c'.repeat(65)], '--client takes 1 to 64 characters, got 65'],
+      [['--state', 'live'], '--state takes active, expired, revoked, got "live"'],
       [['casino-1'], 'usage: poker-launch session list'],
     ];
     try {

@@ -2,7 +2,9 @@ import {
   checkSearchWindow,
   listSessions,
   MAX_SEARCH_WINDOW_DAYS,
+  SESSION_STATES,
   type SessionRecordJson,
+  type SessionState,
 } from '@poker-launch/server/admin';
 import { type Command, type CommandContext, UsageError } from '../command.js';
 import { withDatabase } from '../database.js';
@@ -15,13 +17,15 @@ const MAX_CLIENT_LENGTH = 64;
 const MAX_PLAYER_LENGTH = 128;
 
 export const sessionListCommand: Command = {
-  usage: '[--client <id>] [--player <id or nick>] [--from <UTC>] [--to <UTC>] [--limit <n>] [--json]',
+  usage:
+    '[--client <id>] [--player <id or nick>] [--from <UTC>] [--to <UTC>] [--state <state>] [--limit <n>] [--json]',
   help: [
     '',
     "The sessions created in a window of time, newest first, as the console's session search finds them:",
     `from --from (default: a day ago) to before --to (default: a minute from now), in UTC as 2026-11-21T12:00`,
     `(seconds and a trailing Z optional), at most ${MAX_SEARCH_WINDOW_DAYS} days apart. --client: one client's;`,
     "--player: a player's, by the integrator's id (within --client), its nick or the service's id.",
+    `--state ${SESSION_STATES.join('|')}: only those in that state now (revoked: ended, by a logout too).`,
     `${DEFAULT_LIMIT} by default (--limit: 1 to ${MAX_LIMIT}). Reads only; never shows a token (only its hash is stored).`,
     '',
     'example: poker-launch session list --client casino-1 --from 2026-11-21T00:00 --to 2026-11-22T00:00',
@@ -32,6 +36,7 @@ export const sessionListCommand: Command = {
     player: { type: 'string' },
     from: { type: 'string' },
     to: { type: 'string' },
+    state: { type: 'string' },
     limit: { type: 'string' },
   },
   positionals: [0, 0],
@@ -42,6 +47,7 @@ export const sessionListCommand: Command = {
     const player = textOption('player', values.player, MAX_PLAYER_LENGTH);
     const fromText = textOption('from', values.from, 24) ?? minute(now.getTime() - DAY_MS);
     const toText = textOption('to', values.to, 24) ?? minute(now.getTime() + 60_000);
+    const state = stateOf(values.state);
     const window = checkSearchWindow(fromText, toText);
     if ('errors' in window) {
       const { from, to } = window.errors;
@@ -52,7 +58,7 @@ export const sessionListCommand: Command = {
       );
     }
     const sessions = await withDatabase(context, async (db) =>
-      valueOrFail(await listSessions(db, { clientId, player, ...window, limit }, now)),
+      valueOrFail(await listSessions(db, { clientId, player, ...window, state, limit }, now)),
     );
     if (values.json) printJson(context, sessions);
     else if (sessions.length === 0) {
@@ -66,6 +72,13 @@ export const sessionListCommand: Command = {
     return 0;
   },
 };
+
+function stateOf(value: unknown): SessionState | undefined {
+  if (value === undefined) return undefined;
+  const state = SESSION_STATES.find((known) => known === value);
+  if (!state) throw new UsageError(`--state takes ${SESSION_STATES.join(', ')}, got "${String(value)}"`);
+  return state;
+}
 
 function textOption(name: string, value: unknown, max: number): string | undefined {
   if (value === undefined) return undefined;

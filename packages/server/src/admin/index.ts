@@ -47,7 +47,8 @@ export { findOperator, listOperators } from '../operators/operator.repository.js
 export { hashPassword, PASSWORD_MIN_LENGTH, passwordProblem } from '../operators/password.js';
 export { HEARTBEAT_INTERVAL_MS, type InstanceRecord, listInstances } from '../ops/instance-heartbeat.js';
 export type { Player } from '../players/player.js';
-export { checkSearchWindow, MAX_SEARCH_WINDOW_DAYS } from '../sessions/session-search.js';
+export type { SessionState } from '../sessions/session.js';
+export { checkSearchWindow, MAX_SEARCH_WINDOW_DAYS, SESSION_STATES } from '../sessions/session-search.js';
 export { quotedSessionId } from '../sessions/token.js';
 export {
   API_PERMISSIONS,

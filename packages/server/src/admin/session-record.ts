@@ -63,6 +63,8 @@ export interface SessionListFilter {
   /** Created at or after, before. */
   from: Date;
   to: Date;
+  /** Only the sessions in this state now. */
+  state?: SessionState | undefined;
   limit: number;
 }
 
@@ -79,7 +81,13 @@ export async function listSessions(
     filter.player === undefined ? undefined : await playerIdsMatching(db, filter.player, filter.clientId);
   const found = await searchSessions(
     db,
-    { clientId: filter.clientId, playerIds, from: filter.from, to: filter.to },
+    {
+      clientId: filter.clientId,
+      playerIds,
+      from: filter.from,
+      to: filter.to,
+      state: filter.state && { is: filter.state, now },
+    },
     { limit: filter.limit },
   );
   return sessionRecords(

@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql } from '#kysely';
 import { type IdWindow, idBound, newestFirst } from '../db/id-window.js';
 import type { Db } from '../db/schema.js';
-import type { Session } from './session.js';
+import type { Session, SessionState } from './session.js';
 import { sessionFromRow } from './session.repository.js';
 import { sessionIdFloor } from './token.js';
 
@@ -12,7 +12,12 @@ export interface SessionSearch {
   /** Created at or after, before. */
   from: Date;
   to: Date;
+  /** Only the sessions in this state at `now` (sessions/session.ts, sessionState). */
+  state?: { is: SessionState; now: Date } | undefined;
 }
+
+/** The states a search can keep, as sessionState names them. */
+export const SESSION_STATES: readonly SessionState[] = ['active', 'expired', 'revoked'];
 
 /**
  * Sessions created in a time window, newest first, optionally of one client or some players. The window
@@ -30,6 +35,16 @@ export async function searchSessions(db: Db, search: SessionSearch, window: IdWi
   if (search.playerIds) {
     if (search.playerIds.length === 0) return [];
     query = query.where('player_id', 'in', [...search.playerIds]);
+  }
+  if (search.state) {
+    // As sessionState reads a row: ended (revoked or logged out) first, then expired by its time.
+    const now = search.state.now.toISOString();
+    if (search.state.is === 'revoked') query = query.where('revoked_at', 'is not', null);
+    else {
+      query = query
+        .where('revoked_at', 'is', null)
+        .where('expires_at', search.state.is === 'active' ? '>' : '<=', now);
+    }
   }
   const bound = idBound(window);
   if (bound !== undefined) query = query.where('id', bound.op, bound.id);

@@ -31,6 +31,35 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     expect(page.body).not.toContain('>player</a>');
   });
 
+  it('keeps the sessions in the state asked for now: active, expired, or revoked (ended)', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    expect((await h().createSession('p-1')).statusCode).toBe(200);
+    h().clock.advance(601);
+    expect((await h().createSession('p-2')).statusCode).toBe(200);
+    h().clock.advance(1);
+    const third = await h().createSession('p-3');
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    const ended = await browser.post(`/console/sessions/${third.json().data.id}/end`, {
+      back: '/console/sessions',
+    });
+    expect(ended.statusCode).toBe(303);
+
+    const inState = async (state: string) => {
+      const page = await browser.get(`/console/sessions?state=${state}`);
+      expect(page.statusCode, state).toBe(200);
+      return page;
+    };
+    expect(playersOn((await inState('active')).body)).toEqual(['p-2']);
+    expect(playersOn((await inState('expired')).body)).toEqual(['p-1']);
+    const revoked = await inState('revoked');
+    expect(playersOn(revoked.body)).toEqual(['p-3']);
+    expect(revoked.body).toContain('<option value="revoked" selected>');
+    // Any other value (the form sends none) is no filter.
+    expect(playersOn((await inState('')).body)).toEqual(['p-3', 'p-2', 'p-1']);
+    expect(playersOn((await inState('live')).body)).toEqual(['p-3', 'p-2', 'p-1']);
+  });
+
   it('pages from the session beside the link, keeping the search, however deep the page number says', async () => {
     await addTestOperator(h().db, 'sam', 'support');
     for (let n = 1; n <= 120; n++) {

@@ -6,7 +6,7 @@ import { urlWithoutQuery } from '../../http/url-without-query.js';
 import { playerIdsMatching, playerLabels } from '../../players/player-search.js';
 import { sessionState } from '../../sessions/session.js';
 import { findSessionById } from '../../sessions/session.repository.js';
-import { checkSearchWindow, searchSessions } from '../../sessions/session-search.js';
+import { checkSearchWindow, SESSION_STATES, searchSessions } from '../../sessions/session-search.js';
 import { isSessionId, quotedSessionId } from '../../sessions/token.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import { type FormValues, formOf, idPageOf, ownEntry, pathParam, queryString, textField } from '../form.js';
@@ -22,6 +22,8 @@ interface SessionFilter {
   player: string;
   from: string;
   to: string;
+  /** A state the sessions have now (SESSION_STATES), or '' for any. */
+  state: string;
 }
 
 /** Sessions: search by client, player and time (UTC), or go to one by its id; end one. */
@@ -68,7 +70,14 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
           filter.player === ''
             ? undefined
             : await playerIdsMatching(context.db, filter.player, filter.client || undefined);
-        const search = { clientId: filter.client || undefined, playerIds, from: window.from, to: window.to };
+        const state = SESSION_STATES.find((known) => known === filter.state);
+        const search = {
+          clientId: filter.client || undefined,
+          playerIds,
+          from: window.from,
+          to: window.to,
+          state: state && { is: state, now },
+        };
         const found = await idPageOf(query, (ids) => searchSessions(context.db, search, ids));
         // Each row names its player as the operator knows it, not by a link that says only "player".
         const players = await playerLabels(
@@ -188,5 +197,6 @@ function readFilter(query: FormValues, now: Date): SessionFilter {
     player: textField(query, 'player', 128),
     from: textField(query, 'from', 20) || new Date(now.getTime() - DAY_MS).toISOString().slice(0, 16),
     to: textField(query, 'to', 20) || new Date(now.getTime() + 60_000).toISOString().slice(0, 16),
+    state: textField(query, 'state', 8),
   };
 }
