@@ -8,6 +8,7 @@ import { findPlayerAnywhere, looksLikePlayerId, searchPlayers } from '../players
 import { sessionState } from '../sessions/session.js';
 import { targetFromColumns } from '../sessions/session.repository.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
+import { findClientOrFail } from './client-admin.js';
 
 /** How many of a player's sessions `player show` lists, the latest first. */
 export const SHOWN_SESSIONS = 20;
@@ -64,8 +65,9 @@ export async function findPlayers(
   search: { text: string; clientId?: string | undefined; limit: number },
 ): Promise<AdminResult<PlayerFoundJson[]>> {
   const { text, clientId, limit } = search;
-  if (clientId !== undefined && !(await findClient(db, clientId))) {
-    return fail(`no client "${clientId}"; see "client list"`);
+  if (clientId !== undefined) {
+    const client = await findClientOrFail(db, clientId);
+    if (!client.ok) return client;
   }
   const found = await searchPlayers(db, { text, clientId }, { limit });
   const byId = looksLikePlayerId(text) ? await findPlayerAnywhere(db, text) : undefined;

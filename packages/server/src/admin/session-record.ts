@@ -7,10 +7,11 @@ import { integratorPlayerId } from '../players/player.js';
 import { playerIdsMatching } from '../players/player-search.js';
 import { type SessionState, sessionState, storedLaunchOptions } from '../sessions/session.js';
 import { targetFromColumns } from '../sessions/session.repository.js';
-import { searchSessions } from '../sessions/session-search.js';
+import { type SessionSearch, searchSessions } from '../sessions/session-search.js';
 import type { Target } from '../sessions/target.js';
 import { isSessionId } from '../sessions/token.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
+import { findClientOrFail } from './client-admin.js';
 
 /**
  * One session as an operator sees it, for a support request that quotes its id: whose it is, what it
@@ -55,7 +56,7 @@ export async function showSession(db: Db, id: string, now: Date): Promise<AdminR
     : fail(`no session "${id}" (a session id is 32 hex characters: v2 data.id, v3 IRI)`);
 }
 
-/** What `poker-launch session list` searches: the console's session search. */
+/** What the console's session search and `poker-launch session list` filter by, as an operator gives it. */
 export interface SessionListFilter {
   clientId?: string | undefined;
   /** The integrator's player id, a nick, or the service's own player id (players/player-search.ts). */
@@ -65,31 +66,26 @@ export interface SessionListFilter {
   to: Date;
   /** Only the sessions in this state now. */
   state?: SessionState | undefined;
-  limit: number;
+}
+
+/** The filter as the search reads it: the player given as the ids of the players it names. */
+export async function sessionSearchOf(db: Db, filter: SessionListFilter, now: Date): Promise<SessionSearch> {
+  const { clientId, player, from, to, state } = filter;
+  const playerIds = player === undefined ? undefined : await playerIdsMatching(db, player, clientId);
+  return { clientId, playerIds, from, to, state: state && { is: state, now } };
 }
 
 /** Sessions created in a window, newest first, as `session show` shows each: read only. */
 export async function listSessions(
   db: Db,
-  filter: SessionListFilter,
+  filter: SessionListFilter & { limit: number },
   now: Date,
 ): Promise<AdminResult<SessionRecordJson[]>> {
-  if (filter.clientId !== undefined && !(await findClient(db, filter.clientId))) {
-    return fail(`no client "${filter.clientId}"; see "client list"`);
+  if (filter.clientId !== undefined) {
+    const client = await findClientOrFail(db, filter.clientId);
+    if (!client.ok) return client;
   }
-  const playerIds =
-    filter.player === undefined ? undefined : await playerIdsMatching(db, filter.player, filter.clientId);
-  const found = await searchSessions(
-    db,
-    {
-      clientId: filter.clientId,
-      playerIds,
-      from: filter.from,
-      to: filter.to,
-      state: filter.state && { is: filter.state, now },
-    },
-    { limit: filter.limit },
-  );
+  const found = await searchSessions(db, await sessionSearchOf(db, filter, now), { limit: filter.limit });
   return sessionRecords(
     db,
     found.map((session) => session.id),

@@ -1,9 +1,9 @@
 import type { SessionRevokedReason } from '@poker-launch/sdk';
 import { endSession } from '../../admin/operations.js';
-import { type SessionRecordJson, showSession } from '../../admin/session-record.js';
+import { type SessionRecordJson, sessionSearchOf, showSession } from '../../admin/session-record.js';
 import type { AppContext } from '../../app-context.js';
 import { urlWithoutQuery } from '../../http/url-without-query.js';
-import { playerIdsMatching, playerLabels } from '../../players/player-search.js';
+import { playerLabels } from '../../players/player-search.js';
 import { sessionState } from '../../sessions/session.js';
 import { findSessionById } from '../../sessions/session.repository.js';
 import { checkSearchWindow, SESSION_STATES, searchSessions } from '../../sessions/session-search.js';
@@ -66,18 +66,16 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
           now: now.toISOString(),
         };
         if ('errors' in window) return sendPage(reply, 'sessions', { ...data, sessions: [] }, 422);
-        const playerIds =
-          filter.player === ''
-            ? undefined
-            : await playerIdsMatching(context.db, filter.player, filter.client || undefined);
-        const state = SESSION_STATES.find((known) => known === filter.state);
-        const search = {
-          clientId: filter.client || undefined,
-          playerIds,
-          from: window.from,
-          to: window.to,
-          state: state && { is: state, now },
-        };
+        const search = await sessionSearchOf(
+          context.db,
+          {
+            clientId: filter.client || undefined,
+            player: filter.player || undefined,
+            ...window,
+            state: SESSION_STATES.find((known) => known === filter.state),
+          },
+          now,
+        );
         const found = await idPageOf(query, (ids) => searchSessions(context.db, search, ids));
         // Each row names its player as the operator knows it, not by a link that says only "player".
         const players = await playerLabels(
