@@ -59,12 +59,17 @@ describe.runIf(postgresUrl)('three poker-launch instances on one PostgreSQL data
       expect(read.status).toBe(200);
 
       // Load on all three; B killed with SIGKILL in the middle of it.
+      // The launches after the 60th wait until B is dead, so that A and C are seen serving without it
+      // however long the kill takes on a loaded machine.
       const acknowledged: { id: string; by: ServeProcess; at: number }[] = [];
       let killedAt = Number.POSITIVE_INFINITY;
+      let markKilled = () => {};
+      const killed = new Promise<void>((resolve) => (markKilled = resolve));
       let next = 0;
       const worker = async () => {
         while (next < 180) {
           const index = next++;
+          if (index > 60) await killed;
           const instance = instances[index % 3] as ServeProcess;
           try {
             const response = await createSession(instance.address, clientId, secret, `load-${index}`);
@@ -78,6 +83,7 @@ describe.runIf(postgresUrl)('three poker-launch instances on one PostgreSQL data
           if (index === 60) {
             await b.stop('SIGKILL');
             killedAt = Date.now();
+            markKilled();
           }
         }
       };
