@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { type SignableParams, sign } from '@poker-launch/sdk';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { buildApp } from '../app.js';
 import type { Client } from '../clients/client.js';
 import { insertClient } from '../clients/client.repository.js';
@@ -73,6 +73,31 @@ export function useHarness(dialect: Dialect, env: Record<string, string> = {}): 
   afterAll(dropFileDatabase);
   return () => {
     if (!harness) throw new Error('useHarness: no test is running');
+    return harness;
+  };
+}
+
+/**
+ * One app on one database for all the tests of a `describe`: only for tests that each send requests the
+ * service refuses, which change nothing the next test reads. A fresh app and store cost 0.15-0.4 CPU-s a
+ * test on a slow CI host, which a table of such cases pays once instead of per row
+ * (docs/performance.md, "The test suite's time").
+ */
+export function useSharedHarness(dialect: Dialect): () => Harness {
+  let harness: Harness | undefined;
+  let database: Database | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    harness = await createHarness(database, {});
+  });
+  afterAll(async () => {
+    await harness?.app.close();
+    await harness?.sessions.close();
+    await database?.close();
+    await dropFileDatabase();
+  });
+  return () => {
+    if (!harness) throw new Error('useSharedHarness: no describe is running');
     return harness;
   };
 }

@@ -1,7 +1,7 @@
 import { sign } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '../../clients/client.js';
-import { useHarness } from '../../test-support/harness.js';
+import { useHarness, useSharedHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';
 import { openGame, openGameDocument } from '../../test-support/v3-requests.js';
 
@@ -313,6 +313,52 @@ describe.each(DIALECTS)('v3 field errors on %s', (dialect) => {
     }
   });
 
+  it('reports every error of one request together, business rules included', async () => {
+    const client = await h().addClient({ id: 'strict', currencyMandatory: true });
+    const response = await openGame(
+      h(),
+      openGameDocument(
+        { id: 'u-1', nick: 'n'.repeat(30), email: 'nope', country: 'ZZ' },
+        { authType: 'password', tableId: -1 },
+      ),
+      { client },
+    );
+    expect(response.statusCode).toBe(422);
+    const pointers = response
+      .json()
+      .errors.map((error: { source: { pointer: string } }) => error.source.pointer);
+    expect(pointers.sort()).toEqual(
+      [
+        session('authType'),
+        session('tableId'),
+        player('email'),
+        player('country'),
+        player('nick'),
+        player('currency'),
+      ].sort(),
+    );
+  });
+
+  it('refuses a restoreSessionUrl outside the origins the client allows', async () => {
+    await h().addClient({ frameOrigins: ['https://op.example'] });
+    const outside = await openGame(
+      h(),
+      openGameDocument({ id: 'u-1' }, { launchOptions: { restoreSessionUrl: 'https://evil.example/r' } }),
+    );
+    expect(outside.statusCode).toBe(422);
+    expect(outside.json().errors[0].source.pointer).toBe(session('launchOptions'));
+    const inside = await openGame(
+      h(),
+      openGameDocument({ id: 'u-1' }, { launchOptions: { restoreSessionUrl: 'https://op.example/r' } }),
+    );
+    expect(inside.statusCode, inside.body).toBe(201);
+  });
+});
+
+// Refused before anything is stored: the rows share one app and store per dialect.
+describe.each(DIALECTS)('v3 malformed fields, one per request, on %s', (dialect) => {
+  const h = useSharedHarness(dialect);
+
   const PLAYER_CASES: [string, unknown, string][] = [
     ['id', 'x'.repeat(65), 'player.id must be at most 64 characters long'],
     ['id', true, 'player.id must be a string'],
@@ -381,46 +427,5 @@ describe.each(DIALECTS)('v3 field errors on %s', (dialect) => {
     const response = await openGame(h(), openGameDocument({ id: 'u-1' }, { [field]: value }));
     expect(response.statusCode).toBe(422);
     expect(response.json().errors).toEqual([unprocessable('invalid_field', detail, session(field))]);
-  });
-
-  it('reports every error of one request together, business rules included', async () => {
-    const client = await h().addClient({ id: 'strict', currencyMandatory: true });
-    const response = await openGame(
-      h(),
-      openGameDocument(
-        { id: 'u-1', nick: 'n'.repeat(30), email: 'nope', country: 'ZZ' },
-        { authType: 'password', tableId: -1 },
-      ),
-      { client },
-    );
-    expect(response.statusCode).toBe(422);
-    const pointers = response
-      .json()
-      .errors.map((error: { source: { pointer: string } }) => error.source.pointer);
-    expect(pointers.sort()).toEqual(
-      [
-        session('authType'),
-        session('tableId'),
-        player('email'),
-        player('country'),
-        player('nick'),
-        player('currency'),
-      ].sort(),
-    );
-  });
-
-  it('refuses a restoreSessionUrl outside the origins the client allows', async () => {
-    await h().addClient({ frameOrigins: ['https://op.example'] });
-    const outside = await openGame(
-      h(),
-      openGameDocument({ id: 'u-1' }, { launchOptions: { restoreSessionUrl: 'https://evil.example/r' } }),
-    );
-    expect(outside.statusCode).toBe(422);
-    expect(outside.json().errors[0].source.pointer).toBe(session('launchOptions'));
-    const inside = await openGame(
-      h(),
-      openGameDocument({ id: 'u-1' }, { launchOptions: { restoreSessionUrl: 'https://op.example/r' } }),
-    );
-    expect(inside.statusCode, inside.body).toBe(201);
   });
 });
