@@ -5,6 +5,7 @@ import {
   SESSION_STATES,
   type SessionRecordJson,
   type SessionState,
+  sessionStateNamed,
 } from '@poker-launch/server/admin';
 import { type Command, type CommandContext, UsageError } from '../command.js';
 import { withDatabase } from '../database.js';
@@ -75,7 +76,7 @@ export const sessionListCommand: Command = {
 
 function stateOf(value: unknown): SessionState | undefined {
   if (value === undefined) return undefined;
-  const state = SESSION_STATES.find((known) => known === value);
+  const state = sessionStateNamed(value);
   if (!state) throw new UsageError(`--state takes ${SESSION_STATES.join(', ')}, got "${String(value)}"`);
   return state;
 }

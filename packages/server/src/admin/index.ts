@@ -48,7 +48,12 @@ export { hashPassword, PASSWORD_MIN_LENGTH, passwordProblem } from '../operators
 export { HEARTBEAT_INTERVAL_MS, type InstanceRecord, listInstances } from '../ops/instance-heartbeat.js';
 export type { Player } from '../players/player.js';
 export type { SessionState } from '../sessions/session.js';
-export { checkSearchWindow, MAX_SEARCH_WINDOW_DAYS, SESSION_STATES } from '../sessions/session-search.js';
+export {
+  checkSearchWindow,
+  MAX_SEARCH_WINDOW_DAYS,
+  SESSION_STATES,
+  sessionStateNamed,
+} from '../sessions/session-search.js';
 export { quotedSessionId } from '../sessions/token.js';
 export {
   API_PERMISSIONS,

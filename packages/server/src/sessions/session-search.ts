@@ -19,6 +19,11 @@ export interface SessionSearch {
 /** The states a search can keep, as sessionState names them. */
 export const SESSION_STATES: readonly SessionState[] = ['active', 'expired', 'revoked'];
 
+/** The state a filter names, or undefined for any other text (an empty filter included). */
+export function sessionStateNamed(name: unknown): SessionState | undefined {
+  return SESSION_STATES.find((known) => known === name);
+}
+
 /**
  * Sessions created in a time window, newest first, optionally of one client or some players. The window
  * is a range of the primary key (session ids start with their creation time, sessions/token.ts), so the

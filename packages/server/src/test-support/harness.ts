@@ -65,11 +65,7 @@ export function useHarness(dialect: Dialect, env: Record<string, string> = {}): 
     database = await createTestDatabase(dialect);
     harness = await createHarness(database, env);
   });
-  afterEach(async () => {
-    await harness?.app.close();
-    await harness?.sessions.close();
-    await database?.close();
-  });
+  afterEach(() => closeHarness(harness, database));
   afterAll(dropFileDatabase);
   return () => {
     if (!harness) throw new Error('useHarness: no test is running');
@@ -91,15 +87,19 @@ export function useSharedHarness(dialect: Dialect): () => Harness {
     harness = await createHarness(database, {});
   });
   afterAll(async () => {
-    await harness?.app.close();
-    await harness?.sessions.close();
-    await database?.close();
+    await closeHarness(harness, database);
     await dropFileDatabase();
   });
   return () => {
     if (!harness) throw new Error('useSharedHarness: no describe is running');
     return harness;
   };
+}
+
+async function closeHarness(harness: Harness | undefined, database: Database | undefined): Promise<void> {
+  await harness?.app.close();
+  await harness?.sessions.close();
+  await database?.close();
 }
 
 async function createHarness(database: Database, env: Record<string, string>): Promise<Harness> {

@@ -6,7 +6,7 @@ import { urlWithoutQuery } from '../../http/url-without-query.js';
 import { playerLabels } from '../../players/player-search.js';
 import { sessionState } from '../../sessions/session.js';
 import { findSessionById } from '../../sessions/session.repository.js';
-import { checkSearchWindow, SESSION_STATES, searchSessions } from '../../sessions/session-search.js';
+import { checkSearchWindow, searchSessions, sessionStateNamed } from '../../sessions/session-search.js';
 import { isSessionId, quotedSessionId } from '../../sessions/token.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import { type FormValues, formOf, idPageOf, ownEntry, pathParam, queryString, textField } from '../form.js';
@@ -72,7 +72,7 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
             clientId: filter.client || undefined,
             player: filter.player || undefined,
             ...window,
-            state: SESSION_STATES.find((known) => known === filter.state),
+            state: sessionStateNamed(filter.state),
           },
           now,
         );
