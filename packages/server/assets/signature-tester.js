@@ -58,6 +58,11 @@ const VERDICTS = {
 };
 
 $('check').addEventListener('click', async () => {
+  // The previous check's verdict says nothing of this request: none is shown until the answer comes.
+  signature = '';
+  $('verdict').textContent = '';
+  $('computed').textContent = '';
+  $('computed-verdict').textContent = '';
   const response = await fetch('signature/check', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/vnd.api+json' },
@@ -82,9 +87,6 @@ $('check').addEventListener('click', async () => {
   canonical = report.canonical ?? '';
   signature = report.signature;
   pastedSign = report.read.sign ?? '';
-  // A sign computed for the previous request says nothing of this one.
-  $('computed').textContent = '';
-  $('computed-verdict').textContent = '';
   $('canonical').textContent = report.canonical ?? '(none)';
   $('alternative').textContent = report.acceptedAlternative
     ? `Also accepted (v3, with client kept): ${report.acceptedAlternative}`

@@ -43,7 +43,7 @@ describeInChromium('the signature tester reads the curl commands of the docs', (
     await page.click('#read-curl');
     await page.click('#check');
     await page.waitForSelector('#report:not([hidden])');
-    await page.waitForFunction("document.querySelector('#verdict')?.textContent !== ''");
+    await page.waitForSelector('#verdict:not(:empty)', { state: 'attached' });
   }
 
   /** The page's own reader, as its script imports it. */
@@ -172,7 +172,7 @@ describeInChromium('the signature tester reads the curl commands of the docs', (
       );
       await page.fill('#secret', secret);
       await page.click('#compute');
-      await page.waitForFunction("document.querySelector('#computed-verdict')?.textContent !== ''");
+      await page.waitForSelector('#computed-verdict:not(:empty)', { state: 'attached' });
       expect(await page.textContent('#computed-verdict')).toBe(
         'This secret key gives the pasted sign for this canonical string, so the service refused the ' +
           'credentials: either the secret key it has for this client id is another one, or the client id is ' +
@@ -181,9 +181,7 @@ describeInChromium('the signature tester reads the curl commands of the docs', (
     }
     await page.fill('#secret', 'not_the_key');
     await page.click('#compute');
-    await page.waitForFunction(
-      "document.querySelector('#computed-verdict')?.textContent.includes('another sign')",
-    );
+    await page.locator('#computed-verdict', { hasText: 'another sign' }).waitFor({ state: 'attached' });
     expect(await page.textContent('#computed-verdict')).toContain('gives another sign than the pasted one');
     expect(problems).toEqual([]);
   });

@@ -38,7 +38,7 @@ describeInChromium('the signature tester in Chromium', () => {
     await page.click('#read-curl');
     await page.click('#check');
     await page.waitForSelector('#report:not([hidden])');
-    await page.waitForFunction("document.querySelector('#verdict')?.textContent !== ''");
+    await page.waitForSelector('#verdict:not(:empty)', { state: 'attached' });
   }
 
   it('reads a pasted curl command and says its sign holds, showing the canonical string', async () => {
@@ -65,7 +65,7 @@ describeInChromium('the signature tester in Chromium', () => {
     expect(await page.isVisible('#computed')).toBe(false);
     await page.fill('#secret', SECRET);
     await page.click('#compute');
-    await page.waitForFunction("(document.querySelector('#computed')?.textContent ?? '').length === 64");
+    await page.waitForSelector('#computed:not(:empty)', { state: 'attached' });
     const expected = await sign(
       { userId: '12345', nick: 'Player1', lang: 'en', authType: 'external' },
       SECRET,
