@@ -57,32 +57,50 @@ const VERDICTS = {
   'not-checked': 'The signature could not be checked.',
 };
 
+/** A check that gave no report: why, and nothing of an earlier check. */
+function showNoReport(verdict, errors) {
+  $('report').hidden = false;
+  $('read').textContent = '';
+  $('canonical').textContent = '';
+  $('alternative').textContent = '';
+  $('verdict').textContent = verdict;
+  $('verdict').className = 'fails';
+  list('hints', []);
+  list('errors', errors);
+  list('warnings', []);
+}
+
 $('check').addEventListener('click', async () => {
   // The previous check's verdict says nothing of this request: none is shown until the answer comes.
+  canonical = '';
   signature = '';
+  pastedSign = '';
   $('verdict').textContent = '';
   $('computed').textContent = '';
   $('computed-verdict').textContent = '';
-  const response = await fetch('signature/check', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/vnd.api+json' },
-    body: JSON.stringify(pastedRequest()),
-  });
-  const document_ = await response.json();
+  let document_;
+  try {
+    const response = await fetch('signature/check', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/vnd.api+json' },
+      body: JSON.stringify(pastedRequest()),
+    });
+    document_ = await response.json();
+  } catch (error) {
+    showNoReport('The service could not be reached, or did not answer with JSON: try again.', [
+      error.message,
+    ]);
+    return;
+  }
   const report = document_.data?.attributes;
-  $('report').hidden = false;
   if (report === undefined) {
-    signature = '';
-    $('read').textContent = '';
-    $('canonical').textContent = '';
-    $('verdict').textContent = 'The service refused to check it.';
-    list('hints', []);
-    list(
-      'errors',
+    showNoReport(
+      'The service refused to check it.',
       (document_.errors ?? []).map((error) => `${error.code}: ${error.detail}`),
     );
     return;
   }
+  $('report').hidden = false;
   $('read').textContent = JSON.stringify({ operation: report.operation, ...report.read }, null, 2);
   canonical = report.canonical ?? '';
   signature = report.signature;

@@ -93,4 +93,22 @@ describeInChromium('the signature tester in Chromium', () => {
       'No sign header was sent, but a sign parameter came in the query string: send the signature in the sign HTTP header instead',
     ]);
   });
+
+  it('says so when the service cannot be reached, and shows nothing of the check before', async () => {
+    const { page } = chromium;
+    const good = await sign({ userId: '12345', nick: 'Player1', lang: 'en', authType: 'external' }, SECRET);
+    await checkCurl(curl(good));
+    expect(await page.textContent('#verdict')).toBe('The sign holds for this client.');
+    await page.route('**/tools/signature/check', (route) => route.abort('connectionrefused'));
+    await page.click('#check');
+    await page.waitForSelector('#verdict:has-text("could not be reached")', { state: 'attached' });
+    expect(await page.textContent('#verdict')).toBe(
+      'The service could not be reached, or did not answer with JSON: try again.',
+    );
+    expect(await page.textContent('#canonical')).toBe('');
+    expect(await page.locator('#errors li').allTextContents()).toEqual([
+      expect.stringContaining('Failed to fetch'),
+    ]);
+    await page.unroute('**/tools/signature/check');
+  });
 });
