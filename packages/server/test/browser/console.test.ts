@@ -87,6 +87,11 @@ describeInChromium('the operator console in Chromium', () => {
 
       await page.goto(url('/console'));
       await expect.poll(() => page.textContent('main table')).toContain('casino-1');
+      // A count's header stands over its figures, both on the right of the column.
+      const countAlignment = await page.evaluate(
+        "[...document.querySelectorAll('main table .num')].map((cell) => cell.tagName + ' ' + getComputedStyle(cell).textAlign)",
+      );
+      expect(countAlignment).toEqual(['TH right', 'TH right', 'TD right', 'TD right']);
       await shot('overview.png');
 
       await page.getByRole('link', { name: 'API users', exact: true }).click();
