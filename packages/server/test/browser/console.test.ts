@@ -84,6 +84,11 @@ describeInChromium('the operator console in Chromium', () => {
       // Staging: the hint of the refused signature.
       expect(activity).toContain('No sign header was sent');
       await shot('activity.png');
+      // A player's id leads to the player, found among the client's players.
+      await page.getByRole('link', { name: 'player-7', exact: true }).first().click();
+      await page.waitForURL(/\/console\/players\?q=player-7&client=casino-1$/);
+      expect(await page.textContent('main table tbody')).toContain('casino-1');
+      expect(await page.locator('main table tbody tr').count()).toBe(1);
 
       await page.goto(url('/console'));
       await expect.poll(() => page.textContent('main table')).toContain('casino-1');

@@ -4,7 +4,7 @@ import { useHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';
 
 /** The players named on a page of attempts, in order. */
-const playersOn = (body: string) => [...body.matchAll(/<td>(p-\d+)<\/td>/g)].map((match) => match[1]);
+const playersOn = (body: string) => [...body.matchAll(/>(p-\d+)<\/a><\/td>/g)].map((match) => match[1]);
 /** The href of the pager's link `rel`, as the browser follows it. */
 const linkOf = (body: string, rel: 'next' | 'prev') =>
   body.match(new RegExp(`<a href="([^"]+)" rel="${rel}">`))?.[1]?.replaceAll('&amp;', '&');
