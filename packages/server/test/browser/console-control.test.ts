@@ -190,7 +190,7 @@ describeInChromium('the console controls webhooks, player blocks and every insta
       ]) {
         expect(audit).toContain(action);
       }
-      expect(audit).toContain('"rotateSecret":true');
+      expect(audit).toContain('rotateSecret: true');
       for (const credential of [secret, rotated]) expect(await page.content()).not.toContain(credential);
       expect(problems).toEqual([]);
     }, 240_000);

@@ -139,8 +139,8 @@ describeInChromium("the console sets a client's launch security, in Chromium", (
         const audit = (await page.textContent('table')) ?? '';
         expect(audit).toContain('alice');
         expect(audit).toContain('127.0.0.1');
-        expect(audit).toContain('"replayProtection":"require"');
-        expect(audit).toContain('"allowedAddresses":["203.0.113.0/24"]');
+        expect(audit).toContain('changes.replayProtection: require');
+        expect(audit).toContain('changes.allowedAddresses: 203.0.113.0/24');
         expect(problems).toEqual([]);
       } finally {
         await other.close();

@@ -163,7 +163,8 @@ describeInChromium('the operator console in Chromium', () => {
       }
       expect(audit).toContain('alice');
       expect(audit).toContain('127.0.0.1');
-      expect(audit).toContain('"secretKey":"(set)"');
+      expect(audit).toContain('changes.secretKey: (set)');
+      expect(audit).toContain('changes.launchUrls.poker: https://poker.example/play');
       for (const credential of [secret, rotated, key]) expect(await page.content()).not.toContain(credential);
       await shot('audit.png');
 

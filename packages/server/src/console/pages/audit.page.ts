@@ -10,6 +10,7 @@ import {
 import type { ConsoleRoute } from '../console-route.js';
 import { type FormValues, formOf, idPageOf, PAGE_SIZE, pageNumber, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
+import { detailLines } from './audit-details.js';
 
 /** An audit record's id in a link: 32 hex digits. */
 const RECORD_ID = /^[0-9a-f]{32}$/;
@@ -33,7 +34,7 @@ export function auditRoutes(context: AppContext): ConsoleRoute[] {
           operator,
           csrf,
           search,
-          records: shown.rows.map((record) => ({ ...record, detailText: JSON.stringify(record.details) })),
+          records: shown.rows.map((record) => ({ ...record, detailLines: detailLines(record.details) })),
           readTo: shown.readTo ? auditRecordTime(shown.readTo) : undefined,
           readScan: AUDIT_SEARCH_SCAN.toLocaleString('en'),
           retentionDays: Math.floor(context.live.settings.AuditLogRetention / 86_400),
