@@ -50,4 +50,20 @@ describe.each(DIALECTS)('the console activity page on %s', (dialect) => {
     const byHand = await browser.get('/console/clients/casino-1/activity?page=999999&before=not%20an%20id');
     expect(playersOn(byHand.body)).toEqual(expected(125, 76));
   }, 30_000);
+
+  it("shows each attempt's request id, the one its answer gave the integrator", async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    await h().addClient({ id: 'casino-1' });
+    const launched = await h().createSession('p-1');
+    const refused = await h().createSession('p-2', {}, { sign: null });
+    expect(refused.statusCode).toBe(400);
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    const page = await browser.get('/console/clients/casino-1/activity');
+    const rows = page.body.split('<tr>').slice(2);
+    const rowOf = (id: unknown) =>
+      rows.find((row) => typeof id === 'string' && row.includes(`<code class="request-id">${id}</code>`));
+    expect(rowOf(refused.json().meta.requestId)).toContain('refused (400)');
+    expect(rowOf(launched.headers['x-request-id'])).toContain('launched (200)');
+  });
 });
