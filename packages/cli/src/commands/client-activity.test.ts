@@ -73,6 +73,37 @@ describe.each(DIALECTS)('poker-launch client activity on %s', (dialect) => {
     expect(JSON.parse(refused.stdout).map((attempt: { playerId: string }) => attempt.playerId)).toEqual([
       'u-3',
     ]);
+    // The attempt an integrator quotes by its request id, in either case; none for another id.
+    const quoted = await cli(
+      'client',
+      'activity',
+      clientId,
+      '--request',
+      String(requestIds.unsigned).toUpperCase(),
+      '--json',
+    );
+    expect(quoted.code, quoted.stderr).toBe(0);
+    expect(JSON.parse(quoted.stdout).map((attempt: { playerId: string }) => attempt.playerId)).toEqual([
+      'u-3',
+    ]);
+    const unknown = await cli(
+      'client',
+      'activity',
+      clientId,
+      '--request',
+      '00000000-0000-4000-8000-000000000000',
+    );
+    expect(unknown).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("among the client's latest 100,000"),
+    });
+    expect(await cli('client', 'activity', clientId, '--request', 'abc')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--request must be a request id (a UUID), got "abc"'),
+    });
+    expect(
+      (await cli('client', 'activity', clientId, '--refused', '--request', String(requestIds.unsigned))).code,
+    ).toBe(2);
     expect(await cli('client', 'activity', 'nobody')).toMatchObject({
       code: 1,
       stderr: expect.stringContaining('no client "nobody"; see "client list"'),

@@ -128,6 +128,38 @@ export async function listClientAttempts(
   return newestFirst(window, rows).map(toStoredAttempt);
 }
 
+/** How many of a client's latest attempts a search by request id reads: no index has the id. */
+export const REQUEST_ID_SCAN = 100_000;
+
+/**
+ * A client's attempts with this request id (either case), newest first, among its latest REQUEST_ID_SCAN:
+ * a read of the primary key from the newest, which stops there, so its cost does not grow with the
+ * table. The id is not indexed, because every launch writes a row and an index would add to that write
+ * (docs/design.md, "The console on a large store"); an integrator asks about a recent launch.
+ */
+export async function findClientAttemptsByRequestId(
+  db: Db,
+  clientId: string,
+  requestId: string,
+  limit: number,
+): Promise<StoredAttempt[]> {
+  const latest = db
+    .selectFrom('launch_activity')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .orderBy('id', 'desc')
+    .limit(REQUEST_ID_SCAN)
+    .as('latest');
+  const rows = await db
+    .selectFrom(latest)
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['request_id']), '=', requestId.toLowerCase()))
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toStoredAttempt);
+}
+
 export interface AttemptCount {
   clientId: string;
   /** `null`: launched. */

@@ -6,7 +6,12 @@
  * Reads are plain functions of the database. Changes are audited operations only (operations.ts): they
  * run as an `Admin` (`adminAs(db, actor)`), and each is recorded in the audit log with the change.
  */
-export { listClientAttempts, type StoredAttempt } from '../activity/activity.repository.js';
+export {
+  findClientAttemptsByRequestId,
+  listClientAttempts,
+  REQUEST_ID_SCAN,
+  type StoredAttempt,
+} from '../activity/activity.repository.js';
 export { type Actor, SERVICE_ACTOR } from '../audit/actor.js';
 export {
   AUDIT_SEARCH_SCAN,
@@ -37,6 +42,7 @@ export { BUSY_TIMEOUT_MS as SQLITE_BUSY_TIMEOUT_MS } from '../db/sqlite/sqlite-c
 export { type BackupReport, backupSqlite } from '../db/sqlite-backup.js';
 export type { RestoreReport } from '../db/sqlite-restore.js';
 export { TABLE_PLANS, type TablePlan } from '../db/store-copy/copied-tables.js';
+export { isRequestId } from '../http/logging.js';
 export {
   isOperatorRole,
   OPERATOR_ROLES,

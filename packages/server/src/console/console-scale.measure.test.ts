@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { sql } from '#kysely';
@@ -12,13 +13,15 @@ import { insertWebhookEndpoint } from '../webhooks/webhook-endpoint.repository.j
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook-event.js';
 
 /**
- * A measurement, not a test (docs/performance.md, "The console on a large store"): the audit log and the
- * clients pages on a store of 200,000 audit records and 5,000 clients (an endpoint each), each page fetched three times,
+ * A measurement, not a test (docs/performance.md, "The console on a large store"): the audit log, the
+ * clients pages and a client's activity on a store of 200,000 audit records, 5,000 clients (an endpoint
+ * each) and 200,000 launch attempts of one client, each page fetched three times,
  * with the longest the event loop was held meanwhile. Printed; it asserts only that each page answers.
  * Run: MEASURE_CONSOLE=1 npx vitest run packages/server/src/console/console-scale.measure.test.ts
  */
 const AUDIT_RECORDS = 200_000;
 const CLIENTS = 5_000;
+const ATTEMPTS = 200_000;
 
 describe.skipIf(!process.env.MEASURE_CONSOLE).each(DIALECTS)('the console on a large %s store', (dialect) => {
   const h = useHarness(dialect);
@@ -65,6 +68,30 @@ describe.skipIf(!process.env.MEASURE_CONSOLE).each(DIALECTS)('the console on a l
         });
       }
     });
+    // One busy client's launch attempts, a second apart, the newest now; one request id to find.
+    const attemptsStart = Date.now() - ATTEMPTS * 1000;
+    let quoted = '';
+    for (let first = 0; first < ATTEMPTS; first += 2000) {
+      const rows = [];
+      for (let i = first; i < Math.min(first + 2000, ATTEMPTS); i++) {
+        const at = new Date(attemptsStart + i * 1000);
+        const requestId = randomUUID();
+        if (i === ATTEMPTS - 50_000) quoted = requestId;
+        rows.push({
+          id: generateSessionId(at),
+          at: at.toISOString(),
+          client_id: 'client-02500',
+          api_version: 'v2',
+          status: 200,
+          error_code: null,
+          errors: null,
+          hints: null,
+          player_id: `p-${i % 1000}`,
+          request_id: requestId,
+        });
+      }
+      await db.insertInto('launch_activity').values(rows).execute();
+    }
     if (dialectOf(db) === 'postgres') await sql`analyze`.execute(db);
     await addTestOperator(db, 'alice', 'support');
     const browser = consoleClient(h().app);
@@ -83,6 +110,15 @@ describe.skipIf(!process.env.MEASURE_CONSOLE).each(DIALECTS)('the console on a l
       ['clients, 50 pages deep', '/console/clients?page=51&before=client-02499'],
       ['clients, a search (111 of 5,000)', '/console/clients?q=client-04'],
       ["a client's webhook endpoints (5,000 endpoints in all)", '/console/clients/client-02500/webhooks'],
+      ["a client's activity, first page (200,000 attempts)", '/console/clients/client-02500/activity'],
+      [
+        "a client's activity, a request id 50,000 attempts back",
+        `/console/clients/client-02500/activity?request=${quoted}`,
+      ],
+      [
+        "a client's activity, a request id it does not have (100,000 read)",
+        `/console/clients/client-02500/activity?request=${randomUUID()}`,
+      ],
     ];
     const lines: string[] = [];
     for (const [label, url] of pages) {

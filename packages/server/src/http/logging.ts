@@ -342,9 +342,12 @@ function urlJson(url: string, routePattern: string | undefined): string {
  */
 const REQUEST_ID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
 
+/** Whether a text has the service's own form of request id (a UUID, either case). */
+export const isRequestId = (text: string): boolean => REQUEST_ID.test(text);
+
 /** The caller's X-Request-Id when it is of the service's own form (a UUID), else a fresh one. */
 export function requestIdFrom(header: string | string[] | undefined, fallback: () => string): string {
-  return typeof header === 'string' && REQUEST_ID.test(header) ? header : fallback();
+  return typeof header === 'string' && isRequestId(header) ? header : fallback();
 }
 
 /** Where log lines go: any destination pino writes to. */

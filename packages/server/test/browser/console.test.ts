@@ -89,6 +89,17 @@ describeInChromium('the operator console in Chromium', () => {
       await page.waitForURL(/\/console\/players\?q=player-7&client=casino-1$/);
       expect(await page.textContent('main table tbody')).toContain('casino-1');
       expect(await page.locator('main table tbody tr').count()).toBe(1);
+      // The request id an integrator quotes finds its attempt.
+      await page.goBack();
+      const quoted = await page
+        .locator('tbody tr', { hasText: 'refused (400)' })
+        .locator('code.request-id')
+        .textContent();
+      await page.getByLabel('Request id', { exact: true }).fill(quoted ?? '');
+      await page.getByRole('button', { name: 'Find' }).click();
+      await page.waitForURL(/\/activity\?request=/);
+      expect(await page.locator('tbody tr').count()).toBe(1);
+      expect(await page.textContent('tbody')).toContain('refused (400)');
 
       await page.goto(url('/console'));
       await expect.poll(() => page.textContent('main table')).toContain('casino-1');

@@ -5,6 +5,9 @@ import { DIALECTS } from '../../test-support/test-database.js';
 
 /** The players named on a page of attempts, in order. */
 const playersOn = (body: string) => [...body.matchAll(/>(p-\d+)<\/a><\/td>/g)].map((match) => match[1]);
+/** Any player named on a page of attempts, in order. */
+const playersOnAnyRow = (body: string) =>
+  [...body.matchAll(/>(p-[\w]+)<\/a><\/td>/g)].map((match) => match[1]);
 /** The href of the pager's link `rel`, as the browser follows it. */
 const linkOf = (body: string, rel: 'next' | 'prev') =>
   body.match(new RegExp(`<a href="([^"]+)" rel="${rel}">`))?.[1]?.replaceAll('&amp;', '&');
@@ -65,5 +68,44 @@ describe.each(DIALECTS)('the console activity page on %s', (dialect) => {
       rows.find((row) => typeof id === 'string' && row.includes(`<code class="request-id">${id}</code>`));
     expect(rowOf(refused.json().meta.requestId)).toContain('refused (400)');
     expect(rowOf(launched.headers['x-request-id'])).toContain('launched (200)');
+  });
+
+  it('finds an attempt by the request id an integrator quotes, in either case, and says when none has it', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    await h().addClient({ id: 'casino-1' });
+    const other = await h().addClient({ id: 'casino-2' });
+    const ownId = '5f0e3c1a-7b2d-4c9e-8f1a-2b3c4d5e6f70';
+    for (let n = 1; n <= 60; n++) await h().createSession(`p-${n}`);
+    // The integrator's own X-Request-Id, kept by the service, on a refusal among many launches.
+    const refused = await h().createSession('p-x', {}, { sign: null, headers: { 'x-request-id': ownId } });
+    expect(refused.json().meta.requestId).toBe(ownId);
+    for (let n = 61; n <= 70; n++) await h().createSession(`p-${n}`);
+    // The same id on another client's launch: not this client's attempt.
+    await h().createSession('p-y', {}, { client: other, headers: { 'x-request-id': ownId } });
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+
+    for (const quoted of [ownId, ownId.toUpperCase(), ` ${ownId} `]) {
+      const found = await browser.get(
+        `/console/clients/casino-1/activity?request=${encodeURIComponent(quoted)}`,
+      );
+      expect(found.statusCode).toBe(200);
+      expect(playersOnAnyRow(found.body)).toEqual(['p-x']);
+      expect(found.body).toContain('refused (400)');
+      expect(found.body).toContain("among the client's latest 100,000");
+      expect(found.body).toContain('Show all attempts');
+      expect(found.body).not.toContain('rel="next"');
+    }
+    const missing = await browser.get(
+      '/console/clients/casino-1/activity?request=00000000-0000-4000-8000-000000000000',
+    );
+    expect(missing.statusCode).toBe(200);
+    expect(playersOnAnyRow(missing.body)).toEqual([]);
+    expect(missing.body).toContain('No attempt with request id');
+    const malformed = await browser.get('/console/clients/casino-1/activity?request=5f0e3c1a');
+    expect(malformed.statusCode).toBe(422);
+    expect(malformed.body).toContain('A request id is a UUID');
+    expect(malformed.body).toContain('aria-invalid="true"');
+    expect(playersOnAnyRow(malformed.body)).toEqual([]);
   });
 });
