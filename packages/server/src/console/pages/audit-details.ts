@@ -1,3 +1,5 @@
+import { isPlainObject } from '../../validation/parse-fields.js';
+
 /** One line of an audit record's details as the console shows it: where in the record, and the value. */
 export interface DetailLine {
   /** The dotted path of the value in the record's details: `changes.launchUrls.poker`. */
@@ -16,7 +18,7 @@ export interface DetailLine {
 export function detailLines(details: Readonly<Record<string, unknown>>): DetailLine[] {
   const lines: DetailLine[] = [];
   const walk = (value: unknown, key: string): void => {
-    if (isRecord(value) && Object.keys(value).length > 0) {
+    if (isPlainObject(value) && Object.keys(value).length > 0) {
       for (const [name, inner] of Object.entries(value)) walk(inner, key === '' ? name : `${key}.${name}`);
     } else {
       lines.push(lineOf(key, value));
@@ -33,11 +35,8 @@ function lineOf(key: string, value: unknown): DetailLine {
 
 function textOf(value: unknown): string {
   if (typeof value === 'string') return value === '' ? '""' : value;
-  if (Array.isArray(value) && value.every((item) => !isRecord(item) && !Array.isArray(item)))
+  if (Array.isArray(value) && value.every((item) => !isPlainObject(item) && !Array.isArray(item)))
     return value.map(textOf).join(', ');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
