@@ -1,6 +1,10 @@
 import type { ErrorObject } from '@poker-launch/sdk';
 import { ApiError, errorObject } from '../http/api-error.js';
-import { unknownAttributesWarning } from '../launch/v3/v3-document.js';
+import {
+  unknownAttributesWarning,
+  unknownDataMembers,
+  unknownDataMembersWarning,
+} from '../launch/v3/v3-document.js';
 import { accept, type FieldRule, refuse } from '../validation/field-rule.js';
 import { text } from '../validation/field-rules.js';
 import { isNotSent, isPlainObject, parseFields } from '../validation/parse-fields.js';
@@ -66,10 +70,11 @@ export interface BlockRequest {
 }
 
 /**
- * Reads a PUT document: not a JSON:API document of the right shape → 400, another `type` → 409, then
+ * Reads a PUT document: not a JSON:API document of the right shape → 400, another `type`, or an `id`
+ * other than the path's player → 409 (JSON:API's rule for an id that does not match the URL), then
  * every field problem at once (422), an `until` already past among them.
  */
-export function readBlockDocument(body: unknown, now: Date): BlockRequest {
+export function readBlockDocument(body: unknown, now: Date, playerId: string): BlockRequest {
   if (!isPlainObject(body) || !isPlainObject(body.data)) {
     throw ApiError.of('bad_request', 'The request body must be a JSON:API document with a data object');
   }
@@ -83,6 +88,14 @@ export function readBlockDocument(body: unknown, now: Date): BlockRequest {
       `data.type must be ${PLAYER_BLOCK_TYPE}, not ${data.type.slice(0, 64)}`,
       { pointer: '/data/type' },
     );
+  }
+  if (data.id !== undefined && typeof data.id !== 'string') {
+    throw ApiError.of('bad_request', 'data.id must be a string', { pointer: '/data/id' });
+  }
+  if (data.id !== undefined && data.id !== playerId) {
+    throw ApiError.of('type_conflict', "data.id must be the path's player id, or absent", {
+      pointer: '/data/id',
+    });
   }
   const attributes = isNotSent(data.attributes) ? {} : data.attributes;
   if (!isPlainObject(attributes)) {
@@ -104,7 +117,10 @@ export function readBlockDocument(body: unknown, now: Date): BlockRequest {
   return {
     until: values.until ?? null,
     reason: values.reason ?? null,
-    warnings: unknownAttributesWarning(unknown),
+    warnings: [
+      ...unknownDataMembersWarning(unknownDataMembers(data), BLOCK_ATTRIBUTE_NAMES),
+      ...unknownAttributesWarning(unknown),
+    ],
   };
 }
 

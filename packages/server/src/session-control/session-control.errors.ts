@@ -115,6 +115,13 @@ export const PLAYER_BLOCK_ERRORS: readonly ErrorExample[] = [
       pointer: '/data/type',
     },
   ),
+  errorExample(
+    'idConflict',
+    "data.id is not the path's player",
+    'type_conflict',
+    "data.id must be the path's player id, or absent",
+    { pointer: '/data/id' },
+  ),
   payloadTooLarge,
   errorExample(
     'unsupportedMediaType',

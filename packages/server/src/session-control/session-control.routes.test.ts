@@ -256,6 +256,47 @@ describe.each(DIALECTS)('session control on %s', (dialect) => {
     expect(known.json().meta).toEqual({ revokedSessions: 0 });
   });
 
+  it('names members of data a resource does not have, so an until beside attributes or a misspelled attributes is not a silent block until lifted', async () => {
+    await v2Launch('u-1');
+    const beside = await blockRequest(h(), 'PUT', 'u-1', {
+      body: { data: { type: 'PlayerBlock', until: '2099-01-01T00:00:00Z', attribute: { reason: 'x' } } },
+    });
+    expect(beside.statusCode, beside.body).toBe(200);
+    expect(beside.json().data.attributes).toMatchObject({ blocked: true, until: null, reason: null });
+    expect(beside.json().meta.warnings).toEqual([
+      'Members of data that a JSON:API resource does not have were ignored: ' +
+        '/data/until (an attribute: send it in /data/attributes), /data/attribute (did you mean attributes?)',
+    ]);
+    const resource = await blockRequest(h(), 'PUT', 'u-1', {
+      body: { data: { type: 'PlayerBlock', id: 'u-1', attributes: {}, meta: { by: 'support' } } },
+    });
+    expect(resource.json().meta).toEqual({ revokedSessions: 0 });
+  });
+
+  it("refuses a document whose data.id is not the path's player (409), and one not a string (400)", async () => {
+    await v2Launch('u-1');
+    await v2Launch('u-2');
+    const other = await blockRequest(h(), 'PUT', 'u-1', {
+      body: { data: { type: 'PlayerBlock', id: 'u-2', attributes: {} } },
+    });
+    expect(other.statusCode).toBe(409);
+    expect(codes(other)).toMatchObject([
+      {
+        code: 'type_conflict',
+        detail: "data.id must be the path's player id, or absent",
+        source: { pointer: '/data/id' },
+      },
+    ]);
+    const numeric = await blockRequest(h(), 'PUT', 'u-1', {
+      body: { data: { type: 'PlayerBlock', id: 1, attributes: {} } },
+    });
+    expect(codes(numeric)).toMatchObject([
+      { code: 'bad_request', status: 400, source: { pointer: '/data/id' } },
+    ]);
+    const states = async (id: string) => (await blockRequest(h(), 'GET', id)).json().data.attributes.blocked;
+    expect([await states('u-1'), await states('u-2')]).toEqual([false, false]);
+  });
+
   it('signs the body with the path: a block whose document was changed is refused', async () => {
     await v2Launch('u-1');
     const original = { playerId: 'u-1', ...blockDocument({ reason: 'original' }) } as SignableParams;

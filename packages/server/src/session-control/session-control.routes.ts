@@ -87,7 +87,7 @@ export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
         const { playerId } = request.params;
         const client = await useSignature(context, caller);
         const now = context.clock();
-        const { warnings, ...block } = readBlockDocument(request.body, now);
+        const { warnings, ...block } = readBlockDocument(request.body, now, playerId);
         const player = await controlledPlayerOrThrow(context, client, playerId);
         const ended = await blockPlayer(write, context.db, player.id, block, now);
         const blocked = { ...player, block: { since: now.toISOString(), ...block } };

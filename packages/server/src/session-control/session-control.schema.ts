@@ -71,8 +71,8 @@ const PLAYER_BLOCK_DOCUMENT = {
           type: 'array',
           items: { type: 'string' },
           description:
-            'PUT: attributes of the document a block does not know, not applied ("Unknown attributes were ' +
-            'ignored: /data/attributes/untill")',
+            'PUT: attributes of the document a block does not know, and members of data a resource does ' +
+            'not have, not applied ("Unknown attributes were ignored: /data/attributes/untill")',
         },
       },
     },
@@ -145,6 +145,7 @@ export function blockSchema(): FastifySchema {
           required: ['type'],
           properties: {
             type: { type: 'string', const: PLAYER_BLOCK_TYPE },
+            id: { type: 'string', description: "Optional; when sent, the path's player id (else 409)" },
             attributes: fieldsSchema(PLAYER_BLOCK_FIELDS),
           },
         },

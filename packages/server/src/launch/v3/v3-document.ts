@@ -16,6 +16,8 @@ export interface OpenGameAttributes {
   player: Record<string, unknown>;
   /** The other members of `data.attributes` (`gameCode`, say): v3 takes none of them. */
   others: string[];
+  /** Members of `data` a resource object does not have (`session` beside `attributes`, say). */
+  dataOthers: string[];
 }
 
 /**
@@ -51,10 +53,39 @@ export function readOpenGameDocument(body: unknown): OpenGameAttributes {
     });
   }
   const others = Object.keys(data.attributes).filter((name) => name !== 'player' && name !== 'session');
-  return { player, session: session ?? {}, others };
+  return { player, session: session ?? {}, others, dataOthers: unknownDataMembers(data) };
 }
 
+/** At most this many names in one warning. */
 const MAX_NAMED = 10;
+
+/** The members a JSON:API resource object has; the service reads `type`, `attributes` and (a block) `id`. */
+const RESOURCE_MEMBERS = ['type', 'id', 'attributes', 'relationships', 'links', 'meta'];
+
+/** Members of `data` that are not a resource object's: JSON:API has them ignored, the warning names them. */
+export function unknownDataMembers(data: Record<string, unknown>): string[] {
+  return Object.keys(data).filter((name) => !RESOURCE_MEMBERS.includes(name));
+}
+
+/**
+ * The warning that names members of `data` not applied (`/data/until`, an attribute sent beside
+ * `attributes`, or a misspelled `/data/attribute`): ignored as JSON:API says, but not in silence, since
+ * a block's `until` sent there would otherwise make a block until it is lifted.
+ */
+export function unknownDataMembersWarning(
+  names: readonly string[],
+  attributeNames: readonly string[],
+): string[] {
+  if (names.length === 0) return [];
+  const named = names.slice(0, MAX_NAMED).map((name) => {
+    const at = pointer('/data', name);
+    return attributeNames.includes(name)
+      ? `${at} (an attribute: send it in /data/attributes)`
+      : `${at}${suggestion(name, RESOURCE_MEMBERS)}`;
+  });
+  const more = names.length > MAX_NAMED ? ` and ${names.length - MAX_NAMED} more` : '';
+  return [`Members of data that a JSON:API resource does not have were ignored: ${named.join(', ')}${more}`];
+}
 
 /**
  * Attributes v3 does not know, at any level of the document's attributes (a misspelled `session.lnag`,
@@ -71,7 +102,10 @@ export function unknownAttributeWarnings(attributes: OpenGameAttributes): string
       .filter((name) => !Object.hasOwn(V3_PLAYER_FIELDS, name))
       .map((name) => ({ parent: '/data/attributes/player', name, known: PLAYER_NAMES })),
   ];
-  return unknownAttributesWarning(unknown);
+  return [
+    ...unknownDataMembersWarning(attributes.dataOthers, TOP_LEVEL_NAMES),
+    ...unknownAttributesWarning(unknown),
+  ];
 }
 
 const TOP_LEVEL_NAMES = ['player', 'session'];

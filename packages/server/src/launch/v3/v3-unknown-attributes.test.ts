@@ -26,6 +26,22 @@ describe.each(DIALECTS)('v3 attributes it does not know, on %s', (dialect) => {
     expect(response.json().data.attributes.url).toContain('lang=de');
   });
 
+  it('names members of data a resource does not have: a session sent beside attributes is not applied in silence', async () => {
+    const document = openGameDocument({ id: 'u-1' }) as { data: Record<string, unknown> };
+    document.data.session = { lang: 'de' };
+    document.data.attibutes = {};
+    document.data.meta = { from: 'lobby' };
+    const response = await openGame(h(), document);
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().meta).toEqual({
+      warnings: [
+        'Members of data that a JSON:API resource does not have were ignored: ' +
+          '/data/session (an attribute: send it in /data/attributes), /data/attibutes (did you mean attributes?)',
+      ],
+    });
+    expect(response.json().data.attributes.url).not.toContain('lang=de');
+  });
+
   it('keeps a document without unknown attributes free of warnings, launchOptions members included', async () => {
     const response = await openGame(
       h(),
