@@ -57,6 +57,7 @@ export function earlyAnswerNotes(observe: ObserveRequest, log: () => FastifyBase
 
 /** Longest path segment the router hands to a route (a userId, a session id); longer ones answer 414. */
 export const MAX_PARAM_LENGTH = 1000;
+export const PATH_SEGMENT_TOO_LONG = `A path segment is longer than ${MAX_PARAM_LENGTH} characters`;
 
 /**
  * Fastify's `frameworkErrors`: what the router refuses before any route or hook runs (a malformed
@@ -68,7 +69,7 @@ export function frameworkErrorHandler(config: Config, note: NoteEarlyAnswer) {
       error.code === 'FST_ERR_BAD_URL'
         ? ApiError.of('bad_request', 'The URL path has a malformed percent-encoding')
         : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? ApiError.of('uri_too_long', `A path segment is longer than ${MAX_PARAM_LENGTH} characters`)
+          ? ApiError.of('uri_too_long', PATH_SEGMENT_TOO_LONG)
           : ApiError.of('internal_error', 'Internal error');
     if (answer.status >= 500) request.log.error({ err: error }, 'unhandled error');
     // No hook runs on this path: the headers are all set here, and a Buffer keeps Fastify from adding a

@@ -5,7 +5,17 @@ import { hasControlCharacters, integer, oneOf, parseHttpUrl, text } from '../val
 import { isPlainObject } from '../validation/parse-fields.js';
 
 /** Rules both operations share, so v2 and v3 cannot drift apart. */
-export const USER_ID = text({ max: 64, acceptIntegers: true });
+/**
+ * A player id travels in the session-control paths (`/players/{playerId}/…`), where every URL parser reads
+ * "." and ".." as path steps and removes them: a player with such an id could be launched but never
+ * blocked, so no player may have one (docs/design.md §4).
+ */
+export const USER_ID = text({
+  max: 64,
+  acceptIntegers: true,
+  pattern: /^(?!\.\.?$)/,
+  patternDetail: (name) => `${name} must not be "." or "..", which URLs read as path steps`,
+});
 export const SESSION_ID = text({ max: 128, acceptIntegers: true });
 export const GAME_ID = text({ max: 64, acceptIntegers: true });
 export const TABLE_ID = integer(1, 2_147_483_647);

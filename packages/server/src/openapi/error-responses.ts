@@ -1,6 +1,7 @@
 import { type ErrorCode, type ErrorObject, JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import { type ErrorOptions, errorObject } from '../http/api-error.js';
 import { JSON_API_PARAMETERS_REFUSED, NO_REQUEST_BODY } from '../http/content-negotiation.js';
+import { PATH_SEGMENT_TOO_LONG } from '../http/protocol-errors.js';
 import type { FieldRule } from '../validation/field-rule.js';
 import { ERROR_DOCUMENT, type JsonSchema, ref } from './document-schemas.js';
 
@@ -77,6 +78,7 @@ export const COMMON_ERRORS = {
     'payload_too_large',
     'The request body is larger than 65536 bytes',
   ),
+  uriTooLong: errorExample('uriTooLong', 'A path segment over 1000 characters', 'uri_too_long', PATH_SEGMENT_TOO_LONG),
   rateLimited: errorExample(
     'rateLimited',
     'Past RATE_LIMIT_PER_MINUTE (see Retry-After)',
@@ -105,6 +107,7 @@ const DESCRIPTIONS: Record<number, string> = {
   406: 'The Accept header admits no JSON:API response',
   409: 'Wrong data.type',
   413: 'Body over 64 KiB',
+  414: 'A path segment over 1000 characters',
   415: 'Unsupported request media type; the detail names those the operation takes',
   422: 'Invalid fields; every problem of the request is listed, each with its pointer',
   429: 'Too many requests',
@@ -165,4 +168,25 @@ export function errorResponses(
       },
     ]),
   );
+}
+
+/**
+ * Adds to an operation the errors the service answers before its route runs, whatever the route's own
+ * list holds: a body over the limit (413) for every method whose body is read (all but GET and HEAD), and
+ * a path segment over the router's limit (414) on every path with a parameter. The swagger transform
+ * calls it for every route, so a new route's reference has them without its author remembering.
+ */
+export function withProtocolErrors<Schema extends { response?: unknown }>(
+  schema: Schema | undefined,
+  methods: readonly string[],
+  url: string,
+): Schema | undefined {
+  if (!schema || typeof schema.response !== 'object' || schema.response === null) return schema;
+  const response = schema.response as Record<string, unknown>;
+  const added: ErrorExample[] = [];
+  if (methods.some((method) => method !== 'GET' && method !== 'HEAD') && !('413' in response)) {
+    added.push(COMMON_ERRORS.payloadTooLarge);
+  }
+  if (url.includes('/:') && !('414' in response)) added.push(COMMON_ERRORS.uriTooLong);
+  return added.length === 0 ? schema : { ...schema, response: { ...response, ...errorResponses(added) } };
 }

@@ -121,6 +121,39 @@ describe.each(DIALECTS)('the API reference on %s', (dialect) => {
     expect(referenceGaps(routes, await reference())).toEqual([]);
   });
 
+  it('documents on every operation the 413 and 414 answered before its route runs, as the service answers them', async () => {
+    const document = await reference();
+    const contract = new OpenApiContract(document);
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [path, operations] of Object.entries(document.paths as Record<string, JsonObject>)) {
+      for (const method of Object.keys(operations)) {
+        const url = path.replace(/\{[^}]+\}/g, 'x');
+        const route = path.replace(/\{([^}]+)\}/g, ':$1');
+        if (method !== 'get' && method !== 'head') {
+          const answer = await h().app.inject({
+            method: method.toUpperCase() as 'POST',
+            url,
+            headers: { 'content-type': 'application/json' },
+            payload: JSON.stringify({ padding: 'x'.repeat(70_000) }),
+          });
+          if (answer.statusCode !== 413) problems.push(`${method} ${path}: ${answer.statusCode}, not 413`);
+          problems.push(...contract.violations(method, route, answer));
+          checked++;
+        }
+        if (path.includes('{')) {
+          const longUrl = path.replace(/\{[^}]+\}/g, 'x'.repeat(1001));
+          const answer = await h().app.inject({ method: method.toUpperCase() as 'GET', url: longUrl });
+          if (answer.statusCode !== 414) problems.push(`${method} ${path}: ${answer.statusCode}, not 414`);
+          problems.push(...contract.violations(method, route, answer));
+          checked++;
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(8);
+  });
+
   it('reports a route without a schema, and a hidden route without a reason', async () => {
     h().app.get('/api/undocumented', async () => ({}));
     h().app.get('/api/secret', { schema: { hide: true } }, async () => ({}));

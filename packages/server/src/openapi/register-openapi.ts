@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { SERVICE_VERSION } from '../version.js';
 import { SHARED_SCHEMAS } from './document-schemas.js';
+import { withProtocolErrors } from './error-responses.js';
 
 export const OPENAPI_JSON_URL = '/openapi.json';
 export const DOCS_URL = '/docs';
@@ -84,6 +85,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
     },
+    transform: ({ schema, url, route }) => ({
+      schema: withProtocolErrors(schema, [route.method].flat(), url) as typeof schema,
+      url,
+    }),
     openapi: {
       openapi: '3.1.0',
       info: {

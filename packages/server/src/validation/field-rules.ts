@@ -46,22 +46,33 @@ export function textLength(text: string): number {
 export interface TextOptions {
   max: number;
   pattern?: RegExp;
-  patternDetail?: string;
+  /** The refusal of a value the pattern does not match, or one made from the field's name. */
+  patternDetail?: string | ((name: string) => string);
   /** Ids may arrive as JSON numbers; they are read as their decimal text. */
   acceptIntegers?: boolean;
 }
 
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
 export function text(options: TextOptions): FieldRule<string> {
   return {
     schema: {
-      type: 'string',
+      // The length and pattern keywords apply to the text alone; an integer is read as its decimal text.
+      ...(options.acceptIntegers
+        ? { type: ['string', 'integer'], minimum: -MAX_SAFE, maximum: MAX_SAFE }
+        : { type: 'string' }),
       minLength: 1,
       maxLength: options.max,
       ...(options.pattern ? { pattern: options.pattern.source } : {}),
     },
     parse(raw, name) {
       const value = options.acceptIntegers && Number.isSafeInteger(raw) ? String(raw) : raw;
-      if (typeof value !== 'string') return refuse('invalid_field', `${name} must be a string`);
+      if (typeof value !== 'string') {
+        return refuse(
+          'invalid_field',
+          `${name} must be ${options.acceptIntegers ? 'a string or an integer' : 'a string'}`,
+        );
+      }
       if (hasControlCharacters(value))
         return refuse('invalid_field', `${name} must not contain control characters`);
       if (isBlank(value)) return refuse('invalid_field', `${name} must not be blank`);
@@ -69,7 +80,9 @@ export function text(options: TextOptions): FieldRule<string> {
         return refuse('invalid_field', `${name} must be at most ${options.max} characters long`);
       }
       if (options.pattern && !options.pattern.test(value)) {
-        return refuse('invalid_field', options.patternDetail ?? `${name} has an invalid format`);
+        const { patternDetail } = options;
+        const detail = typeof patternDetail === 'function' ? patternDetail(name) : patternDetail;
+        return refuse('invalid_field', detail ?? `${name} has an invalid format`);
       }
       return accept(value);
     },

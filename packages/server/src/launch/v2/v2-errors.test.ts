@@ -319,7 +319,7 @@ describe.each(DIALECTS)('v2 malformed fields on %s', (dialect) => {
     ).toEqual([
       ['nick', 'nick must be a string'],
       ['tableId', 'tableId must be an integer'],
-      ['gameId', 'gameId must be a string'],
+      ['gameId', 'gameId must be a string or an integer'],
       ['longLifeLoginToken', 'longLifeLoginToken must be true or false'],
     ]);
   });

@@ -117,7 +117,9 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
 export function assertSameUserId(bodyUserId: unknown, pathUserId: string): void {
   if (isNotSent(bodyUserId)) return;
   if (typeof bodyUserId !== 'string' && typeof bodyUserId !== 'number') {
-    throw ApiError.of('invalid_field', 'userId must be a string', { pointer: v2Pointer('userId') });
+    throw ApiError.of('invalid_field', 'userId must be a string or an integer', {
+      pointer: v2Pointer('userId'),
+    });
   }
   if (String(bodyUserId) !== pathUserId) {
     throw ApiError.of('user_id_mismatch', 'userId in the body does not match userId in the path', {

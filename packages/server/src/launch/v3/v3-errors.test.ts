@@ -361,7 +361,9 @@ describe.each(DIALECTS)('v3 malformed fields, one per request, on %s', (dialect)
 
   const PLAYER_CASES: [string, unknown, string][] = [
     ['id', 'x'.repeat(65), 'player.id must be at most 64 characters long'],
-    ['id', true, 'player.id must be a string'],
+    ['id', true, 'player.id must be a string or an integer'],
+    ['id', '.', 'player.id must not be "." or "..", which URLs read as path steps'],
+    ['id', '..', 'player.id must not be "." or "..", which URLs read as path steps'],
     ['nick', 'a\u0007b', 'player.nick must not contain control characters'],
     ['nick', 42, 'player.nick must be a string'],
     ['name', 'n'.repeat(101), 'player.name must be at most 100 characters long'],

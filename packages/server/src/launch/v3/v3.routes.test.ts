@@ -74,6 +74,14 @@ describe.each(DIALECTS)('v3 open game on %s', (dialect) => {
     expect(data.id).toBe(`/apiweb/v3/game-sessions/${session.id}`);
   });
 
+  it('takes player ids with dots, only "." and ".." alone being path steps a URL removes', async () => {
+    for (const id of ['...', '.a', 'a..', '.-.']) {
+      const response = await openGame(h(), openGameDocument({ id }));
+      expect(response.statusCode, `${id}: ${response.body}`).toBe(201);
+      expect(response.json().data.attributes.playerId).toBe(id);
+    }
+  });
+
   it('honours longLifeLoginToken false, authType internal, lang and userIp', async () => {
     await h().setSetting('AuthorizationTicketLifetime', '120');
     const response = await openGame(
