@@ -117,7 +117,9 @@ describe.each(DIALECTS)('control characters and invisible text on %s', (dialect)
 
   it('answers 422, not 500, for a v2 body userId that is an object, in a form and in JSON', async () => {
     await h().addClient();
-    const userIdNotText = [[422, 'invalid_field', 'userId must be a string or an integer', '/data/attributes/userId']];
+    const userIdNotText = [
+      [422, 'invalid_field', 'userId must be a string or an integer', '/data/attributes/userId'],
+    ];
     const form = await v2('clientId=demo', 'u-1', { userId: { toString: 'x' } });
     expect(errorsOf(form)).toEqual(userIdNotText);
     for (const userId of [{ toString: 1 }, { valueOf: 1 }, ['u-1'], true]) {

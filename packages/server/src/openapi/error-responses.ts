@@ -78,7 +78,12 @@ export const COMMON_ERRORS = {
     'payload_too_large',
     'The request body is larger than 65536 bytes',
   ),
-  uriTooLong: errorExample('uriTooLong', 'A path segment over 1000 characters', 'uri_too_long', PATH_SEGMENT_TOO_LONG),
+  uriTooLong: errorExample(
+    'uriTooLong',
+    'A path segment over 1000 characters',
+    'uri_too_long',
+    PATH_SEGMENT_TOO_LONG,
+  ),
   rateLimited: errorExample(
     'rateLimited',
     'Past RATE_LIMIT_PER_MINUTE (see Retry-After)',
