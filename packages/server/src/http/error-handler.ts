@@ -194,10 +194,7 @@ function fromFrameworkError(error: FastifyError, request: FastifyRequest): ApiEr
         'The request body is empty, but its Content-Type says JSON: send the document',
       );
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return ApiError.of(
-        'bad_request',
-        'The request body is not valid JSON, or holds a "__proto__" or "constructor" key (refused)',
-      );
+      return ApiError.of('bad_request', 'The request body is not valid JSON');
   }
   const status = error.statusCode ?? 500;
   if (status === 400) return ApiError.of('bad_request', 'The request body could not be parsed');

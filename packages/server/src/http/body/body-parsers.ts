@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../api-error.js';
 import { checkJsonBody } from './json-body.js';
+import { jsonRefusal } from './json-refusal.js';
 import { loneSurrogatePointer } from './json-text.js';
 import { parsePhpFormBody } from './php-form.js';
 import { declareRawBody, keepRawBody } from './raw-body.js';
@@ -23,7 +24,10 @@ export function registerBodyParsers(app: FastifyInstance): void {
       keepRawBody(request, bytes);
       const body = bytes.toString('utf8');
       parseJson(request, body, (error, value) => {
-        if (error !== null) return done(error, value);
+        if (error !== null) {
+          const invalid = (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY';
+          return done(invalid ? jsonRefusal(body) : error, value);
+        }
         // Refused before any route walks the body (the signature walks it level by level); where
         // JSON.parse loses what PHP reads, PHP's reading is kept for the signature.
         let checked: unknown;
