@@ -42,7 +42,7 @@ export function sessionControlRoutes(context: AppContext): RouteDefinition[] {
   const authenticate = (request: RouteRequest<'/:playerId'>) => {
     assertOwnParameters(request);
     const signed = PhpArray.from([['playerId', request.params.playerId]]);
-    const params = isPlainObject(request.body) ? arrayReplace(phpReading(request.body), signed) : signed;
+    const params = arrayReplace(phpReading(request.body), signed);
     return authenticateV3Caller(context, request, params);
   };
   const playerFor = async (caller: V3Caller, playerId: string) =>

@@ -1,5 +1,5 @@
 import type { ErrorObject } from '@poker-launch/sdk';
-import { mergedCanonicalString, PhpArray } from '@poker-launch/sdk/php';
+import { mergedCanonicalString } from '@poker-launch/sdk/php';
 import type { AppContext } from '../app-context.js';
 import type { Client } from '../clients/client.js';
 import { errorObject } from '../http/api-error.js';
@@ -23,7 +23,6 @@ import { V3_POINTERS } from '../launch/v3/v3-fields.js';
 import { checkSignature, invalidSignature } from '../signature/authenticate-client.js';
 import type { SignatureHint } from '../signature/signature-hints.js';
 import type { SignedRequest } from '../signature/signed-request.js';
-import { isPlainObject } from '../validation/parse-fields.js';
 import { collect, type PastedRequest, readPastedRequest } from './pasted-request.js';
 
 /** What the signature tester shows for a pasted request. */
@@ -91,7 +90,7 @@ export async function checkPastedRequest(
     report.warnings.push(...unknownParameterWarnings(body));
     parse = () => parseV2Params({ ...read.query, ...body, userId });
   } else {
-    const params = isPlainObject(read.body) ? phpReading(read.body) : new PhpArray();
+    const params = phpReading(read.body);
     signed = collect(errors, () => v3SignedRequest({ ...base, params, body: read.body }), undefined);
     parse = () => {
       const attributes = collect(errors, () => readOpenGameDocument(read.body), undefined);

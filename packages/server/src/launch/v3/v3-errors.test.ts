@@ -231,6 +231,8 @@ describe.each(DIALECTS)('v3 document and media type errors on %s', (dialect) => 
     const cases: [unknown, string, string | undefined][] = [
       [{}, 'The request body must be a JSON:API document with a data object', undefined],
       [[], 'The request body must be a JSON:API document with a data object', undefined],
+      // Signed as PHP reads a list (json_decode: an array of 0 => 1, 1 => 2), so its sign holds.
+      [[1, 2], 'The request body must be a JSON:API document with a data object', undefined],
       [{ data: [] }, 'The request body must be a JSON:API document with a data object', undefined],
       [{ data: { attributes: {} } }, 'data.type must be a string', '/data/type'],
       [{ data: { type: 'OpenGame' } }, 'data.attributes must be an object', '/data/attributes'],

@@ -11,7 +11,6 @@ import { findSessionById } from '../../sessions/session.repository.js';
 import { isSessionId } from '../../sessions/token.js';
 import { recordUsedSignature } from '../../signature/used-signatures.js';
 import { ROLE_ADMIN } from '../../users/api-user.js';
-import { isPlainObject } from '../../validation/parse-fields.js';
 import { checkAndLaunch } from '../check-and-launch.js';
 import {
   GAME_SESSIONS_PATH,
@@ -39,13 +38,8 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
       schema: v3OpenGameSchema(),
       bodyTypes: ['json'],
       // Who is asking comes first: a caller without access learns nothing about the document's problems.
-      // The signature covers the document as PHP's json_decode reads it (a body that is no object, none).
-      authenticate: (request) =>
-        authenticateV3Caller(
-          context,
-          request,
-          isPlainObject(request.body) ? phpReading(request.body) : new PhpArray(),
-        ),
+      // The signature covers the document as PHP's json_decode reads it (a list too; a scalar, nothing).
+      authenticate: (request) => authenticateV3Caller(context, request, phpReading(request.body)),
       async handler(request, reply, { client, apiUser, usedSignature }) {
         const attributes = readOpenGameDocument(request.body);
         const parsed = parseOpenGameAttributes(attributes);
