@@ -208,6 +208,21 @@ describe('retries against a flaky proxy in front of the real service', () => {
     }
   });
 
+  it("says when to retry once, where the service's 429 already says it in its detail", async () => {
+    await server().addClient();
+    const said = rateLimited('60') as Exclude<ScriptedAnswer, string>;
+    const detail = 'More than 1200 requests in a minute; retry after 60 s';
+    proxy = await startFlakyProxy(server().baseUrl, [
+      { ...said, body: said.body?.replace('Slow down', detail) },
+    ]);
+    const launch = createLaunchClient({ baseUrl: proxy.url, clientId: 'demo', secretKey: 'test_secret' });
+    const error = await launch.createSession('u-1').catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ status: 429, retryAfterSeconds: 60, detail });
+    expect((error as Error).message.match(/retry after 60 s/g), (error as Error).message).toHaveLength(1);
+    await proxy.close();
+    proxy = undefined;
+  });
+
   it('never retries another 4xx, nor a 429 without Retry-After', async () => {
     const noWhen: ScriptedAnswer = { ...(rateLimited('1') as Exclude<ScriptedAnswer, string>), headers: {} };
     const launch = await launchThrough([noWhen]);

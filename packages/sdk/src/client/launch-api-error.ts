@@ -136,7 +136,9 @@ function describe(init: LaunchApiErrorInit, code: LaunchErrorCode, detail: strin
   if (init.hmacSigningText) {
     lines.push(...explainHmacMismatch(init.hmacSigningText.server, init.hmacSigningText.sdk));
   }
-  if (init.retryAfterSeconds !== undefined) lines.push(`retry after ${init.retryAfterSeconds} s`);
+  // The service's 429 says it in its detail already ("…; retry after 17 s"): once is enough.
+  const retry = `retry after ${init.retryAfterSeconds} s`;
+  if (init.retryAfterSeconds !== undefined && !detail.endsWith(retry)) lines.push(retry);
   if (init.requestId !== undefined) lines.push(`request id: ${init.requestId}`);
   if (init.attempts > 1) lines.push(`after ${init.attempts} attempts`);
   return lines.join('\n');

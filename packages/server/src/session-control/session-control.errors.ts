@@ -16,7 +16,9 @@ const {
 /** The access errors of every v3 route, as open-game answers them, and those of the client's request protection. */
 const ACCESS = [
   ...V3_OPEN_GAME_ERRORS.filter((example) =>
-    ['unauthorized', 'forbidden', 'notBound', 'clientRequired', 'clientUnknown'].includes(example.name),
+    ['unauthorized', 'notBearer', 'forbidden', 'notBound', 'clientRequired', 'clientUnknown'].includes(
+      example.name,
+    ),
   ),
   ...PROTECTION_ERRORS,
 ];

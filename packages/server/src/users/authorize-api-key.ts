@@ -9,15 +9,18 @@ export interface ApiUsersByKeyHash {
 }
 
 /**
- * The user behind `Authorization: Bearer <key>`, if it may do `permission`. A malformed header, an
- * unknown key and a revoked key all give one and the same 401, so a caller cannot tell a revoked key
- * from one that never existed; a valid key without the right gives 403.
+ * The user behind `Authorization: Bearer <key>`, if it may do `permission`. An unknown key and a revoked
+ * key give one and the same 401, so a caller cannot tell a revoked key from one that never existed; a
+ * header that is not `Bearer <key>` at all (`Basic …`, an empty Bearer) is a 401 that says so, which
+ * tells nothing about any key; a valid key without the right gives 403.
  *
  * Why looking the key up by its hash is safe against timing attacks: the caller controls the key but
  * not its SHA-256, so however long the lookup takes to compare hashes, the time tells at most how many
  * leading bits of *the hash of the guess* match a stored hash. That says nothing about any real key
  * (it would need a SHA-256 preimage), unlike comparing the key text itself, which leaks it byte by byte.
  */
+export const NOT_BEARER = 'The Authorization header must be Bearer <API key>';
+
 export async function authorizeApiKey(
   live: ApiUsersByKeyHash,
   header: string,
@@ -26,7 +29,8 @@ export async function authorizeApiKey(
   const key = parseBearer(header);
   const user = key === undefined ? undefined : live.findApiUserByKeyHash(hashApiKey(key));
   if (user === undefined || user.revokedAt !== null) {
-    throw new ApiError(ApiError.of('unauthorized', 'The API key is not valid').errors, {
+    const detail = key === undefined ? NOT_BEARER : 'The API key is not valid';
+    throw new ApiError(ApiError.of('unauthorized', detail).errors, {
       headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
     });
   }

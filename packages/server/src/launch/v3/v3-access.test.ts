@@ -75,10 +75,16 @@ describe.each(DIALECTS)('v3 access with an API key on %s', (dialect) => {
       // A key is the whole secret: its hash is what is stored, never a prefix of it.
       await openGame(h(), document, { apiKey: valid.key.slice(0, -1) }),
     ];
-    for (const response of responses) {
+    for (const [index, response] of responses.entries()) {
       expect(response.statusCode).toBe(401);
       expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
-      expect(response.json().errors).toEqual([UNAUTHORIZED]);
+      // Not Bearer at all (Basic, an empty Bearer): said so; any key, unknown or revoked: one answer.
+      const notBearer = index === 2 || index === 3;
+      expect(response.json().errors).toEqual([
+        notBearer
+          ? { ...UNAUTHORIZED, detail: 'The Authorization header must be Bearer <API key>' }
+          : UNAUTHORIZED,
+      ]);
     }
     expect((await openGame(h(), document, { apiKey: valid.key })).statusCode).toBe(201);
   });
@@ -103,7 +109,8 @@ describe.each(DIALECTS)('v3 access with an API key on %s', (dialect) => {
     expect(missing.statusCode).toBe(422);
     expect(missing.json().errors[0]).toMatchObject({
       code: 'field_required',
-      detail: 'The client query parameter cannot be blank',
+      detail:
+        'The client query parameter cannot be blank: with an API key, name the client it acts for (?client=<id>)',
     });
   });
 

@@ -107,7 +107,7 @@ async function authenticateCaller(
   if (authorization !== undefined) {
     const apiUser = await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
     if (clientId === undefined) {
-      throw ApiError.of('field_required', 'The client query parameter cannot be blank');
+      throw ApiError.of('field_required', CLIENT_REQUIRED);
     }
     // Decided before the client is looked up: the answer and its cost are the same whether it exists.
     if (!mayActFor(apiUser, clientId)) throw notBoundToClient();
@@ -126,6 +126,10 @@ async function authenticateCaller(
     }),
   );
 }
+
+/** With an API key, v3 routes that act (open a game, end sessions, block) name the client they act for. */
+export const CLIENT_REQUIRED =
+  'The client query parameter cannot be blank: with an API key, name the client it acts for (?client=<id>)';
 
 /** One answer for every client a key is not bound to, existing or not (docs/design.md §11). */
 export function notBoundToClient(): ApiError {

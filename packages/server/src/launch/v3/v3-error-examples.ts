@@ -1,6 +1,8 @@
 import { COMMON_ERRORS, type ErrorExample, errorExample, refusal } from '../../openapi/error-responses.js';
 import { PROTECTION_ERRORS } from '../../signature/protection-error-examples.js';
+import { NOT_BEARER } from '../../users/authorize-api-key.js';
 import { PLAYER_BLOCKED, signatureHint, USERNAME_EXISTS } from '../launch-error-examples.js';
+import { CLIENT_REQUIRED } from './v3-access.js';
 import { V3_PLAYER_FIELDS, V3_SESSION_FIELDS, v3PlayerPointer, v3SessionPointer } from './v3-fields.js';
 
 const {
@@ -19,6 +21,12 @@ const UNAUTHORIZED = errorExample(
   'Bad, revoked or malformed API key',
   'unauthorized',
   'The API key is not valid',
+);
+const NOT_BEARER_KEY = errorExample(
+  'notBearer',
+  'An Authorization header that is not Bearer <key> (Basic, an empty Bearer)',
+  'unauthorized',
+  NOT_BEARER,
 );
 const FORBIDDEN = errorExample(
   'forbidden',
@@ -56,6 +64,7 @@ export const V3_OPEN_GAME_ERRORS: readonly ErrorExample[] = [
     'The request body must be a JSON:API document with a data object',
   ),
   UNAUTHORIZED,
+  NOT_BEARER_KEY,
   FORBIDDEN,
   NOT_BOUND,
   errorExample(
@@ -142,7 +151,7 @@ export const V3_OPEN_GAME_ERRORS: readonly ErrorExample[] = [
     'clientRequired',
     'With an API key: no client query parameter',
     'field_required',
-    'The client query parameter cannot be blank',
+    CLIENT_REQUIRED,
   ),
   CLIENT_UNKNOWN,
   rateLimited,
@@ -161,6 +170,7 @@ export const V3_GAME_SESSION_ERRORS: readonly ErrorExample[] = [
   ),
   ...PROTECTION_ERRORS,
   UNAUTHORIZED,
+  NOT_BEARER_KEY,
   { ...FORBIDDEN, summary: 'With ?client=: the key user has neither ROLE_ADMIN nor CREATE:OpenGame' },
   {
     ...NOT_BOUND,
