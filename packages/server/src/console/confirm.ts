@@ -4,10 +4,10 @@ import { textField } from './form.js';
 import { type PageFrame, sendPage } from './render.js';
 
 /**
- * The confirmation step of the console's dangerous changes (docs/console.md, "Confirming"): their forms
- * post as any other, and without `confirm=yes` the route changes nothing and answers this page instead
- * (200, at the same URL), which says what the change will do and posts the same fields again with
- * `confirm=yes`. No script: the page is a form like the one that led to it.
+ * The confirmation step of the console's dangerous changes (docs/console.md, "Confirming dangerous
+ * changes"): their forms post as any other, and without `confirm=yes` the route changes nothing and
+ * answers this page instead (200, at the same URL), which says what the change will do and posts the
+ * same fields again with `confirm=yes`. No script: the page is a form like the one that led to it.
  */
 export const CONFIRM_FIELD = 'confirm';
 

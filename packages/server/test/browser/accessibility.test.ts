@@ -101,7 +101,7 @@ describeInChromium('accessibility (axe, WCAG 2.1 AA) in Chromium', () => {
       // The field's error is read with it by screen readers (axe does not check this).
       expect(await page.getAttribute('#f-url-poker', 'aria-describedby')).toContain('e-url-poker');
       expect(await page.getAttribute('#f-url-poker', 'aria-invalid')).toBe('true');
-      // A dangerous change's confirmation page (docs/console.md, "Confirming"): Cancel leaves it.
+      // A change's confirmation page (docs/console.md, "Confirming dangerous changes"); Cancel leaves it.
       await page.getByRole('button', { name: 'Disable the client' }).click();
       await expect.poll(() => page.textContent('h1')).toBe('Disable client casino-1?');
       await check('confirmation');

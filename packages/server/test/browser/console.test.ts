@@ -117,7 +117,7 @@ describeInChromium('the operator console in Chromium', () => {
       const key = await page.getByLabel('Key', { exact: true }).inputValue();
       expect(key).toMatch(/^plk_/);
       await page.getByRole('button', { name: 'Revoke ops-key' }).click();
-      // Asked first (docs/console.md, "Confirming"); the page's button bears the same name.
+      // Asked first (docs/console.md, "Confirming dangerous changes"); its button has the same name.
       await expect.poll(() => page.textContent('h1')).toBe('Revoke the key of API user ops-key?');
       await page.getByRole('button', { name: 'Revoke ops-key' }).click();
       await expect.poll(() => page.textContent('.notice')).toContain('ops-key is revoked');
