@@ -19,13 +19,16 @@ export function isConfirmed(values: FormValues): boolean {
 /** Text in a sentence: a string, or text someone typed (a nick, a reason), shown apart in `<bdi>`. */
 export type ConfirmPart = string | { typed: string };
 
+/** A sentence of such parts, or one without typed text. */
+export type ConfirmText = string | ReadonlyArray<ConfirmPart>;
+
 export interface Confirmation {
   /** The page's heading and title, a question: "Disable client casino-1?". */
-  question: string;
+  question: ConfirmText;
   /** What the change will do, a paragraph each, plainly. */
-  consequences: ReadonlyArray<ReadonlyArray<ConfirmPart>>;
+  consequences: ReadonlyArray<ConfirmText>;
   /** The button that does it, naming the action: "Disable casino-1". */
-  button: string;
+  button: ConfirmText;
   /** Where the form posts: the route the form came to. */
   action: string;
   /** The page the form was on, where Cancel leads. */
@@ -47,5 +50,21 @@ export function sendConfirmation(
     (entry): entry is [string, string] =>
       typeof entry[1] === 'string' && entry[0] !== '_csrf' && entry[0] !== CONFIRM_FIELD,
   );
-  return sendPage(reply, 'confirm', { ...frame, title: confirmation.question, confirmation, fields });
+  const title = partsOf(confirmation.question)
+    .map((part) => (typeof part === 'string' ? part : part.typed))
+    .join('');
+  return sendPage(reply, 'confirm', {
+    ...frame,
+    title,
+    question: partsOf(confirmation.question),
+    consequences: confirmation.consequences.map(partsOf),
+    button: partsOf(confirmation.button),
+    action: confirmation.action,
+    cancel: confirmation.cancel,
+    fields,
+  });
+}
+
+function partsOf(text: ConfirmText): ReadonlyArray<ConfirmPart> {
+  return typeof text === 'string' ? [text] : text;
 }

@@ -172,10 +172,11 @@ describe.each(DIALECTS)('the console asks before a dangerous change, on %s', (di
     const { body, fields } = await confirmationOf(browser, `/console/players/${id}/block`, form);
     expect(body).not.toContain('<script>');
     expect(body).not.toContain('<i>Nick</i>');
-    expect(body).toContain('<h1>Block player &lt;i&gt;Nick&lt;/i&gt; of casino-1?</h1>');
+    expect(body).toContain('<h1>Block player <bdi>&lt;i&gt;Nick&lt;/i&gt;</bdi> of casino-1?</h1>');
+    expect(body).toContain('<title>Block player &lt;i&gt;Nick&lt;/i&gt; of casino-1? ·');
     expect(body).toContain('Its 2 live sessions end now.');
     expect(body).toContain('until 2099-01-01 00:00:00 UTC (reason: <bdi>&lt;script&gt;alert(&quot;x&quot;)');
-    expect(body).toContain('Block &lt;i&gt;Nick&lt;/i&gt;</button>');
+    expect(body).toContain('>Block <bdi>&lt;i&gt;Nick&lt;/i&gt;</bdi></button>');
     expect(body).toContain(`<a href="/console/players/${id}">Cancel</a>`);
     expect(fields.reason).toBe(reason);
     expect(await findLiveSessionsOfPlayer(h().db, id, h().clock.now())).toHaveLength(2);

@@ -211,7 +211,7 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
           const reason: ConfirmPart[] =
             block.reason === undefined ? [] : [' (reason: ', { typed: block.reason }, ')'];
           return sendConfirmation(reply, frame(signedIn), values, {
-            question: `Block player ${name} of ${found.client.id}?`,
+            question: ['Block player ', { typed: name }, ` of ${found.client.id}?`],
             consequences: [
               [
                 live === 0
@@ -223,7 +223,7 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
               ],
               [`The webhook endpoints of ${found.client.id} are told (player.blocked, session.revoked).`],
             ],
-            button: `Block ${name}`,
+            button: ['Block ', { typed: name }],
             action: `${PLAYERS}/${encodeURIComponent(id)}/block`,
             cancel: `${PLAYERS}/${encodeURIComponent(id)}`,
           });
