@@ -292,7 +292,7 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
       expect(forged.body, url).not.toContain('class="notice"');
     }
     // The console's own redirect carries the proof, and its page shows the notice.
-    const disabled = await browser.post('/console/clients/casino-1/disable');
+    const disabled = await browser.post('/console/clients/casino-1/disable', { confirm: 'yes' });
     expect(disabled.statusCode).toBe(303);
     const location = String(disabled.headers.location);
     expect((await browser.get(location)).body).toContain('class="notice"');

@@ -101,6 +101,11 @@ describeInChromium('accessibility (axe, WCAG 2.1 AA) in Chromium', () => {
       // The field's error is read with it by screen readers (axe does not check this).
       expect(await page.getAttribute('#f-url-poker', 'aria-describedby')).toContain('e-url-poker');
       expect(await page.getAttribute('#f-url-poker', 'aria-invalid')).toBe('true');
+      // A change's confirmation page (docs/console.md, "Confirming dangerous changes"); Cancel leaves it.
+      await page.getByRole('button', { name: 'Disable the client' }).click();
+      await expect.poll(() => page.textContent('h1')).toBe('Disable client casino-1?');
+      await check('confirmation');
+      await page.getByRole('link', { name: 'Cancel' }).click();
 
       for (const [name, launched] of [
         ['v2 lobby', lobby],

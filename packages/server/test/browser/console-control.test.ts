@@ -96,6 +96,10 @@ describeInChromium('the console controls webhooks, player blocks and every insta
       await expect.poll(() => page.textContent('#e-until')).toContain('must be an ISO 8601 date and time');
       await page.getByLabel('Until').fill('2099-01-01T00:00:00Z');
       await page.getByRole('button', { name: 'Block the player' }).click();
+      // Asked first, with what ends: nothing is blocked until the page's button is pressed.
+      await expect.poll(() => page.textContent('main')).toContain('Its 1 live session ends now.');
+      expect(await blockedAt(playerId)).toBeNull();
+      await page.getByRole('button', { name: `Block One${dialect}` }).click();
       await expect
         .poll(() => page.textContent('.notice'))
         .toBe('Blocked: its launches are refused; 1 live session ended.');
@@ -175,6 +179,7 @@ describeInChromium('the console controls webhooks, player blocks and every insta
 
       await page.goto(url(`/console/webhooks/${endpoint?.id}`));
       await page.getByRole('button', { name: 'Remove the endpoint' }).click();
+      await page.getByRole('button', { name: `Remove ${endpoint?.id}` }).click();
       await expect.poll(() => page.textContent('.notice')).toContain('removed, with its deliveries');
       expect(await listWebhookEndpoints(db(), client.id)).toEqual([]);
 
@@ -259,6 +264,7 @@ describeInChromium('the console controls webhooks, player blocks and every insta
         await ui.signIn('alice');
         await page.goto(url(`/console/clients/${client.id}`));
         await page.getByRole('button', { name: 'Disable the client' }).click();
+        await page.getByRole('button', { name: `Disable ${client.id}` }).click();
         await expect.poll(() => page.textContent('.notice')).toContain('Disabled');
         expect((await findClient(db(), client.id))?.active).toBe(false);
         await expect.poll(launchOnOther, untilOther).toMatch(/^create session: 400 /);

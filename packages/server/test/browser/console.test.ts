@@ -117,6 +117,9 @@ describeInChromium('the operator console in Chromium', () => {
       const key = await page.getByLabel('Key', { exact: true }).inputValue();
       expect(key).toMatch(/^plk_/);
       await page.getByRole('button', { name: 'Revoke ops-key' }).click();
+      // Asked first (docs/console.md, "Confirming dangerous changes"); its button has the same name.
+      await expect.poll(() => page.textContent('h1')).toBe('Revoke the key of API user ops-key?');
+      await page.getByRole('button', { name: 'Revoke ops-key' }).click();
       await expect.poll(() => page.textContent('.notice')).toContain('ops-key is revoked');
 
       await page.getByRole('link', { name: 'Currencies', exact: true }).click();
@@ -145,6 +148,7 @@ describeInChromium('the operator console in Chromium', () => {
       // Disabled, its launches are refused at once; enabled, they work again.
       await page.goto(url('/console/clients/casino-1'));
       await page.getByRole('button', { name: 'Disable the client' }).click();
+      await page.getByRole('button', { name: 'Disable casino-1' }).click();
       await expect.poll(() => page.textContent('.notice')).toContain('Disabled');
       await service.server.live.refresh();
       await expect(service.createV2Session({ ...client, secretKey: rotated }, 'player-7')).rejects.toThrow(
@@ -186,6 +190,64 @@ describeInChromium('the operator console in Chromium', () => {
         expect(await page.evaluate('document.documentElement.scrollWidth'), path).toBeLessThanOrEqual(390);
       }
       await shot('client-narrow.png');
+      expect(problems).toEqual([]);
+    });
+
+    it('asks before a change that breaks something at once: the page says what will happen, Cancel changes nothing, its button acts', async () => {
+      const { service, page, problems } = ui;
+      const db = service.server.database.db;
+      const client = await service.addClient({ id: `careful-${dialect}` });
+      const launched = await service.createV2Session(client, 'p-1');
+      const sessionAnswers = async () =>
+        (
+          await fetch(url('/api/web/v2/app/session'), {
+            headers: { authorization: `Bearer ${launched.auth}` },
+          })
+        ).status;
+      await signInWithKeyboard('alice');
+      const base = url(`/console/clients/${client.id}`);
+
+      await page.goto(base);
+      await page.getByRole('button', { name: 'Disable the client' }).click();
+      await page.waitForURL(`${base}/disable`);
+      expect(await page.textContent('h1')).toBe(`Disable client ${client.id}?`);
+      expect(await page.textContent('main')).toContain('Every live session of its players ends now');
+      expect(await page.locator('main form input[name="confirm"]').inputValue()).toBe('yes');
+      expect(await page.getByRole('button', { name: `Disable ${client.id}` }).getAttribute('class')).toBe(
+        'danger',
+      );
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      await page.waitForURL(base);
+      expect((await findClient(db, client.id))?.active).toBe(true);
+      expect(await sessionAnswers()).toBe(200);
+      // The action's URL opened (a GET) is no action either.
+      expect((await page.goto(`${base}/disable`))?.status()).toBe(404);
+      expect((await findClient(db, client.id))?.active).toBe(true);
+
+      // A rotation with no overlap is asked about; with one, it is not (nothing breaks).
+      await page.goto(base);
+      await page.getByLabel('Overlap in hours (0: none)').fill('0');
+      await page.getByRole('button', { name: 'Rotate the secret' }).click();
+      await expect
+        .poll(() => page.textContent('h1'))
+        .toBe(`Rotate the secret of ${client.id} with no overlap?`);
+      expect(await page.textContent('main')).toContain('The current secret stops signing at once');
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      await page.waitForURL(base);
+      expect((await findClient(db, client.id))?.secretKey).toBe(client.secretKey);
+      await page.getByLabel('Overlap in hours (0: none)').fill('0');
+      await page.getByRole('button', { name: 'Rotate the secret' }).click();
+      await page.getByRole('button', { name: `Rotate the secret of ${client.id} now` }).click();
+      expect(await page.getByLabel('Secret', { exact: true }).inputValue()).toMatch(/^[0-9a-f]{64}$/);
+      expect(await page.textContent('.notice')).toContain('the previous one no longer signs');
+      expect((await findClient(db, client.id))?.secretKey).not.toBe(client.secretKey);
+
+      await page.goto(base);
+      await page.getByRole('button', { name: 'Disable the client' }).click();
+      await page.getByRole('button', { name: `Disable ${client.id}` }).click();
+      await expect.poll(() => page.textContent('.notice')).toContain('Disabled');
+      expect((await findClient(db, client.id))?.active).toBe(false);
+      expect(await sessionAnswers()).toBe(401);
       expect(problems).toEqual([]);
     });
 

@@ -14,6 +14,7 @@ import {
 import type { AppContext } from '../../app-context.js';
 import { requestProtection } from '../../clients/client.js';
 import { findClientForUpdate, listClientsWindow } from '../../clients/client.repository.js';
+import { isConfirmed, sendConfirmation } from '../confirm.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import {
   CHANGED_MEANWHILE,
@@ -273,7 +274,8 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       role: 'admin',
       async handler(request, reply, signedIn) {
         const id = pathParam(request.params, 'id');
-        const overlapHours = textField(formOf(request.body), 'overlap-hours', 5);
+        const values = formOf(request.body);
+        const overlapHours = textField(values, 'overlap-hours', 5);
         const hours = Number(overlapHours);
         if (!/^\d{1,4}$/.test(overlapHours) || hours > MAX_OVERLAP_HOURS) {
           return clientPage(
@@ -283,6 +285,29 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
             { rotation: { overlapHours, error: `A whole number of hours from 0 to ${MAX_OVERLAP_HOURS}.` } },
             422,
           );
+        }
+        if (hours === 0 && !isConfirmed(values)) {
+          // Without an overlap the current secret dies at once: every launch the integrator signs with it
+          // is refused until it has the new one. With one, nothing breaks, and no confirmation is asked.
+          const found = await findClientOrFail(context.db, id);
+          if (!found.ok) return clientPage(reply, signedIn, id);
+          const kept = found.value.previousSecret;
+          const keptStillSigns = !!kept && Date.parse(kept.until) > context.clock().getTime();
+          return sendConfirmation(reply, frame(signedIn), values, {
+            question: `Rotate the secret of ${id} with no overlap?`,
+            consequences: [
+              [
+                `The current secret stops signing at once${keptStillSigns ? ', and so does the previous one it still kept' : ''}: `,
+                `every launch ${id} signs with it is refused (invalid_signature) until the integrator uses the new secret, shown once on the next page.`,
+              ],
+              [
+                'To let the integrator switch without a refused launch, cancel and rotate with an overlap of some hours.',
+              ],
+            ],
+            button: `Rotate the secret of ${id} now`,
+            action: `${CLIENTS}/${encodeURIComponent(id)}/rotate`,
+            cancel: `${CLIENTS}/${encodeURIComponent(id)}`,
+          });
         }
         const secret = generateClientSecret();
         const now = signedIn.admin.clock();
@@ -317,6 +342,25 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       role: 'admin',
       async handler(request, reply, signedIn) {
         const id = pathParam(request.params, 'id');
+        const values = formOf(request.body);
+        if (!isConfirmed(values)) {
+          const found = await findClientOrFail(context.db, id);
+          if (!found.ok) return clientPage(reply, signedIn, id);
+          // No count of the live sessions it ends: sessions have no index by client (docs/design.md), so
+          // counting them would read every live session, as the disable itself does.
+          return sendConfirmation(reply, frame(signedIn), values, {
+            question: `Disable client ${id}?`,
+            consequences: [
+              [
+                `Every live session of its players ends now, on every instance, and every request of ${id} is refused until it is enabled again.`,
+              ],
+              ['Enabling it later does not bring the ended sessions back: its players launch again.'],
+            ],
+            button: `Disable ${id}`,
+            action: `${CLIENTS}/${encodeURIComponent(id)}/disable`,
+            cancel: `${CLIENTS}/${encodeURIComponent(id)}`,
+          });
+        }
         const disabled = await disableClient(signedIn.admin, { id });
         if (!disabled.ok) return clientPage(reply, signedIn, id, { notice: disabled.reason }, 404);
         return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=disabled`), 303);

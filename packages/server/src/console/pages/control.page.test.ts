@@ -123,7 +123,7 @@ describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) =
     const browser = consoleClient(h().app);
     await browser.signIn('alice');
     const reason = 'cheating\u202E .desufer era sehcnual stI';
-    const blocked = await browser.post(`/console/players/${id}/block`, { reason });
+    const blocked = await browser.post(`/console/players/${id}/block`, { reason, confirm: 'yes' });
     expect(blocked.statusCode, blocked.body).toBe(303);
     const page = await browser.get(`/console/players/${id}`);
     expect(page.body).toContain(`: <bdi>${reason}</bdi>. Its launches are refused.`);

@@ -8,6 +8,7 @@ import { integratorPlayerId, type Player } from '../../players/player.js';
 import { findPlayerAnywhere, type PlayerKey, searchPlayers } from '../../players/player-search.js';
 import { findControlledPlayer, isBlocked } from '../../session-control/player-block.js';
 import { findLiveSessionsOfPlayer } from '../../sessions/session-search.js';
+import { type ConfirmPart, isConfirmed, sendConfirmation } from '../confirm.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import {
   type FormValues,
@@ -200,6 +201,33 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
         }
         const found = await playerOf(id);
         if (!found) return noSuchPlayer(reply, signedIn, id);
+        if (!isConfirmed(values)) {
+          // The count its page shows too: one player's live sessions (docs/design.md).
+          const now = context.clock();
+          const live = (await findLiveSessionsOfPlayer(context.db, found.player.id, now)).length;
+          const controlled = await findControlledPlayer(context.db, found.client, found.ref.userId);
+          const replaces = isBlocked(controlled?.block, now);
+          const name = found.player.nick ?? found.player.externalId;
+          const reason: ConfirmPart[] =
+            block.reason === undefined ? [] : [' (reason: ', { typed: block.reason }, ')'];
+          return sendConfirmation(reply, frame(signedIn), values, {
+            question: ['Block player ', { typed: name }, ` of ${found.client.id}?`],
+            consequences: [
+              [
+                live === 0
+                  ? 'It has no live session now. '
+                  : `Its ${format.counted(live, 'live session')} ${live === 1 ? 'ends' : 'end'} now. `,
+                `Its launches are refused ${checked.value.until === null ? 'until it is unblocked' : `until ${format.time(checked.value.until)}`}`,
+                ...reason,
+                replaces ? ', replacing the block it has.' : '.',
+              ],
+              [`The webhook endpoints of ${found.client.id} are told (player.blocked, session.revoked).`],
+            ],
+            button: ['Block ', { typed: name }],
+            action: `${PLAYERS}/${encodeURIComponent(id)}/block`,
+            cancel: `${PLAYERS}/${encodeURIComponent(id)}`,
+          });
+        }
         const done = await blockPlayerAsOperator(signedIn.admin, { ...found.ref, block });
         if (!done.ok)
           return playerPage(

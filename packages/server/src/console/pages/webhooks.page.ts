@@ -21,6 +21,7 @@ import {
   listWebhookEndpoints,
 } from '../../webhooks/webhook-endpoint.repository.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-event.js';
+import { isConfirmed, sendConfirmation } from '../confirm.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import {
   CHANGED_MEANWHILE,
@@ -296,6 +297,25 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       async handler(request, reply, signedIn) {
         const id = pathParam(request.params, 'id');
         const endpoint = await findWebhookEndpoint(context.db, id);
+        const values = formOf(request.body);
+        if (!endpoint) return notFound(reply, signedIn, `No webhook endpoint "${id}".`, CLIENTS);
+        if (!isConfirmed(values)) {
+          // No count of its deliveries: a busy endpoint keeps a week of them, and counting reads them all.
+          return sendConfirmation(reply, frame(signedIn), values, {
+            question: `Remove webhook endpoint ${id}?`,
+            consequences: [
+              [
+                `The endpoint of ${endpoint.clientId} at `,
+                { typed: endpoint.url },
+                ' is deleted, with all its deliveries: pending ones are never sent, and none can be sent again.',
+              ],
+              ['To stop deliveries for a while, cancel and disable it instead: that can be undone.'],
+            ],
+            button: `Remove ${id}`,
+            action: `${WEBHOOKS}/${encodeURIComponent(id)}/remove`,
+            cancel: `${WEBHOOKS}/${encodeURIComponent(id)}`,
+          });
+        }
         const removed = await removeWebhookEndpoint(signedIn.admin, { id });
         if (!endpoint || !removed.ok)
           return notFound(reply, signedIn, `No webhook endpoint "${id}".`, CLIENTS);
