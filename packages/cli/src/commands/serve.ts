@@ -61,9 +61,13 @@ export const serveCommand: Command = {
   async run(_args, context) {
     const config = loadConfig(context.env);
     // Loaded here only: the HTTP stack would triple the start-up time of every other command.
-    const { closeOnSignals, stagingExposureWarning, startServer } = await import('@poker-launch/server');
+    const { closeOnSignals, ListenError, stagingExposureWarning, startServer } = await import(
+      '@poker-launch/server'
+    );
     const notes = databaseNotes(config.database, { serving: true });
     const server = await startServer(config).catch((error: unknown) => {
+      // The database was reached and prepared before the listen: its address is not the database's fault.
+      if (error instanceof ListenError) throw new CommandError(`cannot start: ${error.message}`);
       const message = databaseProblem(error);
       // "role "poker" does not exist" alone does not say which server said it.
       throw new CommandError(
