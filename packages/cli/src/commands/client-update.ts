@@ -11,6 +11,7 @@ import {
   CLIENT_OPTIONS_HELP,
   CLIENT_OPTIONS_USAGE,
   CLIENT_UPDATE_OPTIONS,
+  noSecretWarning,
   parseOverlap,
   readClientChanges,
   readSecretFromInput,
@@ -87,6 +88,7 @@ export const clientUpdateCommand: Command = {
       context.out(
         `secret: ${generated}   (store it now; poker-launch client show ${id} --show-secret prints it again)`,
       );
+    if (changes.secretKey === null) context.err(noSecretWarning(id));
     return 0;
   },
 };
