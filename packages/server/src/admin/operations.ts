@@ -1,6 +1,11 @@
 import { urlWithoutQuery } from '../http/url-without-query.js';
-import { addApiUserChange, bindApiUserClientsChange, revokeApiUserChange } from './api-user-admin.js';
-import { audited } from './audited.js';
+import {
+  addApiUserChange,
+  bindApiUserClientsChange,
+  describeBinding,
+  revokeApiUserChange,
+} from './api-user-admin.js';
+import { audited, describeInput, NOTHING_CHANGED } from './audited.js';
 import {
   addClient as addClientChange,
   changeClient,
@@ -87,9 +92,12 @@ export const addPlayer = audited('player.add', registerPlayer, (registration, pl
 }));
 
 export const addApiUser = audited('api-user.add', addApiUserChange);
-export const revokeApiUser = audited('api-user.revoke', revokeApiUserChange);
+// Revoked already: the first revocation stands, and nothing is recorded again.
+export const revokeApiUser = audited('api-user.revoke', revokeApiUserChange, (input, { revokedBefore }) =>
+  revokedBefore === null ? describeInput(input) : NOTHING_CHANGED,
+);
 /** Sets the clients a key may act for (replacing those it had): the CLI's `user update`, the console's API users page. */
-export const bindApiUserClients = audited('api-user.bind-clients', bindApiUserClientsChange);
+export const bindApiUserClients = audited('api-user.bind-clients', bindApiUserClientsChange, describeBinding);
 
 export const endSession = audited('session.end', endSessionChange);
 export const endPlayerSessions = audited('player.end-sessions', endPlayerSessionsChange);
