@@ -187,3 +187,14 @@ function readProtectionChanges(values: ParsedArgs['values']): ClientChanges {
 function negated(values: ParsedArgs['values'], name: string): boolean {
   return values[name] === false || values[`no-${name}`] === true;
 }
+
+/**
+ * Said on stderr whenever a command leaves a client without a secret: nothing then proves a request is the
+ * integrator's, and any request launches any of its players (docs/security.md).
+ */
+export function noSecretWarning(id: string): string {
+  return (
+    `warning: client ${id} has no secret: its requests need no signature, so anyone who can reach the API ` +
+    `launches any of its players; set one with: poker-launch client update ${id} --rotate-secret`
+  );
+}

@@ -14,6 +14,7 @@ import {
 } from '@poker-launch/server/admin';
 import { type CommandContext, CommandError } from './command.js';
 import { databaseNotes, missingDatabase } from './database-notice.js';
+import { tlsProblem } from './database-tls.js';
 
 type DatabaseConfig = ReturnType<typeof loadConfig>['database'];
 
@@ -83,12 +84,16 @@ export async function withOpenDatabase<T>(
   const config = loadConfig(context.env);
   const notes = databaseNotes(config.database, { serving: false });
   const database = await openDatabase(config.database, options).catch((error: unknown) => {
-    throw new CommandError(`cannot open the database: ${databaseProblem(error)}`);
+    throw new CommandError(
+      tlsProblem(error, config.database) ?? `cannot open the database: ${databaseProblem(error)}`,
+    );
   });
   for (const note of notes) context.err(note);
   try {
     return await work(database);
   } catch (error) {
+    const tls = tlsProblem(error, config.database);
+    if (tls !== undefined) throw new CommandError(tls);
     // A PostgreSQL pool connects at its first query, so a database that is down, unknown or refuses the
     // role fails here, not in openDatabase: one line that says so, not the driver's stack trace.
     if (!(error instanceof CommandError) && isDatabaseUnavailable(error)) {

@@ -14,3 +14,26 @@ export function limitOf(value: unknown): number {
   }
   return limit;
 }
+
+/** --before read as a record id: the list goes on below it, as the console's "Older" link does. */
+export function beforeOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(text)) {
+    throw new UsageError(
+      `--before takes the id of a record listed (its "id" in --json), got "${text.slice(0, 64)}"`,
+    );
+  }
+  return text;
+}
+
+/**
+ * Said on stderr when a list stopped at its limit and older rows exist: the output alone (50 rows, say)
+ * would pass for all of them. Names the flags that read on; stdout stays the list alone (valid --json).
+ */
+export function olderRowsNotice(command: string, limit: number, lastId: string): string {
+  return (
+    `showing the newest ${limit}; older ones exist: read on with ${command} --before ${lastId}` +
+    (limit < MAX_LIMIT ? ` (and --limit up to ${MAX_LIMIT})` : '')
+  );
+}

@@ -191,6 +191,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ REDIS_URL: 'redis://cache/' }).redis?.url).toBe('redis://cache/');
   });
 
+  it.each([
+    'postgres://app@db.internal/poker?sslmode=verify-full',
+    'postgres:///poker?host=/var/run/postgresql',
+    'postgresql://app:p%2Fw@db.internal:5432/poker#x',
+  ])('takes a PostgreSQL URL that names its database: %s', (url) => {
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ dialect: 'postgres', url });
+  });
+
   it('is frozen', () => {
     expect(Object.isFrozen(loadConfig({}))).toBe(true);
   });
@@ -198,6 +206,9 @@ describe('loadConfig', () => {
   it.each([
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be sqlite:<path> or postgres:/],
     [{ DATABASE_URL: 'sqlite:' }, /DATABASE_URL: sqlite: needs a file path/],
+    [{ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/' }, /DATABASE_URL names no database/],
+    [{ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432' }, /DATABASE_URL names no database/],
+    [{ DATABASE_URL: 'postgresql://u:p@db/?sslmode=require' }, /DATABASE_URL names no database/],
     [{ PORT: '0' }, /PORT must be a whole number from 1 to 65535, got "0"/],
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ PUBLIC_URL: 'ftp://x.example' }, /PUBLIC_URL must be an http\(s\) URL/],

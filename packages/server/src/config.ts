@@ -111,6 +111,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   });
 }
 
+/** True when the path of a postgres:// URL, after the host and before any ?query, names a database. */
+function namesPostgresDatabase(url: string): boolean {
+  const path = url.replace(/^postgres(ql)?:\/\/[^/?#]*/, '').replace(/[?#].*$/s, '');
+  return path.replace(/^\//, '') !== '';
+}
+
 export function parseDatabaseUrl(url: string): DatabaseConfig {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
@@ -118,7 +124,17 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
       throw new ConfigError('DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/poker-launch.db');
     return Object.freeze({ dialect: 'sqlite', path });
   }
-  if (/^postgres(ql)?:\/\//.test(url)) return Object.freeze({ dialect: 'postgres', url });
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    // Without one, PostgreSQL connects to the database named like the role (often "postgres", the
+    // maintenance database), and `serve` would migrate the service's tables into it.
+    if (!namesPostgresDatabase(url)) {
+      throw new ConfigError(
+        "DATABASE_URL names no database: PostgreSQL would use the role's own (often postgres, the " +
+          'maintenance database); end it with the name, e.g. postgres://user@host:5432/poker',
+      );
+    }
+    return Object.freeze({ dialect: 'postgres', url });
+  }
   throw new ConfigError('DATABASE_URL must be sqlite:<path> or postgres://user@host:port/database');
 }
 

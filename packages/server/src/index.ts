@@ -7,6 +7,7 @@ export type { Database } from './db/database.js';
 export { isUniqueViolation, openDatabase } from './db/open-database.js';
 export type { Db } from './db/schema.js';
 export type { LaunchWrite } from './db/session-store.js';
+export { ListenError } from './listen-error.js';
 export { LiveConfig } from './live-config/live-config.js';
 export { stagingExposureWarning } from './ops/staging-exposure.js';
 export { profileColumns } from './players/player.repository.js';

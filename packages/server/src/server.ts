@@ -6,6 +6,7 @@ import { schemaBehindMessage } from './db/migrations.js';
 import { openDatabase } from './db/open-database.js';
 import type { SessionStore } from './db/session-store.js';
 import { warnOfReadableStore } from './db/sqlite/readable-store.js';
+import { ListenError } from './listen-error.js';
 import { LiveConfig } from './live-config/live-config.js';
 import { serviceState, stopReadiness } from './ops/draining.js';
 import { histogramSeries } from './ops/metric-series.js';
@@ -75,7 +76,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     live.start(running.log);
     warnOfUnboundKeys(live.apiUsers, running.log);
     if (config.database.dialect === 'sqlite') warnOfReadableStore(config.database.path, running.log);
-    const address = await app.listen({ host: config.host, port: config.port });
+    const address = await app.listen({ host: config.host, port: config.port }).catch((error: unknown) => {
+      throw new ListenError(config.host, config.port, error);
+    });
     // Fastify's logger is pino's, which flushes its destination (http/log-destination.ts).
     const flushLog = () => (running.log as FastifyBaseLogger & { flush(): void }).flush();
     return {

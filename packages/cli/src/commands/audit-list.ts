@@ -7,36 +7,49 @@ import {
 } from '@poker-launch/server/admin';
 import { type Command, type CommandContext, UsageError } from '../command.js';
 import { withDatabase } from '../database.js';
-import { DEFAULT_LIMIT, limitOf, MAX_LIMIT } from '../list-limit.js';
+import { beforeOf, DEFAULT_LIMIT, limitOf, MAX_LIMIT, olderRowsNotice } from '../list-limit.js';
 import { JSON_OPTION, printJson, printTable } from '../output.js';
 
 const MAX_SEARCH_LENGTH = 100;
 
 export const auditListCommand: Command = {
-  usage: '[--search <text>] [--limit <n>] [--json]',
+  usage: '[--search <text>] [--limit <n>] [--before <id>] [--json]',
   help: [
     '',
     `The newest first, ${DEFAULT_LIMIT} by default (--limit: 1 to ${MAX_LIMIT}): when, who (cli: the user at a host;`,
     'console: the operator from an address), the action, its target and what changed (secrets only as',
     `"(set)"). --search: the records whose action or target contains the text, among the latest ${AUDIT_SEARCH_SCAN.toLocaleString('en')}.`,
-    'Reads only.',
+    '--before <id>: the records older than that one (an id from --json): the next page. When more',
+    'records exist than were printed, it says so on stderr, with the --before that reads on. Reads only.',
     '',
     'example: poker-launch audit list --search casino-1',
+    'example: poker-launch audit list --json --limit 1000 --before <id of the last record printed>',
   ],
-  options: { ...JSON_OPTION, search: { type: 'string' }, limit: { type: 'string' } },
+  options: {
+    ...JSON_OPTION,
+    search: { type: 'string' },
+    limit: { type: 'string' },
+    before: { type: 'string' },
+  },
   positionals: [0, 0],
   async run({ values }, context) {
     const limit = limitOf(values.limit);
     const search = searchOf(values.search);
-    const { records, readTo } = await withDatabase(context, async (db) =>
+    const before = beforeOf(values.before);
+    // One more than printed: whether older records exist, said on stderr (a page of 50 is not the log).
+    const { records: read, readTo } = await withDatabase(context, async (db) =>
       search === undefined
-        ? { records: await listAuditRecords(db, { limit }), readTo: undefined }
-        : searchAuditRecords(db, { limit, search }),
+        ? { records: await listAuditRecords(db, { limit: limit + 1, before }), readTo: undefined }
+        : searchAuditRecords(db, { limit: limit + 1, search, before }),
     );
+    const records = read.slice(0, limit);
     if (values.json) printJson(context, records);
     else if (records.length === 0) context.out(search === undefined ? 'no records' : 'no record matches');
     else printRecords(context, records);
-    if (readTo !== undefined && records.length < limit) {
+    const last = records.at(-1);
+    if (read.length > limit && last !== undefined) {
+      context.err(olderRowsNotice(`audit list${search === undefined ? '' : ' --search …'}`, limit, last.id));
+    } else if (readTo !== undefined) {
       context.err(
         `searched the latest ${AUDIT_SEARCH_SCAN.toLocaleString('en')} records, back to ${auditRecordTime(readTo)}; older ones were not read`,
       );

@@ -4,6 +4,7 @@ import {
   CLIENT_OPTIONS,
   CLIENT_OPTIONS_HELP,
   CLIENT_OPTIONS_USAGE,
+  noSecretWarning,
   readClientChanges,
   readSecretFromInput,
 } from '../client-options.js';
@@ -36,7 +37,7 @@ export const clientAddCommand: Command = {
       context.out(
         `secret: ${generated}   (store it now; poker-launch client show ${client.id} --show-secret prints it again)`,
       );
-    else if (client.secretKey === null) context.out('no secret: its requests need no sign');
+    else if (client.secretKey === null) context.err(noSecretWarning(client.id));
     return 0;
   },
 };

@@ -11,6 +11,7 @@ import {
   CLIENT_OPTIONS_HELP,
   CLIENT_OPTIONS_USAGE,
   CLIENT_UPDATE_OPTIONS,
+  noSecretWarning,
   parseOverlap,
   readClientChanges,
   readSecretFromInput,
@@ -68,9 +69,20 @@ export const clientUpdateCommand: Command = {
         : isProtectionOnly(changes)
           ? protectClient
           : updateClient;
-    const client = await withAdmin(context, async (admin) =>
+    const { client, changed } = await withAdmin(context, async (admin) =>
       valueOrFail(await operation({ ...admin, clock: () => now }, { id, changes })),
     );
+    if (Object.keys(changed).length === 0) {
+      // Nothing written and nothing recorded in the audit log (docs/design.md, "Administrative changes").
+      const only = Object.keys(changes);
+      context.out(
+        only.length === 1 && only[0] === 'active'
+          ? `nothing changed: client ${id} was already enabled`
+          : `nothing changed: client ${id} was already so`,
+      );
+      if (changes.secretKey === null) context.err(noSecretWarning(id));
+      return 0;
+    }
     const widening = toClientJson(client, now).replayWidening;
     if (changes.replayWindowSeconds !== undefined && widening !== null)
       context.out(
@@ -87,6 +99,7 @@ export const clientUpdateCommand: Command = {
       context.out(
         `secret: ${generated}   (store it now; poker-launch client show ${id} --show-secret prints it again)`,
       );
+    if (changes.secretKey === null) context.err(noSecretWarning(id));
     return 0;
   },
 };

@@ -112,6 +112,17 @@ describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
       'poker-launch client add: client "casino-1" exists already; change it with "client update casino-1"\n',
     );
   });
+  it('warns on stderr whenever a client is left without a secret, by add or by update', async () => {
+    const warning = (id: string) =>
+      `warning: client ${id} has no secret: its requests need no signature, so anyone who can reach the API launches any of its players; set one with: poker-launch client update ${id} --rotate-secret\n`;
+    const added = await cli('client', 'add', 'open', '--no-secret');
+    expect(added).toMatchObject({ code: 0, stdout: 'client open added\n', stderr: warning('open') });
+    expect((await cli('client', 'add', 'signed', '--secret', 'the-first-secret-00')).stderr).toBe('');
+    const removed = await cli('client', 'update', 'signed', '--no-secret');
+    expect(removed).toMatchObject({ code: 0, stdout: 'client signed updated\n', stderr: warning('signed') });
+    expect((await cli('client', 'update', 'signed', '--currency-mandatory')).stderr).toBe('');
+  });
+
   it("disables a client and revokes its players' live sessions, not the expired ones", async () => {
     await cli('client', 'add', 'casino-1', '--no-secret');
     const playerId = (await cli('player', 'add', 'u1', '--client', 'casino-1')).stdout.trim();

@@ -8,10 +8,13 @@ export const currencyDisableCommand: Command = {
   help: ['', 'example: poker-launch currency disable USD'],
   positionals: [1, Number.POSITIVE_INFINITY],
   async run({ positionals }, context) {
-    const codes = await withAdmin(context, async (admin) =>
+    const { codes, changed } = await withAdmin(context, async (admin) =>
       valueOrFail(await disableCurrencies(admin, { codes: positionals })),
     );
     context.out(`inactive: ${codes.join(' ')}`);
+    // Only the others were changed, and recorded (docs/design.md, "Administrative changes").
+    const already = codes.filter((code) => !changed.includes(code));
+    if (already.length > 0) context.out(`inactive already, nothing changed: ${already.join(' ')}`);
     return 0;
   },
 };

@@ -8,10 +8,13 @@ export const currencyEnableCommand: Command = {
   help: ['', 'example: poker-launch currency enable EUR USD'],
   positionals: [1, Number.POSITIVE_INFINITY],
   async run({ positionals }, context) {
-    const codes = await withAdmin(context, async (admin) =>
+    const { codes, changed } = await withAdmin(context, async (admin) =>
       valueOrFail(await enableCurrencies(admin, { codes: positionals })),
     );
     context.out(`active: ${codes.join(' ')}`);
+    // Only the others were changed, and recorded (docs/design.md, "Administrative changes").
+    const already = codes.filter((code) => !changed.includes(code));
+    if (already.length > 0) context.out(`active already, nothing changed: ${already.join(' ')}`);
     return 0;
   },
 };

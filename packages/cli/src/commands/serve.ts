@@ -7,6 +7,7 @@ import {
 import { type Command, CommandError } from '../command.js';
 import { databaseProblem, unreachableAdvice } from '../database.js';
 import { databaseNotes, describeDatabase } from '../database-notice.js';
+import { tlsProblem } from '../database-tls.js';
 import { firstStartNotice, localAddress, PRODUCTION_NO_CLIENTS_NOTICE } from '../first-start-notice.js';
 
 /** Logged once serve has started and done its first-start work. */
@@ -61,9 +62,15 @@ export const serveCommand: Command = {
   async run(_args, context) {
     const config = loadConfig(context.env);
     // Loaded here only: the HTTP stack would triple the start-up time of every other command.
-    const { closeOnSignals, stagingExposureWarning, startServer } = await import('@poker-launch/server');
+    const { closeOnSignals, ListenError, stagingExposureWarning, startServer } = await import(
+      '@poker-launch/server'
+    );
     const notes = databaseNotes(config.database, { serving: true });
     const server = await startServer(config).catch((error: unknown) => {
+      // The database was reached and prepared before the listen: its address is not the database's fault.
+      if (error instanceof ListenError) throw new CommandError(`cannot start: ${error.message}`);
+      const tls = tlsProblem(error, config.database);
+      if (tls !== undefined) throw new CommandError(`cannot start: ${tls}`);
       const message = databaseProblem(error);
       // "role "poker" does not exist" alone does not say which server said it.
       throw new CommandError(

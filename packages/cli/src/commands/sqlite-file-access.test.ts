@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../server/src/test-support/free-port.js';
 import { canRunAsNobody, NOBODY } from '../test-support/other-account.js';
-import { runPokerLaunch } from '../test-support/run-poker-launch.js';
+import { BIN, runPokerLaunch } from '../test-support/run-poker-launch.js';
 
 // docs/operations.md, "What is stored how": a new store is its creator's alone.
 describe.skipIf(!canRunAsNobody())('a SQLite store made by another account', () => {
@@ -37,5 +38,50 @@ describe.skipIf(!canRunAsNobody())('a SQLite store made by another account', () 
     );
     expect(served.code).toBe(1);
     expect(served.stderr).toContain(`cannot reach the database ${url}: ${advice}`);
+  });
+
+  // docs/operations.md, "Deploying": which start refuses a file it may read but not write, which serves.
+  it('may be read but not written: a staging first start refuses to start; a store with clients serves, not ready', async () => {
+    const file = join(folder, 'poker-launch.db');
+    const url = `sqlite:${file}`;
+    expect((await runPokerLaunch(['migrate'], { DATABASE_URL: url })).code).toBe(0);
+    await chmod(file, 0o644);
+    const first = await runPokerLaunch(
+      ['serve'],
+      { DATABASE_URL: url, PORT: String(await freePort()) },
+      { as: NOBODY },
+    );
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain(
+      `poker-launch serve: cannot start: the first-start work on ${url} failed: attempt to write a readonly database`,
+    );
+
+    // Root writes whatever the mode; its -wal and -shm go when it closes the file.
+    expect((await runPokerLaunch(['client', 'add', 'c1', '--no-secret'], { DATABASE_URL: url })).code).toBe(
+      0,
+    );
+    await rm(`${file}-wal`, { force: true });
+    await rm(`${file}-shm`, { force: true });
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+      ...NOBODY,
+    });
+    try {
+      // Readiness is checked every few seconds: not ready once the first write it tries fails.
+      let answer: { status: number; body: string } | undefined;
+      for (let tries = 0; answer?.status !== 503 && tries < 150; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        answer = await fetch(`http://127.0.0.1:${port}/readyz`)
+          .then(async (response) => ({ status: response.status, body: await response.text() }))
+          .catch(() => undefined);
+      }
+      expect(answer?.status).toBe(503);
+      expect(answer?.body).toContain('The database does not take writes');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('close', resolve));
+    }
   });
 });

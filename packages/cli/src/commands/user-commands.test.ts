@@ -100,7 +100,7 @@ describe.each(DIALECTS)('poker-launch user commands on %s', (dialect) => {
       const lines = listed.stdout.trimEnd().split('\n');
       expect(lines[0]).toMatch(/^NAME\s+ACCESS\s+CLIENTS\s+CREATED\s+REVOKED$/);
       expect(lines[1]).toMatch(/^casino-bot\s+CREATE:OpenGame\s+demo\s+\d{4}-\d\d-\d\dT[\d:.]+Z\s+-$/);
-      expect(lines[2]).toMatch(/^ops\s+ROLE_ADMIN\s+-\s+/);
+      expect(lines[2]).toMatch(/^ops\s+ROLE_ADMIN\s+every client\s+/);
       expect(listed.stderr).toBe('');
       const json = JSON.parse((await cli('user', 'list', '--json')).stdout);
       expect(
@@ -172,8 +172,53 @@ describe.each(DIALECTS)('poker-launch user commands on %s', (dialect) => {
       expect(again.code).toBe(0);
       expect(again.stdout).toMatch(/^API user ops was revoked already, at \d{4}-\d\d-\d\dT[\d:.]+Z\n$/);
       expect((await cli('user', 'list')).stdout).toMatch(
-        /^ops\s+ROLE_ADMIN\s+-\s+\S+\s+\d{4}-\d\d-\d\dT[\d:.]+Z$/m,
+        /^ops\s+ROLE_ADMIN\s+every client\s+\S+\s+\d{4}-\d\d-\d\dT[\d:.]+Z$/m,
       );
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'says "every client" for a global ROLE_ADMIN key, narrows it, makes it global again with --all-clients, and audits both scopes',
+    async () => {
+      expect((await cli('client', 'add', 'demo', '--secret', 's3cr3t-s3cr3t-16')).code).toBe(0);
+      await cli('user', 'add', 'ops', '--role', 'ROLE_ADMIN');
+      await cli('user', 'add', 'bot', '--permission', 'CREATE:OpenGame', '--client', 'demo');
+      expect(await cli('user', 'update', 'ops', '--client', 'demo')).toMatchObject({
+        code: 0,
+        stdout: 'API user ops acts for: demo (before: every client)\n',
+      });
+      expect((await cli('user', 'list')).stdout).toMatch(/^ops\s+ROLE_ADMIN\s+demo\s+/m);
+      const both = await cli('user', 'update', 'ops', '--all-clients', '--client', 'demo');
+      expect([both.code, both.stderr]).toEqual([
+        2,
+        'poker-launch user update: --all-clients and --client contradict each other: give one\n',
+      ]);
+      expect(await cli('user', 'update', 'ops', '--all-clients')).toMatchObject({
+        code: 0,
+        stdout: 'API user ops acts for: every client (before: demo)\n',
+      });
+      expect((await cli('user', 'list')).stdout).toMatch(/^ops\s+ROLE_ADMIN\s+every client\s+/m);
+      // Already so: said, and not recorded as a change.
+      expect(await cli('user', 'update', 'ops', '--all-clients')).toMatchObject({
+        code: 0,
+        stdout: 'API user ops acts for: every client (nothing changed)\n',
+      });
+      // A permission key acts only for the clients it names.
+      const global = await cli('user', 'update', 'bot', '--all-clients');
+      expect([global.code, global.stderr]).toEqual([
+        1,
+        'poker-launch user update: only a ROLE_ADMIN key acts for every client; bot names the clients it acts for\n',
+      ]);
+      const audit = JSON.parse((await cli('audit', 'list', '--json')).stdout);
+      expect(
+        audit
+          .filter((record: { action: string }) => record.action === 'api-user.bind-clients')
+          .map((record: { details: unknown }) => record.details),
+      ).toEqual([
+        { name: 'ops', clients: 'every client', clientsBefore: ['demo'] },
+        { name: 'ops', clients: ['demo'], clientsBefore: 'every client' },
+      ]);
     },
     CLI_TEST_TIMEOUT_MS,
   );

@@ -12,11 +12,19 @@ export function describeGrant(user: ApiUser): string {
   return user.clients.length === 0 ? access : `${access} for ${user.clients.join(', ')}`;
 }
 
-/** The clients a key is bound to, as the table shows them: `-` for an operator's global key, a warning for one unbound. */
+/**
+ * The clients a key acts for, as the CLI shows them: those it is bound to; `every client` for a
+ * ROLE_ADMIN key bound to none (the operator's, global); a warning for a permission key made before
+ * bindings, which also acts for every client until bound (docs/design.md §11); `-` for a key that may
+ * do nothing.
+ */
 export function describeClients(user: ApiUser): string {
   if (user.clients.length > 0) return user.clients.join(', ');
-  return isUnboundPermissionKey(user) ? 'ANY (unbound: bind with user update --client)' : '-';
+  if (isUnboundPermissionKey(user)) return 'ANY (unbound: bind with user update --client)';
+  return user.role === null ? '-' : EVERY_CLIENT;
 }
+
+export const EVERY_CLIENT = 'every client';
 
 /** The values of a repeatable `--client`. */
 export function clientList(value: unknown): string[] {

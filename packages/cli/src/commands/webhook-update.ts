@@ -37,7 +37,7 @@ export const webhookUpdateCommand: Command = {
       // As client update: an update that changes nothing is a mistake, not an audited "updated".
       throw new UsageError('nothing to change; see --help for the flags');
     }
-    const { endpoint, secret } = await withAdmin(context, async (admin) =>
+    const { endpoint, secret, changed } = await withAdmin(context, async (admin) =>
       valueOrFail(await changeWebhookEndpoint(admin, { rules, id, changes })),
     );
     if (secret !== undefined) {
@@ -46,7 +46,12 @@ export const webhookUpdateCommand: Command = {
         `the secret above is shown only this once; the old one signs too until ${endpoint.previousSecretUntil}`,
       );
     }
-    context.err(`updated endpoint ${endpoint.id}`);
+    // Already so: nothing written, nothing recorded in the audit log (docs/design.md, "Administrative changes").
+    context.err(
+      Object.keys(changed).length === 0
+        ? `nothing changed: endpoint ${endpoint.id} was already so`
+        : `updated endpoint ${endpoint.id}`,
+    );
     return 0;
   },
 };

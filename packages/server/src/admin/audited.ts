@@ -39,6 +39,13 @@ export interface AuditDescription {
  */
 export type ChangeCondition = (trx: Db) => Promise<Refusal | undefined>;
 
+/**
+ * What a description says of a change that changed nothing (a client enabled already, a player not
+ * blocked): the change succeeds and no audit record is written, since the audit log says what
+ * happened (docs/design.md, "Administrative changes"). Each front end says "nothing changed" in its own words.
+ */
+export const NOTHING_CHANGED = Symbol('nothing changed');
+
 /** A change that can only run as someone, and is recorded as done by them. */
 export type AuditedOperation<I, T> = ((
   admin: Admin,
@@ -59,7 +66,7 @@ export type AuditedOperation<I, T> = ((
 export function audited<I, T>(
   action: string,
   change: AdminChange<I, T>,
-  describe: (input: I, value: T) => AuditDescription = describeInput,
+  describe: (input: I, value: T) => AuditDescription | typeof NOTHING_CHANGED = describeInput,
 ): AuditedOperation<I, T> {
   const operation = async (admin: Admin, input: I, onlyIf?: ChangeCondition): Promise<AdminResult<T>> => {
     const now = admin.clock();
@@ -70,7 +77,10 @@ export function audited<I, T>(
         if (refused !== undefined) throw new Refused(refused);
         const result = await change(trx, input, now);
         if (!result.ok) throw new Refused(result);
-        await insertAuditRecord(trx, { actor: admin.actor, action, ...describe(input, result.value) }, now);
+        const description = describe(input, result.value);
+        // A change that found everything as asked already is no event: the log records what happened.
+        if (description !== NOTHING_CHANGED)
+          await insertAuditRecord(trx, { actor: admin.actor, action, ...description }, now);
         return result;
       });
     } catch (error) {

@@ -49,7 +49,10 @@ describe.each(DIALECTS)('client admin on %s', (dialect) => {
       { currencyMandatory: true, launchUrls: { poker: 'https://poker.example/' } },
       NOW,
     );
-    expect(changed).toMatchObject({ ok: true, value: { active: false, currencyMandatory: true } });
+    expect(changed).toMatchObject({
+      ok: true,
+      value: { client: { active: false, currencyMandatory: true } },
+    });
     expect(await findClient(db(), 'casino-1')).toMatchObject({
       active: false,
       secretKey: 's'.repeat(16),

@@ -8,6 +8,7 @@ import { endClientSessions } from '../session-control/session-end.js';
 import { signedNotBeforeForWindow } from '../signature/used-signatures.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 import { type ClientChanges, checkClientChanges, checkClientId, LAUNCH_TARGETS } from './client-changes.js';
+import { changesThatDiffer } from './client-effective-changes.js';
 
 /** 256 bits from the OS CSPRNG as 64 hex characters: a secret nobody guesses. */
 export function generateClientSecret(): string {
@@ -50,23 +51,31 @@ export async function addClient(
   return succeed(client);
 }
 
+/**
+ * Writes the fields of a change that differ from the client as stored, and says which those were
+ * (`changed`, empty when it was already so: client-effective-changes.ts).
+ */
 export async function changeClient(
   db: Db,
   id: string,
   changes: ClientChanges,
   now: Date,
-): Promise<AdminResult<Client>> {
+): Promise<AdminResult<{ client: Client; changed: ClientChanges }>> {
   const checked = checkClientChanges(changes);
   if (!checked.ok) return checked;
-  const window = checked.value.replayWindowSeconds;
   return withinTransaction(db, async (trx) => {
-    if (await secretOfAnother(trx, id, checked.value.secretKey)) return fail(SHARED_SECRET);
+    // Locked: what differs, and the window a widening starts from, are judged against the client as it
+    // stays until the commit, whatever another change does meanwhile.
+    const before = await findClientForUpdate(trx, id);
+    if (before === undefined) return fail(`no client "${id}"; see "client list"`);
+    const changed = changesThatDiffer(before, checked.value);
+    if (Object.keys(changed).length === 0) return succeed({ client: before, changed });
+    if (await secretOfAnother(trx, id, changed.secretKey)) return fail(SHARED_SECRET);
     // Only the changed columns, and no row written back whole: a row read earlier and written back would
     // undo whatever changed since (a `client disable`). Read after: the client as stored.
-    // Locked: the window it widens from is the one it replaces, whatever another change does meanwhile.
-    const before = window === undefined ? undefined : await findClientForUpdate(trx, id);
-    await updateClient(trx, id, checked.value, now);
-    if (before !== undefined && window !== undefined) {
+    await updateClient(trx, id, changed, now);
+    const window = changed.replayWindowSeconds;
+    if (window !== undefined) {
       const widened = { from: requestProtection(before).replayWindowSeconds, to: window };
       const notBefore = signedNotBeforeForWindow(before, widened, now);
       if (notBefore !== undefined) {
@@ -77,7 +86,8 @@ export async function changeClient(
           .execute();
       }
     }
-    return findClientOrFail(trx, id);
+    const after = await findClientOrFail(trx, id);
+    return after.ok ? succeed({ client: after.value, changed }) : after;
   });
 }
 

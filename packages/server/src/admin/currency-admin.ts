@@ -24,23 +24,33 @@ export async function listCurrencies(
     .filter((currency) => !options.activeOnly || currency.active);
 }
 
-/** Activates the codes (any case); one unknown code refuses them all, so nothing half-happens. */
+/**
+ * Activates the codes (any case); one unknown code refuses them all, so nothing half-happens. Says which
+ * were inactive (`changed`): the others were active already, and are not recorded as enabled again.
+ */
 export async function enableCurrencies(
   db: Db,
   { codes }: { codes: readonly string[] },
-): Promise<AdminResult<string[]>> {
+): Promise<AdminResult<{ codes: string[]; changed: string[] }>> {
   const checked = checkCodes(codes);
-  if (checked.ok) await activateCurrencies(db, checked.value);
-  return checked;
+  if (!checked.ok) return checked;
+  const active = new Set(await listActiveCurrencyCodes(db));
+  const changed = checked.value.filter((code) => !active.has(code));
+  if (changed.length > 0) await activateCurrencies(db, changed);
+  return succeed({ codes: checked.value, changed });
 }
 
+/** Deactivates the codes; says which were active (`changed`), as enableCurrencies does. */
 export async function disableCurrencies(
   db: Db,
   { codes }: { codes: readonly string[] },
-): Promise<AdminResult<string[]>> {
+): Promise<AdminResult<{ codes: string[]; changed: string[] }>> {
   const checked = checkCodes(codes);
-  if (checked.ok) await deactivateCurrencies(db, checked.value);
-  return checked;
+  if (!checked.ok) return checked;
+  const active = new Set(await listActiveCurrencyCodes(db));
+  const changed = checked.value.filter((code) => active.has(code));
+  if (changed.length > 0) await deactivateCurrencies(db, changed);
+  return succeed({ codes: checked.value, changed });
 }
 
 function checkCodes(codes: readonly string[]): AdminResult<string[]> {

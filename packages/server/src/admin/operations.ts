@@ -1,6 +1,11 @@
 import { urlWithoutQuery } from '../http/url-without-query.js';
-import { addApiUserChange, bindApiUserClientsChange, revokeApiUserChange } from './api-user-admin.js';
-import { audited } from './audited.js';
+import {
+  addApiUserChange,
+  bindApiUserClientsChange,
+  describeBinding,
+  revokeApiUserChange,
+} from './api-user-admin.js';
+import { type AuditDescription, audited, describeInput, NOTHING_CHANGED } from './audited.js';
 import {
   addClient as addClientChange,
   changeClient,
@@ -38,8 +43,18 @@ export interface ClientChangeInput {
 export const addClient = audited('client.add', (db, { id, changes }: ClientChangeInput, now) =>
   addClientChange(db, id, changes, now),
 );
-export const updateClient = audited('client.update', (db, { id, changes }: ClientChangeInput, now) =>
-  changeClient(db, id, changes, now),
+/** A client change's record: the fields that differed from the stored client, none when none did. */
+function describeClientChange(
+  { id }: { id: string },
+  { changed }: { changed: ClientChanges },
+): AuditDescription | typeof NOTHING_CHANGED {
+  return Object.keys(changed).length === 0 ? NOTHING_CHANGED : describeInput({ id, changes: changed });
+}
+
+export const updateClient = audited(
+  'client.update',
+  (db, { id, changes }: ClientChangeInput, now) => changeClient(db, id, changes, now),
+  describeClientChange,
 );
 /**
  * Replay protection, signature schemes and the address allow-list alone (docs/design.md §11): how a
@@ -49,27 +64,32 @@ export const protectClient = audited(
   'client.protection',
   (db, { id, changes }: { id: string; changes: ClientProtectionChanges }, now) =>
     changeClient(db, id, pickProtection(changes), now),
+  describeClientChange,
 );
 /** A new secret, the one it replaces kept for an overlap: recorded apart from other updates. */
 export const rotateClientSecret = audited(
   'client.rotate-secret',
   (db, { id, changes }: ClientChangeInput, now) => changeClient(db, id, changes, now),
+  describeClientChange,
 );
-export const enableClient = audited('client.enable', (db, { id }: { id: string }, now) =>
-  changeClient(db, id, { active: true }, now),
+export const enableClient = audited(
+  'client.enable',
+  (db, { id }: { id: string }, now) => changeClient(db, id, { active: true }, now),
+  describeClientChange,
 );
-export const disableClient = audited('client.disable', (db, { id }: { id: string }, now) =>
-  disableClientChange(db, id, now),
+export const disableClient = audited(
+  'client.disable',
+  (db, { id }: { id: string }, now) => disableClientChange(db, id, now),
+  // Disabled already: recorded only when it ended live sessions still open.
+  (input, { wasDisabled, revokedSessions }) =>
+    wasDisabled && revokedSessions === 0 ? NOTHING_CHANGED : describeInput(input),
 );
 
-export const enableCurrencies = audited('currency.enable', enableCurrenciesChange, ({ codes }) => ({
-  target: codes.join(' ').toUpperCase(),
-  details: { codes },
-}));
-export const disableCurrencies = audited('currency.disable', disableCurrenciesChange, ({ codes }) => ({
-  target: codes.join(' ').toUpperCase(),
-  details: { codes },
-}));
+/** The currencies whose state changed; none (all were so already): no record. */
+const describeCurrencies = (_input: unknown, { changed }: { changed: string[] }) =>
+  changed.length === 0 ? NOTHING_CHANGED : { target: changed.join(' '), details: { codes: changed } };
+export const enableCurrencies = audited('currency.enable', enableCurrenciesChange, describeCurrencies);
+export const disableCurrencies = audited('currency.disable', disableCurrenciesChange, describeCurrencies);
 
 export const changeSettings = audited('setting.change', changeSettingsChange, ({ values }) => ({
   target: Object.keys(values).join(' '),
@@ -87,16 +107,24 @@ export const addPlayer = audited('player.add', registerPlayer, (registration, pl
 }));
 
 export const addApiUser = audited('api-user.add', addApiUserChange);
-export const revokeApiUser = audited('api-user.revoke', revokeApiUserChange);
+// Revoked already: the first revocation stands, and nothing is recorded again.
+export const revokeApiUser = audited('api-user.revoke', revokeApiUserChange, (input, { revokedBefore }) =>
+  revokedBefore === null ? describeInput(input) : NOTHING_CHANGED,
+);
 /** Sets the clients a key may act for (replacing those it had): the CLI's `user update`, the console's API users page. */
-export const bindApiUserClients = audited('api-user.bind-clients', bindApiUserClientsChange);
+export const bindApiUserClients = audited('api-user.bind-clients', bindApiUserClientsChange, describeBinding);
 
 export const endSession = audited('session.end', endSessionChange);
 export const endPlayerSessions = audited('player.end-sessions', endPlayerSessionsChange);
 
 export const addOperator = audited('operator.add', addOperatorChange);
-export const disableOperator = audited('operator.disable', disableOperatorChange);
-export const enableOperator = audited('operator.enable', enableOperatorChange);
+// Disabled (or enabled) already: recorded only when it ended console sessions still open.
+export const disableOperator = audited('operator.disable', disableOperatorChange, (input, result) =>
+  result.wasDisabled && result.endedSessions === 0 ? NOTHING_CHANGED : describeInput(input),
+);
+export const enableOperator = audited('operator.enable', enableOperatorChange, (input, { wasEnabled }) =>
+  wasEnabled ? NOTHING_CHANGED : describeInput(input),
+);
 export const changeOperatorPassword = audited('operator.password', changeOperatorPasswordChange);
 
 /** A client's player: the integrator's id (or ours, in internal player-id mode). */
@@ -123,7 +151,8 @@ export const blockPlayerAsOperator = audited(
 export const unblockPlayerAsOperator = audited(
   'player.unblock',
   (db, { clientId, userId }: PlayerRef, now) => control.unblockPlayerAsOperator(db, clientId, userId, now),
-  (input) => ({ target: playerTarget(input), details: { ...input } }),
+  // Not blocked: nothing lifted, nothing recorded.
+  (input, lifted) => (lifted ? { target: playerTarget(input), details: { ...input } } : NOTHING_CHANGED),
 );
 
 /** An erasure request answered: recorded with what was removed, never the values removed. */
@@ -150,10 +179,16 @@ export const changeWebhookEndpoint = audited(
   'webhook.update',
   (db, { rules, id, changes }: { rules: WebhookRules; id: string; changes: webhooks.WebhookChanges }, now) =>
     webhooks.changeWebhookEndpoint(db, rules, id, changes, now),
-  ({ id, changes }) => ({
-    target: id,
-    details: { ...changes, ...(changes.url === undefined ? {} : { url: urlWithoutQuery(changes.url) }) },
-  }),
+  ({ id }, { changed }) =>
+    Object.keys(changed).length === 0
+      ? NOTHING_CHANGED
+      : {
+          target: id,
+          details: {
+            ...changed,
+            ...(changed.url === undefined ? {} : { url: urlWithoutQuery(changed.url) }),
+          },
+        },
 );
 export const removeWebhookEndpoint = audited('webhook.remove', (db, { id }: { id: string }) =>
   webhooks.removeWebhookEndpoint(db, id),

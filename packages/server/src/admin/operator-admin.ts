@@ -63,7 +63,7 @@ export async function disableOperatorChange(
 ): Promise<AdminResult<{ operator: Operator; endedSessions: number; wasDisabled: boolean }>> {
   const operator = await findOperator(db, input.username);
   if (!operator) return unknownOperator(input.username);
-  await updateOperator(db, input.username, { active: false }, now);
+  if (operator.active) await updateOperator(db, input.username, { active: false }, now);
   const endedSessions = await deleteOperatorSessions(db, input.username);
   return succeed({ operator: { ...operator, active: false }, endedSessions, wasDisabled: !operator.active });
 }
@@ -79,7 +79,7 @@ export async function enableOperatorChange(
 ): Promise<AdminResult<{ operator: Operator; wasEnabled: boolean }>> {
   const operator = await findOperator(db, input.username);
   if (!operator) return unknownOperator(input.username);
-  await updateOperator(db, input.username, { active: true }, now);
+  if (!operator.active) await updateOperator(db, input.username, { active: true }, now);
   return succeed({ operator: { ...operator, active: true }, wasEnabled: operator.active });
 }
 

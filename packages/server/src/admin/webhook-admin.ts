@@ -124,43 +124,66 @@ export interface WebhookChanges {
   rotateSecret?: boolean | undefined;
 }
 
-/** Changes an endpoint; a rotation answers the new secret (shown once), the old one signing too for a day. */
+/**
+ * Changes an endpoint; a rotation answers the new secret (shown once), the old one signing too for a day.
+ * Says which changes differed from the endpoint as it was (`changed`: what the audit log records, empty
+ * when it was already so, then nothing is written; docs/design.md, "Administrative changes"). A URL given
+ * again, or enabling an enabled endpoint, changes it while it is failing: its health is forgotten.
+ */
 export async function changeWebhookEndpoint(
   db: Db,
   rules: UrlRules,
   id: string,
   changes: WebhookChanges,
   now: Date,
-): Promise<AdminResult<{ endpoint: WebhookEndpointJson; secret: string | undefined }>> {
+): Promise<
+  AdminResult<{ endpoint: WebhookEndpointJson; secret: string | undefined; changed: WebhookChanges }>
+> {
   const types = changes.events === undefined ? undefined : parseEventTypes(changes.events);
   const problems = [
     changes.url === undefined ? undefined : webhookUrlProblem(changes.url, rules),
     types === undefined || types.ok ? undefined : types.reason,
   ].filter((problem): problem is string => problem !== undefined);
   if (problems.length > 0) return fail(problems.join('; '));
-  if (!(await findWebhookEndpoint(db, id))) return fail(`no webhook endpoint "${id}"; see "webhook list"`);
-  const secret = changes.rotateSecret ? generateWebhookSecret() : undefined;
-  await updateWebhookEndpoint(
-    db,
-    id,
-    {
-      ...(changes.url === undefined ? {} : { url: changes.url }),
-      ...(types?.ok ? { eventTypes: types.value } : {}),
-      ...(changes.enabled === undefined ? {} : { enabled: changes.enabled }),
-      ...(secret === undefined
-        ? {}
-        : {
-            secret: {
-              secret,
-              keepPreviousUntil: new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_MS).toISOString(),
-            },
-          }),
-    },
-    now,
-  );
+  const before = await findWebhookEndpoint(db, id);
+  if (!before) return fail(`no webhook endpoint "${id}"; see "webhook list"`);
+  const failing = before.failing !== undefined;
+  const newTypes =
+    types?.ok && [...types.value].sort().join(' ') !== [...before.eventTypes].sort().join(' ')
+      ? types.value
+      : undefined;
+  const changed: WebhookChanges = {
+    ...(changes.url !== undefined && (changes.url !== before.url || failing) ? { url: changes.url } : {}),
+    ...(newTypes === undefined ? {} : { events: changes.events }),
+    ...(changes.enabled !== undefined && (changes.enabled !== before.enabled || (changes.enabled && failing))
+      ? { enabled: changes.enabled }
+      : {}),
+    ...(changes.rotateSecret ? { rotateSecret: true } : {}),
+  };
+  const secret = changed.rotateSecret ? generateWebhookSecret() : undefined;
+  if (Object.keys(changed).length > 0) {
+    await updateWebhookEndpoint(
+      db,
+      id,
+      {
+        ...(changed.url === undefined ? {} : { url: changed.url }),
+        ...(newTypes === undefined ? {} : { eventTypes: newTypes }),
+        ...(changed.enabled === undefined ? {} : { enabled: changed.enabled }),
+        ...(secret === undefined
+          ? {}
+          : {
+              secret: {
+                secret,
+                keepPreviousUntil: new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_MS).toISOString(),
+              },
+            }),
+      },
+      now,
+    );
+  }
   const stored = await findWebhookEndpoint(db, id);
   if (!stored) return fail(`no webhook endpoint "${id}"; see "webhook list"`);
-  return succeed({ endpoint: toWebhookEndpointJson(stored, now), secret });
+  return succeed({ endpoint: toWebhookEndpointJson(stored, now), secret, changed });
 }
 
 export async function removeWebhookEndpoint(db: Db, id: string): Promise<AdminResult<true>> {

@@ -199,7 +199,9 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         }
         if (!updated.ok)
           return clientPage(reply, signedIn, id, { form, errors: { form: sentence(updated.reason) } }, 422);
-        return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=updated`), 303);
+        // A form saved as shown changes nothing, and the audit log records nothing: said so.
+        const done = Object.keys(updated.value.changed).length === 0 ? 'same' : 'updated';
+        return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=${done}`), 303);
       },
     },
     {
@@ -328,7 +330,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
             { rotation: { overlapHours, error: sentence(rotated.reason) } },
             422,
           );
-        const kept = rotated.value.previousSecret;
+        const kept = rotated.value.client.previousSecret;
         const notice =
           hours > 0 && kept
             ? `The secret of ${id} was replaced; the previous one still signs until ${kept.until.slice(0, 19).replace('T', ' ')} UTC.`
@@ -374,7 +376,8 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         const id = pathParam(request.params, 'id');
         const enabled = await enableClient(signedIn.admin, { id });
         if (!enabled.ok) return clientPage(reply, signedIn, id, { notice: enabled.reason }, 404);
-        return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=enabled`), 303);
+        const done = Object.keys(enabled.value.changed).length === 0 ? 'already-enabled' : 'enabled';
+        return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=${done}`), 303);
       },
     },
     ...activityRoutes(context),
@@ -386,10 +389,12 @@ const UNCHANGED = 'nothing changed';
 
 const DONE: Record<string, string> = {
   updated: 'Saved.',
+  same: 'Nothing changed: the client was already so.',
   protected: 'Launch security saved: every instance checks launches this way within a second.',
   unchanged: 'Nothing changed: the launch security was already so.',
   disabled: "Disabled: its requests are refused and its players' live sessions were ended.",
   enabled: 'Enabled: its signed requests are accepted again.',
+  'already-enabled': 'Nothing changed: the client was already enabled.',
 };
 
 export function frame(signedIn: SignedIn) {

@@ -55,7 +55,9 @@ export function currencyRoutes(context: AppContext): ConsoleRoute[] {
         return page(reply, signedIn, pageNumber(query), {
           notice: /^(activated|deactivated) [A-Z]{3}$/.test(done)
             ? `${done.slice(-3)} ${done.split(' ')[0]}.`
-            : undefined,
+            : /^(active|inactive) [A-Z]{3}$/.test(done)
+              ? `Nothing changed: ${done.slice(-3)} was ${done.split(' ')[0]} already.`
+              : undefined,
         });
       },
     },
@@ -83,11 +85,17 @@ export function currencyRoutes(context: AppContext): ConsoleRoute[] {
           return page(reply, signedIn, 1, { code, error: `${code} is not an ISO 4217 currency code.` }, 422);
         return reply.redirect(
           signedIn.withNotice(
-            `${CURRENCIES}?done=${encodeURIComponent(`${activate ? 'activated' : 'deactivated'} ${code}`)}`,
+            `${CURRENCIES}?done=${encodeURIComponent(`${doneWord(activate, changed.value.changed.length > 0)} ${code}`)}`,
           ),
           303,
         );
       },
     },
   ];
+}
+
+/** What the redirect after a save says: what was done, or (nothing changed) what the currency was already. */
+function doneWord(activate: boolean, changed: boolean): string {
+  if (changed) return activate ? 'activated' : 'deactivated';
+  return activate ? 'active' : 'inactive';
 }

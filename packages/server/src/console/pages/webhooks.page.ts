@@ -47,6 +47,7 @@ const WEBHOOKS = '/console/webhooks';
 /** What a change just done says on the endpoint's page (`?done=…`). */
 const DONE: Record<string, string> = {
   updated: 'Saved.',
+  unchanged: 'Nothing changed: the endpoint was already so.',
   enabled: 'Enabled: new events are delivered to it again.',
   disabled: 'Disabled: no event is delivered to it, and its pending deliveries were marked failed.',
   redelivered: 'The delivery is sent again, from now, with the same webhook-id.',
@@ -171,8 +172,9 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
   ) => {
     const changed = await changeWebhookEndpoint(signedIn.admin, { rules, id: endpointId, changes });
     if (!changed.ok) return notFound(reply, signedIn, sentence(changed.reason), CLIENTS);
+    const said = Object.keys(changed.value.changed).length === 0 ? 'unchanged' : done;
     return reply.redirect(
-      signedIn.withNotice(`${WEBHOOKS}/${encodeURIComponent(endpointId)}?done=${done}`),
+      signedIn.withNotice(`${WEBHOOKS}/${encodeURIComponent(endpointId)}?done=${said}`),
       303,
     );
   };
@@ -242,8 +244,13 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
                 return locked && storedForm(toWebhookEndpointJson(locked, now()));
               }),
             ),
-          () =>
-            reply.redirect(signedIn.withNotice(`${WEBHOOKS}/${encodeURIComponent(id)}?done=updated`), 303),
+          ({ changed }) =>
+            reply.redirect(
+              signedIn.withNotice(
+                `${WEBHOOKS}/${encodeURIComponent(id)}?done=${Object.keys(changed).length === 0 ? 'unchanged' : 'updated'}`,
+              ),
+              303,
+            ),
         );
       },
     },
