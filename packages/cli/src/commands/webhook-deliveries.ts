@@ -1,4 +1,4 @@
-import { listWebhookDeliveries } from '@poker-launch/server/admin';
+import { lastAnswer, listWebhookDeliveries } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
 import { beforeOf, DEFAULT_LIMIT, limitOf, MAX_LIMIT, olderRowsNotice } from '../list-limit.js';
@@ -40,7 +40,7 @@ export const webhookDeliveriesCommand: Command = {
           delivery.event,
           delivery.state,
           String(delivery.attempts),
-          delivery.lastError ?? (delivery.lastStatus === null ? '-' : `HTTP ${delivery.lastStatus}`),
+          lastAnswer(delivery) ?? '-',
           delivery.createdAt,
         ]),
       );

@@ -137,6 +137,7 @@ export {
 export { getSetting, listSettings, type SettingListing } from './setting-admin.js';
 export { restoreSqliteStore } from './store-restore.js';
 export {
+  lastAnswer,
   listWebhookDeliveries,
   listWebhooks,
   parseEventTypes,

@@ -205,6 +205,18 @@ export interface WebhookDeliveryJson {
   createdAt: string;
 }
 
+/**
+ * What a delivery's last attempt got, in one phrase for operators: the answer as recorded
+ * (`HTTP 404: {"errors":…}`, `connect ECONNREFUSED …`), or, for a delivery stopped for another reason,
+ * the last status and that reason (`HTTP 503; not delivered within the retry schedule …`).
+ */
+export function lastAnswer(delivery: Pick<WebhookDeliveryJson, 'lastStatus' | 'lastError'>): string | null {
+  const { lastStatus, lastError } = delivery;
+  if (lastError === null) return lastStatus === null ? null : `HTTP ${lastStatus}`;
+  if (lastStatus === null || lastError.startsWith('HTTP ')) return lastError;
+  return `HTTP ${lastStatus}; ${lastError}`;
+}
+
 export async function listWebhookDeliveries(
   db: Db,
   endpointId: string,

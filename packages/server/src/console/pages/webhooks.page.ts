@@ -7,6 +7,7 @@ import {
   removeWebhookEndpoint,
 } from '../../admin/operations.js';
 import {
+  lastAnswer,
   listWebhookDeliveries,
   toWebhookEndpointJson,
   type WebhookEndpointJson,
@@ -125,7 +126,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         notice: extra.notice,
         eventTypes: WEBHOOK_EVENT_TYPES,
         eventFieldName,
-        deliveries: deliveries.rows,
+        deliveries: deliveries.rows.map((delivery) => ({ ...delivery, lastAnswer: lastAnswer(delivery) })),
         failedOnly,
         pager: {
           page: deliveries.page,
