@@ -18,6 +18,7 @@ import {
   isSameOrigin,
   NOTICE_FIELDS,
   provenNoticeUrl,
+  secretVersion,
 } from './console-session.js';
 import { apiUserRoutes } from './pages/api-users.page.js';
 import { auditRoutes } from './pages/audit.page.js';
@@ -137,6 +138,7 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
           context.clock,
         ),
         withNotice: (url) => provenNoticeUrl(token, url),
+        secretVersion: (secret) => secretVersion(token, secret),
       };
       if (!roleAllows(session.operator.role, route.role)) {
         return sendPage(
