@@ -546,6 +546,24 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     }
   });
 
+  it('answers a malformed console address with a console page of the same status, not the API’s JSON', async () => {
+    for (const [url, status] of [
+      ['/console/clients/%ZZ', 400],
+      ['/console/webhooks/%E0%A4%A', 400],
+      [`/console/players/${'p'.repeat(1001)}`, 414],
+    ] as const) {
+      const answer = await h().app.inject({ method: 'GET', url });
+      expect(answer.statusCode, url).toBe(status);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(answer.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(answer.body).toContain('<h1>Not understood</h1>');
+    }
+    // Elsewhere, the API's answer as before.
+    const api = await h().app.inject({ method: 'GET', url: '/consoles/%ZZ' });
+    expect(api.headers['content-type']).toBe('application/vnd.api+json');
+  });
+
   it('answers 400 to a NUL character anywhere a page reads, signed in or not, never a 500 from the database', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     await h().addClient({ id: 'casino-1' });

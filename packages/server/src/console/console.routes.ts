@@ -193,6 +193,29 @@ function refuse(reply: FastifyReply, message: string): FastifyReply {
 }
 
 /**
+ * A console address the router refused before any route ran (a malformed percent-escape such as
+ * `/console/clients/%ZZ`, a segment over its length limit): a console page with the same status, not the
+ * API's JSON:API error (docs/design.md, "The operator console").
+ */
+export function consoleEarlyAnswer(request: FastifyRequest, reply: FastifyReply, answer: ApiError): boolean {
+  const path = request.url.split('?')[0] ?? '';
+  if (path !== CONSOLE_PATH && !path.startsWith(`${CONSOLE_PATH}/`)) return false;
+  const message =
+    answer.status === 414
+      ? 'A part of the address is longer than any console page reads.'
+      : answer.status === 400
+        ? 'The address has a malformed percent-escape (a % not followed by two hexadecimal digits).'
+        : 'The page could not be shown; the error is logged.';
+  sendPage(
+    reply,
+    'message',
+    { title: answer.status < 500 ? 'Not understood' : 'Something went wrong', message, back: CONSOLE_PATH },
+    answer.status,
+  );
+  return true;
+}
+
+/**
  * Why a request could not be read, by its status: a form over the body limit, or not sent as a form, says
  * so (the operator can shorten it, or see that something other than the console's page sent it).
  */
