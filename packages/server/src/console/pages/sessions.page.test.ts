@@ -194,6 +194,9 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
       `/apiweb/v3/game-sessions/${id}`,
       ` https://poker.test/apiweb/v3/game-sessions/${id} `,
       `https://poker.test/apiweb/v3/game-sessions/${id}?client=demo`,
+      // Hex in capitals, as an integrator may quote it.
+      String(id).toUpperCase(),
+      `https://poker.test/apiweb/v3/game-sessions/${String(id).toUpperCase()}`,
     ]) {
       const search = await browser.get(`/console/sessions?id=${encodeURIComponent(quoted)}`);
       expect(search.statusCode, quoted).toBe(303);
