@@ -256,6 +256,33 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     expect((await browser.get('/console/sessions/..%2F..%2Fx')).statusCode).toBe(404);
   });
 
+  it('goes back to the page a session was ended from: its search and its place in the list', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    for (let n = 1; n <= 60; n++) {
+      expect((await h().createSession(`p-${n}`)).statusCode).toBe(200);
+      h().clock.advance(1);
+    }
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    const first = await browser.get('/console/sessions?client=demo');
+    const second = await browser.get(linkOf(first.body, 'next') ?? '');
+    expect(second.body).toContain('Page 2');
+    const form =
+      /<form method="post" action="([^"]+)"><input type="hidden" name="_csrf" value="[^"]+">\s*<input type="hidden" name="back" value="([^"]+)">/.exec(
+        second.body,
+      );
+    const [action, back] = [form?.[1] ?? '', (form?.[2] ?? '').replaceAll('&amp;', '&')];
+    expect(back).toContain('client=demo');
+    expect(back).toContain('page=2');
+    expect(back).toContain('before=');
+    const ended = await browser.post(action, { back });
+    expect(ended.statusCode).toBe(303);
+    const returned = await browser.get(ended.headers.location ?? '');
+    expect(returned.body).toContain('The session was ended.');
+    expect(returned.body).toContain('Page 2');
+    expect(playersOn(returned.body)).toEqual(playersOn(second.body));
+  });
+
   it('goes back to the sessions page after ending one, whatever was sent as the way back', async () => {
     await addTestOperator(h().db, 'sam', 'support');
     const browser = consoleClient(h().app);
