@@ -37,6 +37,10 @@ export const format = {
     if (!iso) return '–';
     return `<time datetime="${escapeHtml(iso)}">${escapeHtml(format.time(iso))}</time>`;
   },
+  /** A dotted name as HTML (escaped here; print it with `<%~`), a line break allowed after each dot. */
+  dotted(name: string): string {
+    return name.split('.').map(escapeHtml).join('.<wbr>');
+  },
   counted,
 };
 

@@ -26,7 +26,7 @@ describeInChromium('console layout in Chromium', () => {
   describe.each(DIALECTS)('on %s', (dialect) => {
     const ui = useConsoleInChromium(dialect);
 
-    it('keeps every time on one line at 760 px, in a <time> element', async () => {
+    it('keeps every time on one line at 760 px, in a <time> element, and breaks a long dotted name of an audit detail at its dots', async () => {
       const { service, page, url, db } = ui;
       // Its replay window widened a minute ago: the client's page says since when ("Since widened").
       const client = await service.addClient({
@@ -107,6 +107,13 @@ describeInChromium('console layout in Chromium', () => {
       expect(await page.textContent('#security-now')).toMatch(
         /Since widened\s*requests signed before \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC are refused until \d{4}-/,
       );
+      // Where the table is narrow, the long dotted name of an audit detail breaks at its dot, not clipped.
+      await page.goto(url('/console/audit'));
+      const name = page.locator('main td code', { hasText: 'AuthorizationTicketLifetime' }).first();
+      const lines = await name.evaluate(
+        (code) => new Set([...code.getClientRects()].map((rect) => Math.round(rect.top))).size,
+      );
+      expect(lines).toBe(2);
       expect(ui.problems).toEqual([]);
     });
   });
