@@ -37,7 +37,7 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     const browser = consoleClient(h().app);
     const anonymous = await browser.get('/console/clients');
     expect(anonymous.statusCode).toBe(303);
-    expect(anonymous.headers.location).toBe('/console/sign-in');
+    expect(anonymous.headers.location).toBe('/console/sign-in?next=%2Fconsole%2Fclients');
 
     const signedIn = await browser.signIn('alice');
     expect(signedIn.statusCode).toBe(303);
@@ -219,7 +219,9 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect((await browser.get('/console/audit')).statusCode).toBe(200);
     // ConsoleIdleTimeout (1800 s) without a request.
     h().clock.advance(1800);
-    expect((await browser.get('/console/audit')).headers.location).toBe('/console/sign-in');
+    expect((await browser.get('/console/audit')).headers.location).toBe(
+      '/console/sign-in?next=%2Fconsole%2Faudit&ended=1',
+    );
     await browser.signIn('alice');
     for (let hour = 0; hour < 12; hour++) {
       h().clock.advance(1700);
@@ -227,12 +229,12 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
       h().clock.advance(1900 - 1700);
     }
     // Twelve hours after signing in, however active.
-    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in');
+    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in?ended=1');
     for (const forged of ['x'.repeat(43), 'not a token', cookie ?? '', '']) {
       browser.setCookie(forged);
       const answer = await browser.get('/console/clients');
       expect(answer.statusCode, forged).toBe(303);
-      expect(answer.headers.location).toBe('/console/sign-in');
+      expect(answer.headers.location).toMatch(/^\/console\/sign-in\?next=%2Fconsole%2Fclients(&ended=1)?$/);
     }
   });
 
@@ -246,7 +248,7 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect(browser.cookie()).not.toBe(alices);
     // Alice's token, out of the browser now, signs nobody in any more.
     browser.setCookie(alices);
-    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in');
+    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in?ended=1');
     expect(await h().db.selectFrom('operator_sessions').select('username').execute()).toEqual([
       { username: 'sam' },
     ]);
@@ -312,7 +314,7 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     const browser = consoleClient(h().app);
     await browser.signIn('alice');
     await h().db.updateTable('operators').set({ active: 0 }).execute();
-    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in');
+    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in?ended=1');
     const again = await browser.signIn('alice');
     expect(again.statusCode).toBe(401);
     expect(again.body).toContain('Wrong username or password.');

@@ -18,6 +18,7 @@ import {
   isSameOrigin,
   NOTICE_FIELDS,
   provenNoticeUrl,
+  SESSION_COOKIE,
   secretVersion,
 } from './console-session.js';
 import { apiUserRoutes } from './pages/api-users.page.js';
@@ -31,6 +32,7 @@ import { settingRoutes } from './pages/settings.page.js';
 import { signInRoutes } from './pages/sign-in.page.js';
 import { webhookRoutes } from './pages/webhooks.page.js';
 import { sendPage } from './render.js';
+import { signInUrl } from './return-path.js';
 
 /**
  * The files every page links, from `packages/server/assets/console/`: its style sheet, and its icon, so
@@ -127,7 +129,12 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
       }
       if (route.role === 'public') return route.handler(request, reply);
       const current = await currentConsoleSession(context, request);
-      if (!current) return reply.redirect(`${CONSOLE_PATH}/sign-in`, 303);
+      if (!current) {
+        // Back where they were once signed in again, told why they are asked to (return-path.ts).
+        const origins = [`${request.protocol}://${request.host}`, new URL(context.config.publicUrl).origin];
+        const cookieSent = request.cookies[SESSION_COOKIE] !== undefined;
+        return reply.redirect(signInUrl(request, origins, cookieSent), 303);
+      }
       const { session, token } = current;
       const signedIn: SignedIn = {
         operator: session.operator,
