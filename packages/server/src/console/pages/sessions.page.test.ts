@@ -228,7 +228,9 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     );
     const after = await browser.get(ended.headers.location ?? '');
     expect(after.body).toContain('The session was ended.');
-    expect(after.body).toMatch(/<dd>revoked: ended [^<]+, by an operator<\/dd>/);
+    expect(after.body).toMatch(
+      /<dd>revoked: ended <time datetime="[^"]+">[^<]+<\/time>, by an operator<\/dd>/,
+    );
     expect(after.body).not.toContain('End the session</button>');
     const token = await h().app.inject({
       url: '/api/web/v2/app/session',
