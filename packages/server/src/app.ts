@@ -7,7 +7,7 @@ import { ActivityRecorder } from './activity/activity-recorder.js';
 import type { AppContext } from './app-context.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { registerConsole } from './console/console.routes.js';
+import { consoleEarlyAnswer, registerConsole } from './console/console.routes.js';
 import type { Db } from './db/schema.js';
 import type { SessionStore } from './db/session-store.js';
 import { homeRoutes } from './home/home.routes.js';
@@ -123,7 +123,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: (request) => requestIdFrom(request.headers['x-request-id'], randomUUID),
     routerOptions: { querystringParser: parseQueryString, maxParamLength: MAX_PARAM_LENGTH },
     // Every answer is a JSON:API error with X-Request-Id, also those given before any route runs.
-    frameworkErrors: frameworkErrorHandler(options.config, noteEarlyAnswer),
+    frameworkErrors: frameworkErrorHandler(
+      options.config,
+      noteEarlyAnswer,
+      options.config.console ? consoleEarlyAnswer : undefined,
+    ),
     clientErrorHandler: clientErrorHandler(options.config, () => app.log, noteEarlyAnswer),
     // Behind a load balancer, request.ip (logs, quotas) is the player's or integrator's address only if trusted.
     trustProxy: trustProxy(options.config),

@@ -39,7 +39,8 @@ describe.each(DIALECTS)('poker-launch session show on %s', (dialect) => {
     expect(launched.code, launched.stderr).toBe(0);
     const { id, attributes } = JSON.parse(launched.stdout).data;
 
-    const shown = await cli('session', 'show', id);
+    // In capitals too, as an integrator may quote the hex.
+    const shown = await cli('session', 'show', String(id).toUpperCase());
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(new RegExp(`^session +${id} \\(v2\\)$`, 'm'));
     expect(shown.stdout).toMatch(/^client +demo$/m);

@@ -14,6 +14,11 @@ export interface SignedIn {
    * it the page shows no notice (console-session.ts, NOTICE_FIELDS).
    */
   withNotice(url: string): string;
+  /**
+   * A version of a secret for a form to carry (the rotate forms' `shown`): it changes when the secret does,
+   * and only this session can make it, so the page tells nothing of the secret (console-session.ts).
+   */
+  secretVersion(secret: string | null): string;
 }
 
 /**

@@ -110,6 +110,19 @@ export function csrfTokenMatches(sessionToken: string, sent: unknown): boolean {
 }
 
 /**
+ * What a rotate form carries of the secret it was shown with: an HMAC under the session's token, which no
+ * page shows, so a copy of the page helps nobody guess the secret (however weak one set by hand is), and
+ * every instance makes the same from the same cookie, with nothing stored (docs/console.md, "Rotating a
+ * secret").
+ */
+export function secretVersion(sessionToken: string, secret: string | null): string {
+  return createHmac('sha256', sessionToken)
+    .update(`secret\n${secret ?? ''}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/**
  * The query fields through which a change tells the page it returns to what it did (`?done=updated`,
  * `?revoked=…`, `?ended=2`…). A page shows their notice only when the URL also carries `proof`, made from
  * the session's token by the redirect of that change: a link crafted elsewhere (`?revoked=alice`, sent to an

@@ -37,7 +37,7 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     const browser = consoleClient(h().app);
     const anonymous = await browser.get('/console/clients');
     expect(anonymous.statusCode).toBe(303);
-    expect(anonymous.headers.location).toBe('/console/sign-in');
+    expect(anonymous.headers.location).toBe('/console/sign-in?next=%2Fconsole%2Fclients');
 
     const signedIn = await browser.signIn('alice');
     expect(signedIn.statusCode).toBe(303);
@@ -219,7 +219,9 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect((await browser.get('/console/audit')).statusCode).toBe(200);
     // ConsoleIdleTimeout (1800 s) without a request.
     h().clock.advance(1800);
-    expect((await browser.get('/console/audit')).headers.location).toBe('/console/sign-in');
+    expect((await browser.get('/console/audit')).headers.location).toBe(
+      '/console/sign-in?next=%2Fconsole%2Faudit&ended=1',
+    );
     await browser.signIn('alice');
     for (let hour = 0; hour < 12; hour++) {
       h().clock.advance(1700);
@@ -227,12 +229,12 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
       h().clock.advance(1900 - 1700);
     }
     // Twelve hours after signing in, however active.
-    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in');
+    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in?ended=1');
     for (const forged of ['x'.repeat(43), 'not a token', cookie ?? '', '']) {
       browser.setCookie(forged);
       const answer = await browser.get('/console/clients');
       expect(answer.statusCode, forged).toBe(303);
-      expect(answer.headers.location).toBe('/console/sign-in');
+      expect(answer.headers.location).toMatch(/^\/console\/sign-in\?next=%2Fconsole%2Fclients(&ended=1)?$/);
     }
   });
 
@@ -246,7 +248,7 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect(browser.cookie()).not.toBe(alices);
     // Alice's token, out of the browser now, signs nobody in any more.
     browser.setCookie(alices);
-    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in');
+    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in?ended=1');
     expect(await h().db.selectFrom('operator_sessions').select('username').execute()).toEqual([
       { username: 'sam' },
     ]);
@@ -312,7 +314,7 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     const browser = consoleClient(h().app);
     await browser.signIn('alice');
     await h().db.updateTable('operators').set({ active: 0 }).execute();
-    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in');
+    expect((await browser.get('/console')).headers.location).toBe('/console/sign-in?ended=1');
     const again = await browser.signIn('alice');
     expect(again.statusCode).toBe(401);
     expect(again.body).toContain('Wrong username or password.');
@@ -544,6 +546,24 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
         expect(stored, form.action).not.toHaveProperty('ConsoleIdleTimeout', '900');
       }
     }
+  });
+
+  it('answers a malformed console address with a console page of the same status, not the API’s JSON', async () => {
+    for (const [url, status] of [
+      ['/console/clients/%ZZ', 400],
+      ['/console/webhooks/%E0%A4%A', 400],
+      [`/console/players/${'p'.repeat(1001)}`, 414],
+    ] as const) {
+      const answer = await h().app.inject({ method: 'GET', url });
+      expect(answer.statusCode, url).toBe(status);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(answer.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(answer.body).toContain('<h1>Not understood</h1>');
+    }
+    // Elsewhere, the API's answer as before.
+    const api = await h().app.inject({ method: 'GET', url: '/consoles/%ZZ' });
+    expect(api.headers['content-type']).toBe('application/vnd.api+json');
   });
 
   it('answers 400 to a NUL character anywhere a page reads, signed in or not, never a 500 from the database', async () => {

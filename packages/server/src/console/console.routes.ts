@@ -18,6 +18,8 @@ import {
   isSameOrigin,
   NOTICE_FIELDS,
   provenNoticeUrl,
+  SESSION_COOKIE,
+  secretVersion,
 } from './console-session.js';
 import { apiUserRoutes } from './pages/api-users.page.js';
 import { auditRoutes } from './pages/audit.page.js';
@@ -30,6 +32,7 @@ import { settingRoutes } from './pages/settings.page.js';
 import { signInRoutes } from './pages/sign-in.page.js';
 import { webhookRoutes } from './pages/webhooks.page.js';
 import { sendPage } from './render.js';
+import { signInUrl } from './return-path.js';
 
 /**
  * The files every page links, from `packages/server/assets/console/`: its style sheet, and its icon, so
@@ -126,7 +129,12 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
       }
       if (route.role === 'public') return route.handler(request, reply);
       const current = await currentConsoleSession(context, request);
-      if (!current) return reply.redirect(`${CONSOLE_PATH}/sign-in`, 303);
+      if (!current) {
+        // Back where they were once signed in again, told why they are asked to (return-path.ts).
+        const origins = [`${request.protocol}://${request.host}`, new URL(context.config.publicUrl).origin];
+        const cookieSent = request.cookies[SESSION_COOKIE] !== undefined;
+        return reply.redirect(signInUrl(request, origins, cookieSent), 303);
+      }
       const { session, token } = current;
       const signedIn: SignedIn = {
         operator: session.operator,
@@ -137,6 +145,7 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
           context.clock,
         ),
         withNotice: (url) => provenNoticeUrl(token, url),
+        secretVersion: (secret) => secretVersion(token, secret),
       };
       if (!roleAllows(session.operator.role, route.role)) {
         return sendPage(
@@ -188,6 +197,29 @@ function withoutFields(values: unknown, names: readonly string[]): Record<string
 
 function refuse(reply: FastifyReply, message: string): FastifyReply {
   return sendPage(reply, 'message', { title: 'Refused', message, back: CONSOLE_PATH }, 403);
+}
+
+/**
+ * A console address the router refused before any route ran (a malformed percent-escape such as
+ * `/console/clients/%ZZ`, a segment over its length limit): a console page with the same status, not the
+ * API's JSON:API error (docs/design.md, "The operator console").
+ */
+export function consoleEarlyAnswer(request: FastifyRequest, reply: FastifyReply, answer: ApiError): boolean {
+  const path = request.url.split('?')[0] ?? '';
+  if (path !== CONSOLE_PATH && !path.startsWith(`${CONSOLE_PATH}/`)) return false;
+  const message =
+    answer.status === 414
+      ? 'A part of the address is longer than any console page reads.'
+      : answer.status === 400
+        ? 'The address has a malformed percent-escape (a % not followed by two hexadecimal digits).'
+        : 'The page could not be shown; the error is logged.';
+  sendPage(
+    reply,
+    'message',
+    { title: answer.status < 500 ? 'Not understood' : 'Something went wrong', message, back: CONSOLE_PATH },
+    answer.status,
+  );
+  return true;
 }
 
 /**

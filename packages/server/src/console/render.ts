@@ -29,8 +29,32 @@ export const format = {
     if (!iso) return '–';
     return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
   },
+  /**
+   * A time as the console shows it, in a `<time>` element (HTML, escaped here; print it with `<%~`): the
+   * style sheet keeps it on one line, so a narrow column never breaks it into "2026-" / "11-29" / … .
+   */
+  at(iso: string | null | undefined): string {
+    if (!iso) return '–';
+    return `<time datetime="${escapeHtml(iso)}">${escapeHtml(format.time(iso))}</time>`;
+  },
+  /** A dotted name as HTML (escaped here; print it with `<%~`), a line break allowed after each dot. */
+  dotted(name: string): string {
+    return name.split('.').map(escapeHtml).join('.<wbr>');
+  },
   counted,
 };
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
+}
 
 /**
  * Renders a console page with the console's headers: a strict policy (its own style sheet and nothing

@@ -60,10 +60,16 @@ export const MAX_PARAM_LENGTH = 1000;
 export const PATH_SEGMENT_TOO_LONG = `A path segment is longer than ${MAX_PARAM_LENGTH} characters`;
 
 /**
+ * Answers an early refusal as an HTML page instead, when the address is a page's (the console's: an
+ * operator's browser gets a page, never the API's JSON); false: not one of its addresses.
+ */
+export type AnswerAsPage = (request: FastifyRequest, reply: FastifyReply, answer: ApiError) => boolean;
+
+/**
  * Fastify's `frameworkErrors`: what the router refuses before any route or hook runs (a malformed
  * percent-escape in the path, a path segment over MAX_PARAM_LENGTH) is a JSON:API error like any other.
  */
-export function frameworkErrorHandler(config: Config, note: NoteEarlyAnswer) {
+export function frameworkErrorHandler(config: Config, note: NoteEarlyAnswer, asPage?: AnswerAsPage) {
   return (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
     const answer =
       error.code === 'FST_ERR_BAD_URL'
@@ -74,11 +80,10 @@ export function frameworkErrorHandler(config: Config, note: NoteEarlyAnswer) {
     if (answer.status >= 500) request.log.error({ err: error }, 'unhandled error');
     // No hook runs on this path: the headers are all set here, and a Buffer keeps Fastify from adding a
     // charset, which the JSON:API media type does not take.
-    reply
-      .code(answer.status)
-      .headers({ ...commonHeaders(request.id, config), 'cache-control': 'no-store' })
-      .type(JSON_API_MEDIA_TYPE)
-      .send(Buffer.from(JSON.stringify(errorDocument(answer, request.id))));
+    reply.code(answer.status).headers({ ...commonHeaders(request.id, config), 'cache-control': 'no-store' });
+    if (!asPage?.(request, reply, answer)) {
+      reply.type(JSON_API_MEDIA_TYPE).send(Buffer.from(JSON.stringify(errorDocument(answer, request.id))));
+    }
     note({
       requestId: request.id,
       method: request.method,

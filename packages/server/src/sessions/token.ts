@@ -69,7 +69,8 @@ export function isSessionId(text: string): boolean {
 
 /**
  * The session id in what an operator pasted from a support request: the id (v2's data.id), v3's GameSession
- * IRI, or the IRI's whole URL, a query and all. Whether it is an id at all is isSessionId's to say.
+ * IRI, or the IRI's whole URL, a query and all. In lower case, as ids are stored: hex an integrator quotes
+ * in capitals is the same id. Whether it is an id at all is isSessionId's to say.
  */
 export function quotedSessionId(text: string): string {
   return (
@@ -78,7 +79,7 @@ export function quotedSessionId(text: string): string {
       .replace(/[?#].*$/, '')
       .split('/')
       .pop() ?? ''
-  );
+  ).toLowerCase();
 }
 
 /**

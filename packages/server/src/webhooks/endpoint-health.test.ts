@@ -304,7 +304,9 @@ describe.each(DIALECTS)('a failing webhook endpoint on %s', (dialect) => {
     for (const page of ['/console/clients/demo/webhooks', `/console/webhooks/${w.endpoint.id}`]) {
       const shown = await operator.get(page);
       expect(shown.statusCode).toBe(200);
-      expect(shown.body, page).toMatch(/enabled, failing since [^<]+, next probe [^<]+</);
+      expect(shown.body, page).toMatch(
+        /enabled, failing since <time datetime="[^"]+">[^<]+<\/time>, next probe <time datetime="[^"]+">[^<]+<\/time>/,
+      );
     }
     // `webhook update --enable` on the failing endpoint: its health is forgotten.
     const enabled = await changeWebhookEndpoint(

@@ -336,12 +336,12 @@ describeInChromium('the operator console in Chromium', () => {
         .set({ last_seen_at: '2000-01-01T00:00:00.000Z' })
         .execute();
       await page.goto(url('/console/clients'));
-      expect(page.url()).toBe(url('/console/sign-in'));
+      expect(page.url()).toBe(url('/console/sign-in?next=%2Fconsole%2Fclients&ended=1'));
       await context.addCookies([
         { name: 'poker_launch_console', value: 'x'.repeat(43), url: url('/console') },
       ]);
       await page.goto(url('/console/audit'));
-      expect(page.url()).toBe(url('/console/sign-in'));
+      expect(page.url()).toBe(url('/console/sign-in?next=%2Fconsole%2Faudit&ended=1'));
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
     });
   });

@@ -42,7 +42,8 @@ export function consoleBrokenPromises(
   if (answer.statusCode >= 300 && answer.statusCode < 400) {
     const location = String(answer.headers.location ?? '');
     if (!location.startsWith('/console')) problems.push(`redirect out of the console: ${location}`);
-    if (request.wellFormed && location === '/console/sign-in') problems.push('a well-formed form signed out');
+    if (request.wellFormed && location.startsWith('/console/sign-in'))
+      problems.push('a well-formed form signed out');
     return problems;
   }
   if (!String(answer.headers['content-type']).startsWith('text/html')) {

@@ -90,7 +90,11 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         form: extra.form ?? clientFormOf(client),
         shown: fingerprintOf(clientFormOf(client)),
         errors: extra.errors ?? {},
-        rotation: extra.rotation ?? { overlapHours: '24' },
+        rotation: {
+          overlapHours: '24',
+          ...extra.rotation,
+          shown: fingerprintOf(signedIn.secretVersion(client.secretKey)),
+        },
         protection: {
           current: requestProtection(client),
           widening: toClientJson(client, context.clock()).replayWidening,
@@ -277,6 +281,13 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       async handler(request, reply, signedIn) {
         const id = pathParam(request.params, 'id');
         const values = formOf(request.body);
+        // A form shown before the secret last changed, most often the page that showed the new secret
+        // reloaded (its POST sent again): rotating again would replace the secret just shown, never to be
+        // shown again (docs/console.md, "Two operators at once").
+        const secretNow = (client: { secretKey: string | null }) => signedIn.secretVersion(client.secretKey);
+        const found = await findClientOrFail(context.db, id);
+        if (found.ok && changedSinceShown(values, secretNow(found.value)))
+          return alreadyRotated(reply, signedIn, id);
         const overlapHours = textField(values, 'overlap-hours', 5);
         const hours = Number(overlapHours);
         if (!/^\d{1,4}$/.test(overlapHours) || hours > MAX_OVERLAP_HOURS) {
@@ -291,7 +302,6 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         if (hours === 0 && !isConfirmed(values)) {
           // Without an overlap the current secret dies at once: every launch the integrator signs with it
           // is refused until it has the new one. With one, nothing breaks, and no confirmation is asked.
-          const found = await findClientOrFail(context.db, id);
           if (!found.ok) return clientPage(reply, signedIn, id);
           const kept = found.value.previousSecret;
           const keptStillSigns = !!kept && Date.parse(kept.until) > context.clock().getTime();
@@ -313,15 +323,20 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         }
         const secret = generateClientSecret();
         const now = signedIn.admin.clock();
-        const rotated = await rotateClientSecret(signedIn.admin, {
-          id,
-          changes: {
-            secretKey: secret,
-            ...(hours > 0
-              ? { keepPreviousSecretUntil: new Date(now.getTime() + hours * 3600_000).toISOString() }
-              : {}),
+        const rotated = await rotateClientSecret(
+          signedIn.admin,
+          {
+            id,
+            changes: {
+              secretKey: secret,
+              ...(hours > 0
+                ? { keepPreviousSecretUntil: new Date(now.getTime() + hours * 3600_000).toISOString() }
+                : {}),
+            },
           },
-        });
+          unchangedSinceShown(values, async (trx) => mapped(await findClientForUpdate(trx, id), secretNow)),
+        );
+        if (refusedAsChanged(rotated)) return alreadyRotated(reply, signedIn, id);
         if (!rotated.ok)
           return clientPage(
             reply,
@@ -429,6 +444,24 @@ function newClientPage(
     'client-new',
     { title: 'New client', ...frame(signedIn), form, id, signing, errors, targets: TARGET_LABELS },
     status,
+  );
+}
+
+/** A rotate form sent again after the secret changed: nothing rotated, and why (409, as a stale save). */
+function alreadyRotated(reply: FastifyReply, signedIn: SignedIn, id: string) {
+  return sendPage(
+    reply,
+    'message',
+    {
+      title: 'Already rotated',
+      message:
+        `The secret of ${id} was already rotated after this form was shown (reloading the page that showed ` +
+        'the new secret sends its form again), so it was not rotated again. The new secret was shown once, ' +
+        "on that page, and is not shown again: if it was not kept, rotate it again from the client's page.",
+      ...frame(signedIn),
+      back: `${CLIENTS}/${encodeURIComponent(id)}`,
+    },
+    409,
   );
 }
 

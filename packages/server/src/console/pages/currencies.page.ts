@@ -13,7 +13,7 @@ export function currencyRoutes(context: AppContext): ConsoleRoute[] {
     reply: Parameters<typeof sendPage>[0],
     signedIn: SignedIn,
     number: number,
-    extra: { code?: string; error?: string; notice?: string } = {},
+    extra: { code?: string; action?: string; error?: string; notice?: string } = {},
     status = 200,
   ) => {
     const all = await listCurrencies(context.db);
@@ -33,6 +33,8 @@ export function currencyRoutes(context: AppContext): ConsoleRoute[] {
         currencies: shown,
         activeCount: all.filter((currency) => currency.active).length,
         code: extra.code ?? '',
+        // The change asked for, kept with a refused code: not reset to "activate" under the operator.
+        action: extra.action ?? 'activate',
         error: extra.error,
         notice: extra.notice,
         pager: {
@@ -69,12 +71,13 @@ export function currencyRoutes(context: AppContext): ConsoleRoute[] {
         const form = formOf(request.body);
         const code = textField(form, 'code', 3).toUpperCase();
         const activate = textField(form, 'action', 10) !== 'deactivate';
+        const action = activate ? 'activate' : 'deactivate';
         if (!/^[A-Z]{3}$/.test(code)) {
           return page(
             reply,
             signedIn,
             1,
-            { code, error: 'Three letters, an ISO 4217 code such as EUR.' },
+            { code, action, error: 'Three letters, an ISO 4217 code such as EUR.' },
             422,
           );
         }
@@ -82,7 +85,13 @@ export function currencyRoutes(context: AppContext): ConsoleRoute[] {
           codes: [code],
         });
         if (!changed.ok)
-          return page(reply, signedIn, 1, { code, error: `${code} is not an ISO 4217 currency code.` }, 422);
+          return page(
+            reply,
+            signedIn,
+            1,
+            { code, action, error: `${code} is not an ISO 4217 currency code.` },
+            422,
+          );
         return reply.redirect(
           signedIn.withNotice(
             `${CURRENCIES}?done=${encodeURIComponent(`${doneWord(activate, changed.value.changed.length > 0)} ${code}`)}`,

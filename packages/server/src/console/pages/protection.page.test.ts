@@ -167,8 +167,12 @@ describe.each(DIALECTS)("the console's launch security form on %s", (dialect) =>
     expect(wider.statusCode, wider.body).toBe(303);
     // The old window (300 s) took nothing signed earlier than 300 s before the change; for the new one's hour.
     const changedAt = Math.floor(h().clock.now().getTime() / 1000);
-    const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-    const line = `<dt>Since widened</dt><dd>requests signed before ${iso(changedAt - 300)} are refused until ${iso(changedAt - 300 + 3600)}</dd>`;
+    // In the console's time format, as every time it shows, not as ISO 8601.
+    const time = (seconds: number) => {
+      const iso = new Date(seconds * 1000).toISOString();
+      return `<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC</time>`;
+    };
+    const line = `<dt>Since widened</dt><dd>requests signed before ${time(changedAt - 300)} are refused until ${time(changedAt - 300 + 3600)}</dd>`;
     expect((await browser.get('/console/clients/casino-1')).body).toContain(line);
     h().clock.advance(3300);
     expect((await browser.get('/console/clients/casino-1')).body).not.toContain('Since widened');

@@ -194,6 +194,9 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
       `/apiweb/v3/game-sessions/${id}`,
       ` https://poker.test/apiweb/v3/game-sessions/${id} `,
       `https://poker.test/apiweb/v3/game-sessions/${id}?client=demo`,
+      // Hex in capitals, as an integrator may quote it.
+      String(id).toUpperCase(),
+      `https://poker.test/apiweb/v3/game-sessions/${String(id).toUpperCase()}`,
     ]) {
       const search = await browser.get(`/console/sessions?id=${encodeURIComponent(quoted)}`);
       expect(search.statusCode, quoted).toBe(303);
@@ -225,7 +228,9 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     );
     const after = await browser.get(ended.headers.location ?? '');
     expect(after.body).toContain('The session was ended.');
-    expect(after.body).toMatch(/<dd>revoked: ended [^<]+, by an operator<\/dd>/);
+    expect(after.body).toMatch(
+      /<dd>revoked: ended <time datetime="[^"]+">[^<]+<\/time>, by an operator<\/dd>/,
+    );
     expect(after.body).not.toContain('End the session</button>');
     const token = await h().app.inject({
       url: '/api/web/v2/app/session',
@@ -251,6 +256,33 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     expect(page.statusCode).toBe(404);
     expect(page.body).toContain('No session has this id.');
     expect((await browser.get('/console/sessions/..%2F..%2Fx')).statusCode).toBe(404);
+  });
+
+  it('goes back to the page a session was ended from: its search and its place in the list', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    for (let n = 1; n <= 60; n++) {
+      expect((await h().createSession(`p-${n}`)).statusCode).toBe(200);
+      h().clock.advance(1);
+    }
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    const first = await browser.get('/console/sessions?client=demo');
+    const second = await browser.get(linkOf(first.body, 'next') ?? '');
+    expect(second.body).toContain('Page 2');
+    const form =
+      /<form method="post" action="([^"]+)"><input type="hidden" name="_csrf" value="[^"]+">\s*<input type="hidden" name="back" value="([^"]+)">/.exec(
+        second.body,
+      );
+    const [action, back] = [form?.[1] ?? '', (form?.[2] ?? '').replaceAll('&amp;', '&')];
+    expect(back).toContain('client=demo');
+    expect(back).toContain('page=2');
+    expect(back).toContain('before=');
+    const ended = await browser.post(action, { back });
+    expect(ended.statusCode).toBe(303);
+    const returned = await browser.get(ended.headers.location ?? '');
+    expect(returned.body).toContain('The session was ended.');
+    expect(returned.body).toContain('Page 2');
+    expect(playersOn(returned.body)).toEqual(playersOn(second.body));
   });
 
   it('goes back to the sessions page after ending one, whatever was sent as the way back', async () => {

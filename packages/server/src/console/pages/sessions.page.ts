@@ -84,6 +84,9 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
         );
         return sendPage(reply, 'sessions', {
           ...data,
+          // Where ending a session returns: this page, its search and its place in the list (the row
+          // beside its link), so the operator is not sent back to page 1.
+          back: `${SESSIONS}${queryString({ ...filter, id: undefined, ...placeOf(query) })}`,
           sessions: found.rows.map((session) => ({
             ...session,
             state: sessionState(session, now),
@@ -185,6 +188,15 @@ function asSeenBy(signedIn: SignedIn, session: SessionRecordJson): SessionRecord
   return {
     ...session,
     launchOptions: { ...session.launchOptions, restoreSessionUrl: urlWithoutQuery(restore) },
+  };
+}
+
+/** The page of the list the query shows, as its pager's links write it (form.ts, idPageOf). */
+function placeOf(query: FormValues): Record<string, string> {
+  return {
+    page: textField(query, 'page', 6),
+    before: textField(query, 'before', 64, true),
+    after: textField(query, 'after', 64, true),
   };
 }
 

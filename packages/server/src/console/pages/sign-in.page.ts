@@ -8,8 +8,10 @@ import type { ConsoleRoute } from '../console-route.js';
 import { CONSOLE_PATH, endConsoleSession, startConsoleSession } from '../console-session.js';
 import { formOf, textField } from '../form.js';
 import { sendPage } from '../render.js';
+import { ENDED_FIELD, NEXT_FIELD, returnPath } from '../return-path.js';
 
 const WRONG = 'Wrong username or password.';
+const ENDED = 'Your console session ended; sign in again.';
 
 /** Sign-in and sign-out. A wrong username and a wrong password read the same and cost the same. */
 export function signInRoutes(context: AppContext): ConsoleRoute[] {
@@ -18,7 +20,14 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
       method: 'GET',
       url: '/sign-in',
       role: 'public',
-      handler: async (_request, reply) => sendPage(reply, 'sign-in', { title: 'Sign in' }),
+      async handler(request, reply) {
+        const query = formOf(request.query);
+        return sendPage(reply, 'sign-in', {
+          title: 'Sign in',
+          next: returnPath(query[NEXT_FIELD]),
+          notice: textField(query, ENDED_FIELD, 1) === '1' ? ENDED : undefined,
+        });
+      },
     },
     {
       method: 'POST',
@@ -28,8 +37,9 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
         const form = formOf(request.body);
         const username = textField(form, 'username', 64).toLowerCase();
         const password = textField(form, 'password', PASSWORD_MAX_LENGTH, true);
+        const next = returnPath(form[NEXT_FIELD]);
         const again = (problem: string, status: number) =>
-          sendPage(reply, 'sign-in', { title: 'Sign in', problem, username }, status);
+          sendPage(reply, 'sign-in', { title: 'Sign in', problem, username, next }, status);
         if (username === '' || password === '') return again('Give a username and a password.', 422);
 
         const address = callerAddress(request, context.config);
@@ -45,7 +55,7 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
         }
         await recordSignIn(context.db, username, context.clock());
         await startConsoleSession(context, request, reply, username, request.ip);
-        return reply.redirect(CONSOLE_PATH, 303);
+        return reply.redirect(next ?? CONSOLE_PATH, 303);
       },
     },
     {

@@ -122,6 +122,8 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         base,
         form: extra.form ?? storedForm(endpoint),
         shown: fingerprintOf(storedForm(endpoint)),
+        // What the rotate form carries: a rotation sent again (a reload of the new secret's page) is refused.
+        secretShown: fingerprintOf(signedIn.secretVersion(stored.secret)),
         errors: extra.errors ?? {},
         notice: extra.notice,
         eventTypes: WEBHOOK_EVENT_TYPES,
@@ -275,11 +277,21 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       role: 'admin',
       async handler(request, reply, signedIn) {
         const id = pathParam(request.params, 'id');
-        const rotated = await changeWebhookEndpoint(signedIn.admin, {
-          rules,
-          id,
-          changes: { rotateSecret: true },
-        });
+        const values = formOf(request.body);
+        // As a client's rotation (clients.page.ts): a form shown before the secret last changed rotates
+        // nothing, so the secret just shown once stays the one that signs.
+        const secretNow = (endpoint: { secret: string }) => signedIn.secretVersion(endpoint.secret);
+        const found = await findWebhookEndpoint(context.db, id);
+        if (found && changedSinceShown(values, secretNow(found))) return alreadyRotated(reply, signedIn, id);
+        const rotated = await changeWebhookEndpoint(
+          signedIn.admin,
+          { rules, id, changes: { rotateSecret: true } },
+          unchangedSinceShown(values, async (trx) => {
+            const locked = await findWebhookEndpointForUpdate(trx, id);
+            return locked && secretNow(locked);
+          }),
+        );
+        if (refusedAsChanged(rotated)) return alreadyRotated(reply, signedIn, id);
         if (!rotated.ok || rotated.value.secret === undefined)
           return notFound(
             reply,
@@ -367,6 +379,24 @@ function asSeenBy(signedIn: SignedIn, endpoint: WebhookEndpointJson): WebhookEnd
 
 function notFound(reply: FastifyReply, signedIn: SignedIn, message: string, back: string) {
   return sendPage(reply, 'message', { title: 'Not found', message, ...frame(signedIn), back }, 404);
+}
+
+/** A rotate form sent again after the secret changed: nothing rotated, and why (409, as a stale save). */
+function alreadyRotated(reply: FastifyReply, signedIn: SignedIn, id: string) {
+  return sendPage(
+    reply,
+    'message',
+    {
+      title: 'Already rotated',
+      message:
+        `The signing secret of ${id} was already rotated after this form was shown (reloading the page that ` +
+        'showed the new secret sends its form again), so it was not rotated again. The new secret was shown ' +
+        "once, on that page, and is not shown again: if it was not kept, rotate it again from the endpoint's page.",
+      ...frame(signedIn),
+      back: `${WEBHOOKS}/${encodeURIComponent(id)}`,
+    },
+    409,
+  );
 }
 
 /** The one page that shows an endpoint's secret: not cached, never in a URL, never again. */
