@@ -73,6 +73,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     opened = { sessions, live };
     app = await buildApp({ config, db: database.db, sessions, live, metrics, state });
     const running = app;
+    // Logged before the listen, whose line follows: the log tells what happened in the order it did.
+    if (appliedMigrations.length > 0)
+      running.log.info({ migrations: appliedMigrations }, 'applied migrations');
     live.start(running.log);
     warnOfUnboundKeys(live.apiUsers, running.log);
     if (config.database.dialect === 'sqlite') warnOfReadableStore(config.database.path, running.log);

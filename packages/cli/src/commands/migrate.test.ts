@@ -174,10 +174,11 @@ describe('poker-launch serve, other commands and migrations', () => {
   it('migrates an empty database at start by default, and logs what it applied', async () => {
     const serve = await runServe(database().url);
     expect(await serve.stop('SIGTERM')).toEqual({ code: 0, signal: null });
-    const line = serve
-      .stdout()
-      .split('\n')
-      .find((text) => text.includes('"msg":"applied migrations"'));
-    expect(JSON.parse(line ?? '{}').migrations).toEqual(MIGRATIONS);
+    const lines = serve.stdout().split('\n');
+    const applied = lines.findIndex((text) => text.includes('"msg":"applied migrations"'));
+    expect(JSON.parse(lines[applied] ?? '{}').migrations).toEqual(MIGRATIONS);
+    // In the order it happened: the schema first, then the listen.
+    const listening = lines.findIndex((text) => text.includes('"msg":"Server listening'));
+    expect(listening).toBeGreaterThan(applied);
   });
 });

@@ -99,9 +99,6 @@ export const serveCommand: Command = {
         'PUBLIC_URL is not set in a production deployment',
       );
     }
-    if (server.appliedMigrations.length > 0) {
-      server.app.log.info({ migrations: server.appliedMigrations }, 'applied migrations');
-    }
     // Only with MIGRATE_ON_START=false: else the start refused it (docs/operations.md, "Upgrades and migrations").
     // A warning: a database gone away meanwhile is readiness's to report, not a reason to stop.
     const status = await server.database.migrationStatus().catch(() => []);

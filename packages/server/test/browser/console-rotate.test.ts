@@ -21,6 +21,8 @@ describeInChromium('rotating a secret in Chromium', () => {
       await page.goto(url('/console/clients/casino-1'));
       await page.getByLabel('Overlap in hours (0: none)').fill('0');
       await page.getByRole('button', { name: 'Rotate the secret' }).click();
+      // No overlap: asked first (the current secret stops signing at once).
+      await page.getByRole('button', { name: 'Rotate the secret of casino-1 now' }).click();
       const shown = await page.getByLabel('Secret', { exact: true }).inputValue();
       expect(await page.locator('.notice').count()).toBe(1);
       expect((await findClient(db, 'casino-1'))?.secretKey).toBe(shown);
