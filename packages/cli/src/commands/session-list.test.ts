@@ -108,6 +108,11 @@ describe.each(DIALECTS)('poker-launch session list on %s', (dialect) => {
     expect(ahead.stdout).toBe(`no session created from ${later}Z to ${dayLater} (UTC) matches\n`);
     const before = await ok('session', 'list', '--from', '2026-01-01T00:00', '--to', '2026-01-31T00:00');
     expect(tableRows(before.stdout)).toEqual([]);
+    // --from alone, long ago: its window runs the 31 days after it, rather than refusing a --to not given.
+    const fromAlone = await ok('session', 'list', '--from', '2026-01-01T00:00');
+    expect(fromAlone.stdout).toBe(
+      'no session created from 2026-01-01T00:00 to 2026-02-01T00:00 (UTC) matches\n',
+    );
 
     expect(await cli('session', 'list', '--client', 'casino-3')).toMatchObject({
       code: 1,
@@ -124,6 +129,8 @@ describe('poker-launch session list usage', () => {
       runPokerLaunch(['session', 'list', ...args], { DATABASE_URL: `sqlite:${path}` });
     const cases: [string[], string][] = [
       [['--from', 'yesterday'], '--from "yesterday": a time in UTC, as 2026-11-21T12:00'],
+      // Only the end given is judged: a --to nobody typed fits the --from.
+      [['--to', '2020-01-01T00:00', '--from', 'never'], '--from "never": a time in UTC, as 2026-11-21T12:00'],
       [['--to', '2026-02-30T12:00'], '--to "2026-02-30T12:00": a time in UTC, as 2026-11-21T12:00'],
       [
         ['--from', '2026-11-21T12:00', '--to', '2026-11-21T12:00'],

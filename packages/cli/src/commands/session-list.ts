@@ -23,7 +23,8 @@ export const sessionListCommand: Command = {
   help: [
     '',
     "The sessions created in a window of time, newest first, as the console's session search finds them:",
-    `from --from (default: a day ago) to before --to (default: a minute from now), in UTC as 2026-11-21T12:00`,
+    `from --from (default: a day before --to) to before --to (default: a minute from now, or at most`,
+    `${MAX_SEARCH_WINDOW_DAYS} days after --from), in UTC as 2026-11-21T12:00`,
     `(seconds and a trailing Z optional), at most ${MAX_SEARCH_WINDOW_DAYS} days apart. --client: one client's;`,
     "--player: a player's, by the integrator's id (within --client), its nick or the service's id.",
     `--state ${SESSION_STATES.join('|')}: only those in that state now (revoked: ended, by a logout too).`,
@@ -46,8 +47,16 @@ export const sessionListCommand: Command = {
     const limit = limitOf(values.limit);
     const clientId = textOption('client', values.client, MAX_CLIENT_LENGTH);
     const player = textOption('player', values.player, MAX_PLAYER_LENGTH);
-    const fromText = textOption('from', values.from, 24) ?? minute(now.getTime() - DAY_MS);
-    const toText = textOption('to', values.to, 24) ?? minute(now.getTime() + 60_000);
+    // An end not given fits the one given: a window from --from alone never fails on a --to nobody typed.
+    const fromGiven = textOption('from', values.from, 24);
+    const toGiven = textOption('to', values.to, 24);
+    const soon = now.getTime() + 60_000;
+    const givenFrom = fromGiven === undefined ? Number.NaN : Date.parse(`${fromGiven.replace(/Z$/, '')}Z`);
+    const toText =
+      toGiven ??
+      minute(Number.isNaN(givenFrom) ? soon : Math.min(soon, givenFrom + MAX_SEARCH_WINDOW_DAYS * DAY_MS));
+    const givenTo = Date.parse(`${toText.replace(/Z$/, '')}Z`);
+    const fromText = fromGiven ?? minute((Number.isNaN(givenTo) ? now.getTime() : givenTo) - DAY_MS);
     const state = stateOf(values.state);
     const window = checkSearchWindow(fromText, toText);
     if ('errors' in window) {
