@@ -24,7 +24,6 @@ import {
 } from './operator-admin.js';
 import { registerPlayer } from './player-admin.js';
 import { erasePlayer as erasePlayerChange, PERSONAL_COLUMNS } from './player-erase.js';
-import { endPlayerSessionsChange, endSessionChange } from './session-admin.js';
 import * as control from './session-control-admin.js';
 import { changeSettings as changeSettingsChange } from './setting-admin.js';
 import * as webhooks from './webhook-admin.js';
@@ -113,9 +112,6 @@ export const revokeApiUser = audited('api-user.revoke', revokeApiUserChange, (in
 );
 /** Sets the clients a key may act for (replacing those it had): the CLI's `user update`, the console's API users page. */
 export const bindApiUserClients = audited('api-user.bind-clients', bindApiUserClientsChange, describeBinding);
-
-export const endSession = audited('session.end', endSessionChange);
-export const endPlayerSessions = audited('player.end-sessions', endPlayerSessionsChange);
 
 export const addOperator = audited('operator.add', addOperatorChange);
 // Disabled (or enabled) already: recorded only when it ended console sessions still open.

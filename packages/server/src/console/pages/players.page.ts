@@ -1,5 +1,9 @@
 import type { FastifyReply } from 'fastify';
-import { blockPlayerAsOperator, endPlayerSessions, unblockPlayerAsOperator } from '../../admin/operations.js';
+import {
+  blockPlayerAsOperator,
+  revokePlayerSessions,
+  unblockPlayerAsOperator,
+} from '../../admin/operations.js';
 import { checkOperatorBlock } from '../../admin/session-control-admin.js';
 import type { AppContext } from '../../app-context.js';
 import { CLIENT_ID_PATTERN } from '../../client-id.js';
@@ -135,8 +139,13 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
         const query = formOf(request.query);
         const text = textField(query, 'q', 128);
         const clientId = textField(query, 'client', 64);
+        // A client that does not exist is said beside its field, not as "no player".
+        const clientError =
+          clientId !== '' && !(await findClient(context.db, clientId))
+            ? `No client "${clientId}".`
+            : undefined;
         const found =
-          text === ''
+          text === '' || clientError !== undefined
             ? undefined
             : await idPageOf(
                 query,
@@ -152,20 +161,26 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
                   ),
                 PLAYER_KEY,
               );
-        return sendPage(reply, 'players', {
-          title: 'Players',
-          ...frame(signedIn),
-          text,
-          clientId,
-          players: found?.rows,
-          pager: {
-            page: found?.page ?? 1,
-            hasNext: found?.hasNext ?? false,
-            newer: found?.newer ?? false,
-            href: (n: number) =>
-              `${PLAYERS}${queryString({ q: text, client: clientId, ...found?.linkTo(n) })}`,
+        return sendPage(
+          reply,
+          'players',
+          {
+            title: 'Players',
+            ...frame(signedIn),
+            text,
+            clientId,
+            clientError,
+            players: found?.rows,
+            pager: {
+              page: found?.page ?? 1,
+              hasNext: found?.hasNext ?? false,
+              newer: found?.newer ?? false,
+              href: (n: number) =>
+                `${PLAYERS}${queryString({ q: text, client: clientId, ...found?.linkTo(n) })}`,
+            },
           },
-        });
+          clientError === undefined ? 200 : 422,
+        );
       },
     },
     {
@@ -265,12 +280,13 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
       role: 'support',
       async handler(request, reply, signedIn) {
         const id = pathParam(request.params, 'id');
-        const player = await findPlayerAnywhere(context.db, id);
-        if (!player) return noSuchPlayer(reply, signedIn, id);
-        const result = await endPlayerSessions(signedIn.admin, { playerId: player.id });
-        const ended = result.ok ? result.value.ended : 0;
+        const found = await playerOf(id);
+        if (!found) return noSuchPlayer(reply, signedIn, id);
+        // The CLI's "player revoke-sessions": recorded alike, by the client's and the integrator's ids.
+        const result = await revokePlayerSessions(signedIn.admin, found.ref);
+        const ended = result.ok ? result.value : 0;
         return reply.redirect(
-          signedIn.withNotice(`${PLAYERS}/${encodeURIComponent(player.id)}?ended=${ended}`),
+          signedIn.withNotice(`${PLAYERS}/${encodeURIComponent(found.player.id)}?ended=${ended}`),
           303,
         );
       },

@@ -1,5 +1,5 @@
 import type { SessionRevokedReason } from '@poker-launch/sdk';
-import { endSession } from '../../admin/operations.js';
+import { revokeSession } from '../../admin/operations.js';
 import { type SessionRecordJson, sessionSearchOf, showSession } from '../../admin/session-record.js';
 import type { AppContext } from '../../app-context.js';
 import { urlWithoutQuery } from '../../http/url-without-query.js';
@@ -107,6 +107,11 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
       role: 'support',
       async handler(request, reply, signedIn) {
         const id = pathParam(request.params, 'id');
+        // Ids are lower-case hex; one quoted in capitals (from a ticket, say) goes to its own page.
+        const quoted = quotedSessionId(id);
+        if (quoted !== id && isSessionId(quoted)) {
+          return reply.redirect(`${SESSIONS}/${encodeURIComponent(quoted)}`, 303);
+        }
         const found = await showSession(context.db, id, context.clock());
         if (!found.ok) {
           return sendPage(
@@ -136,7 +141,8 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
       role: 'support',
       async handler(request, reply, signedIn) {
         const id = pathParam(request.params, 'id');
-        const result = await endSession(signedIn.admin, { sessionId: id });
+        // The CLI's "session revoke": one change, one name in the audit log, from either.
+        const result = await revokeSession(signedIn.admin, { sessionId: id });
         const done = !result.ok ? 'unknown' : result.value.ended ? 'ended' : 'not-live';
         const back = textField(formOf(request.body), 'back', 1024);
         // Back to the search it was ended from: a console path only, never another site, and only as the
