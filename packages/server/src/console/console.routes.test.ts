@@ -52,7 +52,9 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     );
     expect(overview.body).toContain('alice (admin)');
 
-    expect((await browser.post('/console/sign-out')).headers.location).toBe('/console/sign-in');
+    const signedOut = await browser.post('/console/sign-out');
+    expect(signedOut.headers.location).toBe('/console/sign-in?signed-out=1');
+    expect((await browser.get('/console/sign-in?signed-out=1')).body).toContain('Signed out.');
     expect((await browser.get('/console')).statusCode).toBe(303);
   });
 
@@ -83,7 +85,7 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
         _csrf: createHash('sha256').update(`csrf:${cookie?.value}`).digest('hex'),
       }).toString(),
     });
-    expect(signOut.headers.location).toBe('/console/sign-in');
+    expect(signOut.headers.location).toBe('/console/sign-in?signed-out=1');
     expect(signOut.cookies.find((c) => c.name === 'poker_launch_console')).toMatchObject({ secure: true });
     // Reached by another name over plain HTTP (an internal address), a Secure cookie would never be kept.
     const internal = await signIn('10.0.0.5:8080');

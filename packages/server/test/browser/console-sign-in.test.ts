@@ -17,7 +17,8 @@ describeInChromium('signing in again in Chromium', () => {
       const other = await context.newPage();
       await other.goto(url('/console'));
       await other.getByRole('button', { name: 'Sign out' }).click();
-      await other.waitForURL(url('/console/sign-in'));
+      await other.waitForURL(url('/console/sign-in?signed-out=1'));
+      expect(await other.textContent('.notice')).toBe('Signed out.');
       await other.close();
 
       await page.getByRole('button', { name: 'Save settings' }).click();

@@ -92,7 +92,7 @@ describe.each(DIALECTS)('the console activity page on %s', (dialect) => {
       expect(found.statusCode).toBe(200);
       expect(playersOnAnyRow(found.body)).toEqual(['p-x']);
       expect(found.body).toContain('refused (400)');
-      expect(found.body).toContain("among the client's latest 100,000");
+      expect(found.body).toContain("(a search reads the client's latest 100,000)");
       expect(found.body).toContain('Show all attempts');
       expect(found.body).not.toContain('rel="next"');
     }

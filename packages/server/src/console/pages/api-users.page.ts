@@ -28,6 +28,8 @@ export function apiUserRoutes(context: AppContext): ConsoleRoute[] {
       errors?: Record<string, string>;
       notice?: string;
       key?: string;
+      /** The API user the new key is for. */
+      keyOf?: string;
     } = {},
     status = 200,
   ) =>
@@ -44,6 +46,7 @@ export function apiUserRoutes(context: AppContext): ConsoleRoute[] {
         errors: extra.errors ?? {},
         notice: extra.notice,
         key: extra.key,
+        keyOf: extra.keyOf,
       },
       status,
     );
@@ -84,7 +87,7 @@ export function apiUserRoutes(context: AppContext): ConsoleRoute[] {
         return page(
           reply,
           signedIn,
-          { notice: `API user ${name} created.`, key: created.value.key, name: '' },
+          { notice: `API user ${name} created.`, key: created.value.key, keyOf: name, name: '' },
           201,
         );
       },

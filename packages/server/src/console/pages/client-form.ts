@@ -75,7 +75,17 @@ export function clientChangesOf(
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, changes };
 }
 
-/** The admin layer's refusals are phrased for a command line; beside a field they read as sentences. */
+/**
+ * The CLI's pointers to its own commands and flags (`; see "client list"`, `; change it with "client
+ * update x"`, `: give --client <id> (repeatable)`), which mean nothing on a page.
+ */
+const CLI_POINTER = /(; (see|change it with) "[^"]*"|: give --[a-z-]+ <[a-z]+> \(repeatable\))$/;
+
+/**
+ * The admin layer's refusals are phrased for a command line; on a page they read as sentences, without
+ * the CLI's pointers.
+ */
 export function sentence(text: string): string {
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
+  const said = text.replace(CLI_POINTER, '');
+  return `${said.charAt(0).toUpperCase()}${said.slice(1)}${said.endsWith('.') ? '' : '.'}`;
 }

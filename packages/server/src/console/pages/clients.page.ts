@@ -29,7 +29,7 @@ import {
   textField,
   unchangedSinceShown,
 } from '../form.js';
-import { sendPage } from '../render.js';
+import { format, sendPage } from '../render.js';
 import { activityRoutes } from './activity.page.js';
 import {
   type ClientForm,
@@ -72,7 +72,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       return sendPage(
         reply,
         'message',
-        { title: 'No such client', message: found.reason, ...frame(signedIn), back: CLIENTS },
+        { title: 'No such client', message: sentence(found.reason), ...frame(signedIn), back: CLIENTS },
         404,
       );
     const client = found.value;
@@ -348,7 +348,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         const kept = rotated.value.client.previousSecret;
         const notice =
           hours > 0 && kept
-            ? `The secret of ${id} was replaced; the previous one still signs until ${kept.until.slice(0, 19).replace('T', ' ')} UTC.`
+            ? `The secret of ${id} was replaced; the previous one still signs until ${format.time(kept.until)}.`
             : `The secret of ${id} was replaced; the previous one no longer signs.`;
         return secretPage(reply, signedIn, id, secret, notice, 200);
       },
@@ -360,9 +360,10 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       async handler(request, reply, signedIn) {
         const id = pathParam(request.params, 'id');
         const values = formOf(request.body);
-        if (!isConfirmed(values)) {
-          const found = await findClientOrFail(context.db, id);
-          if (!found.ok) return clientPage(reply, signedIn, id);
+        const found = await findClientOrFail(context.db, id);
+        if (!found.ok) return clientPage(reply, signedIn, id);
+        // Disabled already: nothing to ask about (the disable below still ends any session left open).
+        if (!isConfirmed(values) && found.value.active) {
           // No count of the live sessions it ends: sessions have no index by client (docs/design.md), so
           // counting them would read every live session, as the disable itself does.
           return sendConfirmation(reply, frame(signedIn), values, {
@@ -379,8 +380,10 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
           });
         }
         const disabled = await disableClient(signedIn.admin, { id });
-        if (!disabled.ok) return clientPage(reply, signedIn, id, { notice: disabled.reason }, 404);
-        return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=disabled`), 303);
+        if (!disabled.ok) return clientPage(reply, signedIn, id, { notice: sentence(disabled.reason) }, 404);
+        const { wasDisabled, revokedSessions } = disabled.value;
+        const done = wasDisabled && revokedSessions === 0 ? 'already-disabled' : 'disabled';
+        return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=${done}`), 303);
       },
     },
     {
@@ -390,7 +393,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
       async handler(request, reply, signedIn) {
         const id = pathParam(request.params, 'id');
         const enabled = await enableClient(signedIn.admin, { id });
-        if (!enabled.ok) return clientPage(reply, signedIn, id, { notice: enabled.reason }, 404);
+        if (!enabled.ok) return clientPage(reply, signedIn, id, { notice: sentence(enabled.reason) }, 404);
         const done = Object.keys(enabled.value.changed).length === 0 ? 'already-enabled' : 'enabled';
         return reply.redirect(signedIn.withNotice(`${CLIENTS}/${encodeURIComponent(id)}?done=${done}`), 303);
       },
@@ -410,6 +413,7 @@ const DONE: Record<string, string> = {
   disabled: "Disabled: its requests are refused and its players' live sessions were ended.",
   enabled: 'Enabled: its signed requests are accepted again.',
   'already-enabled': 'Nothing changed: the client was already enabled.',
+  'already-disabled': 'Nothing changed: the client was already disabled.',
 };
 
 export function frame(signedIn: SignedIn) {

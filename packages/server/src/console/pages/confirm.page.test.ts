@@ -76,6 +76,13 @@ describe.each(DIALECTS)('the console asks before a dangerous change, on %s', (di
     expect(done.statusCode).toBe(303);
     expect((await findClient(h().db, 'casino-1'))?.active).toBe(false);
     expect(await actions('client')).toEqual(['client.disable']);
+    // Disabled already: nothing to ask about, nothing recorded, and the page says so.
+    const again = await browser.post('/console/clients/casino-1/disable');
+    expect(again.statusCode).toBe(303);
+    expect((await browser.get(String(again.headers.location))).body).toContain(
+      'Nothing changed: the client was already disabled.',
+    );
+    expect(await actions('client')).toEqual(['client.disable']);
     // Enabling, which ends nothing, needs no confirmation.
     expect((await browser.post('/console/clients/casino-1/enable')).statusCode).toBe(303);
     expect((await findClient(h().db, 'casino-1'))?.active).toBe(true);

@@ -44,7 +44,7 @@ describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) =
       ...EVERY_EVENT_BUT_ONE,
     });
     expect(added.statusCode, added.body).toBe(201);
-    const secret = /id="secret"[^>]* value="(whsec_[^"]+)"/.exec(added.body)?.[1];
+    const secret = /id="secret"[^>]*>(whsec_[^<]+)<\/textarea>/.exec(added.body)?.[1];
     expect(secret).toBeDefined();
     const [endpoint] = await listWebhookEndpoints(h().db, 'casino-1');
     expect(endpoint?.secret).toBe(secret);

@@ -20,6 +20,19 @@ describe.each(DIALECTS)('the console players search on %s', (dialect) => {
     expect((await h().createSession('u-1', {}, { client })).statusCode).toBe(200);
   };
 
+  it('says beside its field that a client does not exist, rather than that no player matches', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    await addPlayer('casino.001');
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    const unknown = await browser.get('/console/players?q=u-1&client=nope-client');
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.body).toContain('No client &quot;nope-client&quot;.');
+    expect(unknown.body).not.toContain('No player has that id or nick.');
+    const known = await browser.get('/console/players?q=u-1&client=casino.001');
+    expect(clientsOn(known.body)).toEqual(['casino.001']);
+  });
+
   it('pages from the player beside the link: players added meanwhile shift nothing, back and forth', async () => {
     // Paged by OFFSET, a player of the searched id added at a client before the page moved every later
     // one by a page's place: the last of page 1 shown again on page 2 (docs/console.md, "Pages").

@@ -202,6 +202,10 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
       expect(search.statusCode, quoted).toBe(303);
       expect(search.headers.location, quoted).toBe(`/console/sessions/${id}`);
     }
+    // Its page's address with the id in capitals leads to the page.
+    const capitals = await browser.get(`/console/sessions/${String(id).toUpperCase()}`);
+    expect(capitals.statusCode).toBe(303);
+    expect(capitals.headers.location).toBe(`/console/sessions/${id}`);
     const page = await browser.get(`/console/sessions/${id}`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<dd>active</dd>');

@@ -12,6 +12,9 @@ import { ENDED_FIELD, NEXT_FIELD, returnPath } from '../return-path.js';
 
 const WRONG = 'Wrong username or password.';
 const ENDED = 'Your console session ended; sign in again.';
+const SIGNED_OUT = 'Signed out.';
+/** The sign-in page's query after a sign-out: it says so, rather than showing the form as if nothing happened. */
+const SIGNED_OUT_FIELD = 'signed-out';
 
 /** Sign-in and sign-out. A wrong username and a wrong password read the same and cost the same. */
 export function signInRoutes(context: AppContext): ConsoleRoute[] {
@@ -25,7 +28,12 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
         return sendPage(reply, 'sign-in', {
           title: 'Sign in',
           next: returnPath(query[NEXT_FIELD]),
-          notice: textField(query, ENDED_FIELD, 1) === '1' ? ENDED : undefined,
+          notice:
+            textField(query, ENDED_FIELD, 1) === '1'
+              ? ENDED
+              : textField(query, SIGNED_OUT_FIELD, 1) === '1'
+                ? SIGNED_OUT
+                : undefined,
         });
       },
     },
@@ -64,7 +72,7 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
       role: 'support',
       async handler(request, reply) {
         await endConsoleSession(context, request, reply);
-        return reply.redirect(`${CONSOLE_PATH}/sign-in`, 303);
+        return reply.redirect(`${CONSOLE_PATH}/sign-in?${SIGNED_OUT_FIELD}=1`, 303);
       },
     },
   ];

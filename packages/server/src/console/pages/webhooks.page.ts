@@ -37,7 +37,7 @@ import {
   textField,
   unchangedSinceShown,
 } from '../form.js';
-import { sendPage } from '../render.js';
+import { format, sendPage } from '../render.js';
 import { sentence } from './client-form.js';
 import { frame } from './clients.page.js';
 import { eventFieldName, readWebhookForm, type WebhookForm, webhookChangesOf } from './webhook-form.js';
@@ -305,7 +305,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
           signedIn,
           endpoint,
           secret,
-          `The secret was replaced; until ${(endpoint.previousSecretUntil ?? '').slice(0, 19).replace('T', ' ')} UTC every delivery is signed with the previous one too.`,
+          `The secret was replaced; until ${format.time(endpoint.previousSecretUntil)} every delivery is signed with the previous one too.`,
           200,
         );
       },
