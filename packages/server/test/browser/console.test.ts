@@ -212,6 +212,7 @@ describeInChromium('the operator console in Chromium', () => {
       await page.waitForURL(`${base}/disable`);
       expect(await page.textContent('h1')).toBe(`Disable client ${client.id}?`);
       expect(await page.textContent('main')).toContain('Every live session of its players ends now');
+      await shot('confirm.png');
       expect(await page.locator('main form input[name="confirm"]').inputValue()).toBe('yes');
       expect(await page.getByRole('button', { name: `Disable ${client.id}` }).getAttribute('class')).toBe(
         'danger',
