@@ -14,6 +14,7 @@ import {
 import type { AppContext } from '../../app-context.js';
 import { requestProtection } from '../../clients/client.js';
 import { findClientForUpdate, listClientsWindow } from '../../clients/client.repository.js';
+import { sendAlreadyRotated } from '../already-rotated.js';
 import { isConfirmed, sendConfirmation } from '../confirm.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import {
@@ -287,7 +288,11 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         const secretNow = (client: { secretKey: string | null }) => signedIn.secretVersion(client.secretKey);
         const found = await findClientOrFail(context.db, id);
         if (found.ok && changedSinceShown(values, secretNow(found.value)))
-          return alreadyRotated(reply, signedIn, id);
+          return sendAlreadyRotated(reply, frame(signedIn), {
+            secret: `the secret of ${id}`,
+            owner: 'client',
+            back: `${CLIENTS}/${encodeURIComponent(id)}`,
+          });
         const overlapHours = textField(values, 'overlap-hours', 5);
         const hours = Number(overlapHours);
         if (!/^\d{1,4}$/.test(overlapHours) || hours > MAX_OVERLAP_HOURS) {
@@ -336,7 +341,12 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
           },
           unchangedSinceShown(values, async (trx) => mapped(await findClientForUpdate(trx, id), secretNow)),
         );
-        if (refusedAsChanged(rotated)) return alreadyRotated(reply, signedIn, id);
+        if (refusedAsChanged(rotated))
+          return sendAlreadyRotated(reply, frame(signedIn), {
+            secret: `the secret of ${id}`,
+            owner: 'client',
+            back: `${CLIENTS}/${encodeURIComponent(id)}`,
+          });
         if (!rotated.ok)
           return clientPage(
             reply,
@@ -448,24 +458,6 @@ function newClientPage(
     'client-new',
     { title: 'New client', ...frame(signedIn), form, id, signing, errors, targets: TARGET_LABELS },
     status,
-  );
-}
-
-/** A rotate form sent again after the secret changed: nothing rotated, and why (409, as a stale save). */
-function alreadyRotated(reply: FastifyReply, signedIn: SignedIn, id: string) {
-  return sendPage(
-    reply,
-    'message',
-    {
-      title: 'Already rotated',
-      message:
-        `The secret of ${id} was already rotated after this form was shown (reloading the page that showed ` +
-        'the new secret sends its form again), so it was not rotated again. The new secret was shown once, ' +
-        "on that page, and is not shown again: if it was not kept, rotate it again from the client's page.",
-      ...frame(signedIn),
-      back: `${CLIENTS}/${encodeURIComponent(id)}`,
-    },
-    409,
   );
 }
 

@@ -22,6 +22,7 @@ import {
   listWebhookEndpoints,
 } from '../../webhooks/webhook-endpoint.repository.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-event.js';
+import { sendAlreadyRotated } from '../already-rotated.js';
 import { isConfirmed, sendConfirmation } from '../confirm.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import {
@@ -282,7 +283,12 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         // nothing, so the secret just shown once stays the one that signs.
         const secretNow = (endpoint: { secret: string }) => signedIn.secretVersion(endpoint.secret);
         const found = await findWebhookEndpoint(context.db, id);
-        if (found && changedSinceShown(values, secretNow(found))) return alreadyRotated(reply, signedIn, id);
+        if (found && changedSinceShown(values, secretNow(found)))
+          return sendAlreadyRotated(reply, frame(signedIn), {
+            secret: `the signing secret of ${id}`,
+            owner: 'endpoint',
+            back: `${WEBHOOKS}/${encodeURIComponent(id)}`,
+          });
         const rotated = await changeWebhookEndpoint(
           signedIn.admin,
           { rules, id, changes: { rotateSecret: true } },
@@ -291,7 +297,12 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
             return locked && secretNow(locked);
           }),
         );
-        if (refusedAsChanged(rotated)) return alreadyRotated(reply, signedIn, id);
+        if (refusedAsChanged(rotated))
+          return sendAlreadyRotated(reply, frame(signedIn), {
+            secret: `the signing secret of ${id}`,
+            owner: 'endpoint',
+            back: `${WEBHOOKS}/${encodeURIComponent(id)}`,
+          });
         if (!rotated.ok || rotated.value.secret === undefined)
           return notFound(
             reply,
@@ -379,24 +390,6 @@ function asSeenBy(signedIn: SignedIn, endpoint: WebhookEndpointJson): WebhookEnd
 
 function notFound(reply: FastifyReply, signedIn: SignedIn, message: string, back: string) {
   return sendPage(reply, 'message', { title: 'Not found', message, ...frame(signedIn), back }, 404);
-}
-
-/** A rotate form sent again after the secret changed: nothing rotated, and why (409, as a stale save). */
-function alreadyRotated(reply: FastifyReply, signedIn: SignedIn, id: string) {
-  return sendPage(
-    reply,
-    'message',
-    {
-      title: 'Already rotated',
-      message:
-        `The signing secret of ${id} was already rotated after this form was shown (reloading the page that ` +
-        'showed the new secret sends its form again), so it was not rotated again. The new secret was shown ' +
-        "once, on that page, and is not shown again: if it was not kept, rotate it again from the endpoint's page.",
-      ...frame(signedIn),
-      back: `${WEBHOOKS}/${encodeURIComponent(id)}`,
-    },
-    409,
-  );
 }
 
 /** The one page that shows an endpoint's secret: not cached, never in a URL, never again. */
