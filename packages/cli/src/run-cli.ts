@@ -40,8 +40,13 @@ export async function runCli(argv: readonly string[], context: CommandContext): 
     if (group.length > 0) {
       // `poker-launch client`: a group's name alone, or with a subcommand it does not have.
       const subcommands = group.map((c) => c.name.slice(`${argv[0]} `.length)).join(', ');
+      // The group alone is no mistyped command: it lacks the one it groups.
+      const what =
+        prefix === argv[0]
+          ? `"${printable(prefix)}" needs a command`
+          : `unknown command "${printable(prefix)}"`;
       context.err(
-        `${PROGRAM}: unknown command "${printable(prefix)}"; ${didYouMean(subcommandLike(argv[1], group))}` +
+        `${PROGRAM}: ${what}; ${didYouMean(subcommandLike(argv[1], group))}` +
           `${argv[0]} takes one of: ${subcommands} (${PROGRAM} ${argv[0]} --help explains them)`,
       );
       return 2;

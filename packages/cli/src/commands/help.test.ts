@@ -92,7 +92,7 @@ describe('standard output that cannot be written', () => {
 describe('a mistyped command line', () => {
   it("names a group's commands when one is missing or unknown, and an unknown flag without node's advice", async () => {
     const missing =
-      'poker-launch: unknown command "client"; client takes one of: add, update, list, show, activity, disable (poker-launch client --help explains them)\n';
+      'poker-launch: "client" needs a command; client takes one of: add, update, list, show, activity, disable (poker-launch client --help explains them)\n';
     expect(await runPokerLaunch(['client'])).toMatchObject({ code: 2, stdout: '', stderr: missing });
     expect(await runPokerLaunch(['player', 'ban', 'u-1'])).toMatchObject({
       code: 2,

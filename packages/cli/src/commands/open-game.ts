@@ -16,7 +16,7 @@ const BOOLEAN_FIELDS = new Set(['session.longLifeLoginToken', 'player.active', '
 
 export const openGameCommand: Command = {
   usage:
-    '--url <base> --client <id> (--secret <s> | --api-key <k>) [--scheme legacy|hmac] [--replay-fields] --player-id <id> [--json] [key=value…]',
+    '--url <base> --client <id> [--secret <s> | --api-key <k>] [--scheme legacy|hmac] [--replay-fields] --player-id <id> [--json] [key=value…]',
   help: [
     '',
     ...CONNECTION_HELP,
@@ -29,7 +29,7 @@ export const openGameCommand: Command = {
     'session.tableId, player.avatar and player.trustedLevel are sent as integers; session.longLifeLoginToken,',
     'player.active and player.verified as true/false; every other value as a string.',
     '',
-    'example: poker-launch open-game --url http://127.0.0.1:8080 --client demo --secret s3cr3t \\',
+    'example: POKER_LAUNCH_SECRET=s3cr3t poker-launch open-game --url http://127.0.0.1:8080 --client demo \\',
     '           --player-id u-1 session.tableId=7 player.nick=Bob',
   ],
   options: { ...CONNECTION_OPTIONS, 'api-key': { type: 'string' }, 'player-id': { type: 'string' } },

@@ -213,7 +213,7 @@ describe('poker-launch session create, wrong calls', () => {
     const result = await runPokerLaunch(['session', 'create', '--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      'usage: poker-launch session create --url <base> --client <id> --secret <s> [--scheme legacy|hmac] ' +
+      'usage: poker-launch session create --url <base> --client <id> [--secret <s>] [--scheme legacy|hmac] ' +
         '[--replay-fields] [--json] <userId> [key=value…]',
     );
     expect(result.stdout).toContain(

@@ -11,7 +11,7 @@ import {
 
 export const sessionCreateCommand: Command = {
   usage:
-    '--url <base> --client <id> --secret <s> [--scheme legacy|hmac] [--replay-fields] [--json] <userId> [key=value…]',
+    '--url <base> --client <id> [--secret <s>] [--scheme legacy|hmac] [--replay-fields] [--json] <userId> [key=value…]',
   help: [
     '',
     ...CONNECTION_HELP,
@@ -22,7 +22,7 @@ export const sessionCreateCommand: Command = {
     'The request is built, signed and retried by @poker-launch/sdk. A refused request prints status,',
     'code and detail of each error on stderr and exits with 1.',
     '',
-    'example: poker-launch session create --url http://127.0.0.1:8080 --client demo --secret s3cr3t 12345 \\',
+    'example: POKER_LAUNCH_SECRET=s3cr3t poker-launch session create --url http://127.0.0.1:8080 --client demo 12345 \\',
     '           nick=Player1 gameCode=poker tableId=42',
   ],
   options: CONNECTION_OPTIONS,

@@ -180,7 +180,7 @@ describe('poker-launch sign', () => {
     const result = await runPokerLaunch(['sign', '--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      'usage: poker-launch sign --secret <s> [--scheme legacy|hmac] [--explain] [options] [key=value…]',
+      'usage: poker-launch sign [--secret <s>] [--scheme legacy|hmac] [--explain] [options] [key=value…]',
     );
     expect(result.stdout).toContain('--target <p>');
   });

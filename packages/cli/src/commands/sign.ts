@@ -18,7 +18,7 @@ const SCHEMES = ['legacy', 'hmac'] as const;
 const HMAC_ONLY = ['method', 'target', 'timestamp', 'nonce'] as const;
 
 export const signCommand: Command = {
-  usage: '--secret <s> [--scheme legacy|hmac] [--explain] [options] [key=value…]',
+  usage: '[--secret <s>] [--scheme legacy|hmac] [--explain] [options] [key=value…]',
   help: [
     '',
     '  --secret <s>     the secret key of the client; or set POKER_LAUNCH_SECRET, which keeps it out of the',
@@ -39,8 +39,8 @@ export const signCommand: Command = {
     '  --body <text>     the body as sent, or --json <file|-> for a body in a file (its bytes as they are)',
     '  --timestamp <s>   Unix seconds to sign with (default: now); --nonce <n> (default: a random one)',
     '',
-    'example: poker-launch sign --secret test_secret --explain userId=12345 nick=Player1 lang=en authType=external',
-    "example: poker-launch sign --scheme hmac --secret test_secret --target '/api/web/v2/app/users/12345/session?clientId=demo' \\",
+    'example: POKER_LAUNCH_SECRET=test_secret poker-launch sign --explain userId=12345 nick=Player1 lang=en authType=external',
+    "example: POKER_LAUNCH_SECRET=test_secret poker-launch sign --scheme hmac --target '/api/web/v2/app/users/12345/session?clientId=demo' \\",
     "           --body 'nick=Player1&lang=en'",
   ],
   options: {
