@@ -26,6 +26,11 @@ export interface RouteDefinition<
   /** Media types the body may have (415 otherwise); omit for routes without a body. */
   bodyTypes?: readonly BodyMediaType[];
   /**
+   * Where the route's field errors point for a member of its body: v2's flat parameters are named
+   * `/data/attributes/<name>`, so an error the body parser finds in one points there too.
+   */
+  bodyPointerBase?: string;
+  /**
    * Who is asking, proven (a signature, an API key, an auth token), and what the answer to that needs:
    * it runs before the handler, in the route's preHandler hook, which then counts the caller's quota.
    * Every authenticated route counts there and nowhere else (docs/design.md §10).
@@ -61,6 +66,8 @@ declare module 'fastify' {
     operational?: boolean;
     /** The route's body media types, for a 415 raised before the route runs (Fastify's body parsers). */
     bodyTypes?: readonly BodyMediaType[];
+    /** RouteDefinition.bodyPointerBase, for a pointer the body parser gives. */
+    bodyPointerBase?: string;
   }
 }
 
@@ -111,6 +118,7 @@ export function registerRoutes(
               : { undocumented: route.undocumented }
             : { undocumented: 'html-page' as const }),
         ...(route.bodyTypes ? { bodyTypes: route.bodyTypes } : {}),
+        ...(route.bodyPointerBase ? { bodyPointerBase: route.bodyPointerBase } : {}),
       },
       // Pages count per address; operational routes (health, metrics) are never refused by a quota.
       ...(jsonApi

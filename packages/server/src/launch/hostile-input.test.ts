@@ -141,14 +141,15 @@ describe.each(DIALECTS)('control characters and invisible text on %s', (dialect)
         pointer,
       ],
     ];
+    // v2's flat parameters point where its field errors do: /data/attributes/<name>.
     for (const [params, pointer] of [
-      [{ nick: '\uD800' }, '/nick'],
-      [{ sessionId: 'x\uDFFF' }, '/sessionId'],
+      [{ nick: '\uD800' }, '/data/attributes/nick'],
+      [{ sessionId: 'x\uDFFF' }, '/data/attributes/sessionId'],
       [
         { launchOptions: { restoreSessionUrl: 'https://casino.example/\uDBFF' } },
-        '/launchOptions/restoreSessionUrl',
+        '/data/attributes/launchOptions/restoreSessionUrl',
       ],
-      [{ launchOptions: { 'k\uDC00': 'v' } }, '/launchOptions/k\uFFFD'],
+      [{ launchOptions: { 'k\uDC00': 'v' } }, '/data/attributes/launchOptions/k\uFFFD'],
     ] as const) {
       const response = await h().createSession('u-1', params, { format: 'json' });
       expect(errorsOf(response), pointer).toEqual(loneSurrogate(pointer));

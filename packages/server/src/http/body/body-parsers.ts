@@ -37,8 +37,10 @@ export function registerBodyParsers(app: FastifyInstance): void {
           return done(refusal as Error);
         }
         // Not text, so refused like malformed JSON (PHP's json_decode does), before any field rule or store.
-        const pointer = loneSurrogatePointer(body, value);
-        if (pointer !== undefined) {
+        const found = loneSurrogatePointer(body, value);
+        if (found !== undefined) {
+          // As the route's own field errors point (v2's flat parameters: /data/attributes/<name>).
+          const pointer = `${found === '' ? '' : (request.routeOptions.config?.bodyPointerBase ?? '')}${found}`;
           return done(
             ApiError.of(
               'bad_request',

@@ -17,7 +17,9 @@ import {
 } from '../launch-fields.js';
 import type { LaunchPointers } from '../launch-request.js';
 
-export const v2Pointer = (parameter: string): string => `/data/attributes/${parameter}`;
+/** Where v2's field errors point: its flat parameters named as JSON:API attributes. */
+export const V2_POINTER_BASE = '/data/attributes';
+export const v2Pointer = (parameter: string): string => `${V2_POINTER_BASE}/${parameter}`;
 
 export const V2_POINTERS: LaunchPointers = {
   userId: v2Pointer('userId'),

@@ -19,6 +19,7 @@ import {
   parseV2Params,
   unknownParameterWarnings,
   V2_FIELDS,
+  V2_POINTER_BASE,
   V2_POINTERS,
   v2Pointer,
 } from './v2-params.js';
@@ -32,6 +33,7 @@ export function v2Routes(context: AppContext): RouteDefinition[] {
       method: 'POST',
       url: V2_CREATE_SESSION_URL,
       bodyTypes: ['form', 'json'],
+      bodyPointerBase: V2_POINTER_BASE,
       schema: {
         summary: 'Create session (v2)',
         description:
