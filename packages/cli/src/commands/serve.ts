@@ -1,6 +1,10 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import {
   countClients,
   createDemoClientIfEmpty,
+  type DatabaseConfig,
   isDatabaseUnavailable,
   loadConfig,
 } from '@poker-launch/server/admin';
@@ -66,7 +70,17 @@ export const serveCommand: Command = {
       '@poker-launch/server'
     );
     const notes = databaseNotes(config.database, { serving: true });
-    const server = await startServer(config).catch((error: unknown) => {
+    const newFile = newSqliteFile(config.database);
+    if (newFile !== undefined && !config.migrateOnStart) {
+      // Nothing would make its schema: an empty file left behind reads as "schema behind" ever after.
+      throw new CommandError(
+        `cannot start: ${newFile} does not exist, and with MIGRATE_ON_START=false this start makes no schema; ` +
+          'run "poker-launch migrate" first (it creates the database), or start without MIGRATE_ON_START=false',
+      );
+    }
+    const server = await startServer(config).catch(async (error: unknown) => {
+      // A start that failed (a port in use, say) leaves no new database behind it.
+      if (newFile !== undefined) await removeSqliteFiles(newFile);
       // The database was reached and prepared before the listen: its address is not the database's fault.
       if (error instanceof ListenError) throw new CommandError(`cannot start: ${error.message}`);
       const tls = tlsProblem(error, config.database);
@@ -139,3 +153,17 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** The SQLite file DATABASE_URL names, when it does not exist yet (this start creates it); else undefined. */
+function newSqliteFile(database: DatabaseConfig): string | undefined {
+  if (database.dialect !== 'sqlite' || database.path === ':memory:') return undefined;
+  const path = resolve(database.path);
+  return existsSync(path) ? undefined : path;
+}
+
+/** A SQLite database's file and the journal files beside it. */
+async function removeSqliteFiles(path: string): Promise<void> {
+  await Promise.all(
+    ['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${path}${suffix}`, { force: true })),
+  );
+}
