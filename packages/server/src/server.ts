@@ -6,6 +6,7 @@ import { schemaBehindMessage } from './db/migrations.js';
 import { openDatabase } from './db/open-database.js';
 import type { SessionStore } from './db/session-store.js';
 import { warnOfReadableStore } from './db/sqlite/readable-store.js';
+import { ThrottledWarning } from './http/throttled-warning.js';
 import { ListenError } from './listen-error.js';
 import { LiveConfig } from './live-config/live-config.js';
 import { serviceState, stopReadiness } from './ops/draining.js';
@@ -44,10 +45,16 @@ export interface RunningServer {
 export async function startServer(config: Config): Promise<RunningServer> {
   const metrics = createMetrics();
   let app: FastifyInstance | undefined;
+  // A restart or pg_terminate_backend drops every pooled connection at once: one line a burst, counted.
+  const connectionsLost = new ThrottledWarning(
+    () => new Date(),
+    'database connection lost; a new one is made when needed',
+    'lostSinceLastWarning',
+  );
   const database = await openDatabase(config.database, {
     onConnectionError(error) {
       metrics.databaseErrors.inc({ kind: 'connection' });
-      app?.log.warn({ err: error }, 'database connection lost; a new one is made when needed');
+      if (app) connectionsLost.say(app.log, error);
     },
   });
   let opened: { sessions: SessionStore; live: LiveConfig } | undefined;

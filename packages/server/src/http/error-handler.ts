@@ -11,6 +11,7 @@ import { noteErrorCodes } from './logging.js';
 import type { RateLimiter } from './rate-limit.js';
 import { errorDocument } from './raw-error.js';
 import type { RouteDirectory } from './route-suggestion.js';
+import { ThrottledWarning } from './throttled-warning.js';
 
 /** Answers to a caller that could not prove who it is: counted per address, so guessing stays slow. */
 const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
@@ -56,7 +57,9 @@ export function registerErrorHandler(
   clock: Clock,
   routes: RouteDirectory,
 ): void {
-  const outageWarnings = new OutageWarnings(clock);
+  // Every request of an outage answers 503 with its own line and count; the warning with the error is
+  // said once every 10 s, with how many answered 503 since (docs/operations.md, Database outages).
+  const outageWarnings = new ThrottledWarning(clock, 'database unavailable', 'unavailableSinceLastWarning');
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const callerAborted = isCallerAbort(error, request);
     const apiError =
@@ -70,7 +73,7 @@ export function registerErrorHandler(
       apiError.extras.failedAuthentication;
     countError(metrics, error, apiError, request);
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
-      if (apiError.status === 503) outageWarnings.say(request, error);
+      if (apiError.status === 503) outageWarnings.say(request.log, error);
       else request.log.error({ err: error }, 'unhandled error');
     }
     // Answered once counted (in Redis too), so the caller's next request sees it.
@@ -104,38 +107,6 @@ function fromUnknownError(error: FastifyError, request: FastifyRequest): ApiErro
     return serviceUnavailable('The database is unavailable; retry later', DATABASE_RETRY_AFTER_SECONDS);
   }
   return fromFrameworkError(error, request);
-}
-
-/** How often requests answered 503 for an unavailable database say so with a warning. */
-const OUTAGE_WARNING_INTERVAL_MS = 10_000;
-
-/**
- * In an outage every request answers 503: each keeps its own `request completed` line and its count, but
- * only one a OUTAGE_WARNING_INTERVAL_MS warns `database unavailable` with the error, saying how many
- * answered 503 since the last warning; the others are debug lines (docs/operations.md, Database outages).
- * Thousands of requests a second would otherwise log thousands of stacks a second.
- */
-class OutageWarnings {
-  private lastWarnedAt = Number.NEGATIVE_INFINITY;
-  private since = 0;
-
-  constructor(private readonly clock: Clock) {}
-
-  say(request: FastifyRequest, error: unknown): void {
-    const now = this.clock().getTime();
-    if (now - this.lastWarnedAt < OUTAGE_WARNING_INTERVAL_MS) {
-      this.since++;
-      request.log.debug({ err: error }, 'database unavailable');
-      return;
-    }
-    const unavailableSinceLastWarning = this.since;
-    this.lastWarnedAt = now;
-    this.since = 0;
-    request.log.warn(
-      { err: error, ...(unavailableSinceLastWarning > 0 ? { unavailableSinceLastWarning } : {}) },
-      'database unavailable',
-    );
-  }
 }
 
 /**
