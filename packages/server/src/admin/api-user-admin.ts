@@ -5,6 +5,7 @@ import { checkedBindings } from '../users/api-user-clients.js';
 import { createApiUser, type NewApiUser } from '../users/create-api-user.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
 import { type AuditDescription, NOTHING_CHANGED } from './audited.js';
+import { sameMembers } from './same-members.js';
 
 /** A new API user and its key, which exists only in the value returned (shown once). */
 export async function addApiUserChange(
@@ -48,8 +49,8 @@ export async function bindApiUserClientsChange(
   }
   const bindings = await checkedBindings(db, user, input.clients);
   if (!bindings.ok) return bindings;
-  const unchanged = bindings.clients.join('\n') === user.clients.join('\n');
-  if (!unchanged) await replaceApiUserClients(db, user.name, bindings.clients);
+  if (!sameMembers(bindings.clients, user.clients))
+    await replaceApiUserClients(db, user.name, bindings.clients);
   return succeed({ user: { ...user, clients: bindings.clients }, clientsBefore: user.clients });
 }
 
@@ -63,7 +64,7 @@ export function describeBinding(
   input: { name: string },
   { user, clientsBefore }: { user: ApiUser; clientsBefore: string[] },
 ): AuditDescription | typeof NOTHING_CHANGED {
-  if (user.clients.join('\n') === clientsBefore.join('\n')) return NOTHING_CHANGED;
+  if (sameMembers(user.clients, clientsBefore)) return NOTHING_CHANGED;
   return {
     target: input.name,
     details: {

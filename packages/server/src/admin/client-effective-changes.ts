@@ -1,5 +1,6 @@
 import { type Client, requestProtection } from '../clients/client.js';
 import { type ClientChanges, LAUNCH_TARGETS } from './client-changes.js';
+import { sameMembers } from './same-members.js';
 
 /**
  * The part of a checked change that differs from the client as stored: what is written and what the audit
@@ -28,7 +29,7 @@ export function changesThatDiffer(client: Client, changes: ClientChanges): Clien
     ).map((target) => [target, changes.launchUrls?.[target]]),
   );
   if (Object.keys(urls).length > 0) differ.launchUrls = urls;
-  if (changes.frameOrigins !== undefined && !sameList(changes.frameOrigins, client.frameOrigins))
+  if (changes.frameOrigins !== undefined && !sameMembers(changes.frameOrigins, client.frameOrigins))
     differ.frameOrigins = changes.frameOrigins;
   if (changes.replayProtection !== undefined && changes.replayProtection !== protection.replayProtection)
     differ.replayProtection = changes.replayProtection;
@@ -41,14 +42,8 @@ export function changesThatDiffer(client: Client, changes: ClientChanges): Clien
     differ.signature = changes.signature;
   if (
     changes.allowedAddresses !== undefined &&
-    !sameList(changes.allowedAddresses, protection.allowedAddresses)
+    !sameMembers(changes.allowedAddresses, protection.allowedAddresses)
   )
     differ.allowedAddresses = changes.allowedAddresses;
   return differ;
-}
-
-/** Lists compared as sets: the order of frame origins and address ranges means nothing. */
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  const sorted = (list: readonly string[]) => [...new Set(list)].sort().join('\n');
-  return sorted(a) === sorted(b);
 }

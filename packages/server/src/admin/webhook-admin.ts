@@ -17,6 +17,7 @@ import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '
 import { generateWebhookSecret } from '../webhooks/webhook-signature.js';
 import { webhookUrlProblem } from '../webhooks/webhook-url.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
+import { sameMembers } from './same-members.js';
 
 /** How long a rotated-out secret still signs (beside the new one): time to deploy the new one. */
 export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3600 * 1000;
@@ -148,10 +149,7 @@ export async function changeWebhookEndpoint(
   const before = await findWebhookEndpoint(db, id);
   if (!before) return fail(`no webhook endpoint "${id}"; see "webhook list"`);
   const failing = before.failing !== undefined;
-  const newTypes =
-    types?.ok && [...types.value].sort().join(' ') !== [...before.eventTypes].sort().join(' ')
-      ? types.value
-      : undefined;
+  const newTypes = types?.ok && !sameMembers(types.value, before.eventTypes) ? types.value : undefined;
   const changed: WebhookChanges = {
     ...(changes.url !== undefined && (changes.url !== before.url || failing) ? { url: changes.url } : {}),
     ...(newTypes === undefined ? {} : { events: changes.events }),

@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { insertWebhookEndpoint } from '../../src/webhooks/webhook-endpoint.repository.js';
-import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/webhook-event.js';
 import { describeInChromium } from './support/chromium.js';
 import { useConsoleInChromium } from './support/console-page.js';
+import { insertTestEndpoint } from './support/test-endpoint.js';
 
 /**
  * axe-core's browser build, evaluated in each page through the DevTools protocol: the pages' policy
@@ -51,17 +50,7 @@ describeInChromium('accessibility (axe, WCAG 2.1 AA) in Chromium', () => {
 
       const client = await service.addClient({ id: 'casino-1' });
       await service.activateCurrencies('EUR');
-      await insertWebhookEndpoint(db, {
-        id: `ep_${'0'.repeat(24)}`,
-        clientId: 'casino-1',
-        url: 'https://hooks.example/a',
-        secret: 'whsec_0',
-        previousSecret: undefined,
-        eventTypes: [...WEBHOOK_EVENT_TYPES],
-        enabled: true,
-        disabledReason: null,
-        createdAt: new Date().toISOString(),
-      });
+      await insertTestEndpoint(db, { id: `ep_${'0'.repeat(24)}`, clientId: 'casino-1' });
       const lobby = await service.createV2Session(client, 'u-lobby', { nick: 'Ada', lang: 'de' });
       const table = await service.createV2Session(client, 'u-table', { nick: 'Tabby', tableId: '7' });
       const casino = await service.createV2Session(client, 'u-casino', {

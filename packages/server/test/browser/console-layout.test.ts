@@ -1,10 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../src/test-support/test-database.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/webhook-endpoint.repository.js';
-import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/webhook-event.js';
 import { describeInChromium } from './support/chromium.js';
 import { useConsoleInChromium } from './support/console-page.js';
+import { insertTestEndpoint } from './support/test-endpoint.js';
 
 /** A time as the console writes it. */
 const TIME = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/g;
@@ -46,17 +45,7 @@ describeInChromium('console layout in Chromium', () => {
       await service.createV2Session(client, 'player-with-a-long-id-1', { nick: 'Ace' });
       const endpoint = `ep_${'2'.repeat(24)}`;
       const now = new Date().toISOString();
-      await insertWebhookEndpoint(db, {
-        id: endpoint,
-        clientId: client.id,
-        url: 'https://hooks.example/a',
-        secret: 'whsec_0',
-        previousSecret: undefined,
-        eventTypes: [...WEBHOOK_EVENT_TYPES],
-        enabled: true,
-        disabledReason: null,
-        createdAt: now,
-      });
+      await insertTestEndpoint(db, { id: endpoint, clientId: client.id, createdAt: now });
       await db
         .insertInto('webhook_deliveries')
         .values({

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { findClient } from '../../src/clients/client.repository.js';
 import { DIALECTS } from '../../src/test-support/test-database.js';
-import {
-  findWebhookEndpoint,
-  insertWebhookEndpoint,
-} from '../../src/webhooks/webhook-endpoint.repository.js';
-import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/webhook-event.js';
+import { findWebhookEndpoint } from '../../src/webhooks/webhook-endpoint.repository.js';
 import { describeInChromium } from './support/chromium.js';
 import { useConsoleInChromium } from './support/console-page.js';
+import { insertTestEndpoint } from './support/test-endpoint.js';
 
 describeInChromium('rotating a secret in Chromium', () => {
   describe.each(DIALECTS)('on %s', (dialect) => {
@@ -42,17 +39,7 @@ describeInChromium('rotating a secret in Chromium', () => {
       expect((await findClient(db, 'casino-1'))?.secretKey).toBe(again);
 
       const id = `ep_${'1'.repeat(24)}`;
-      await insertWebhookEndpoint(db, {
-        id,
-        clientId: 'casino-1',
-        url: 'https://hooks.example/a',
-        secret: 'whsec_0',
-        previousSecret: undefined,
-        eventTypes: [...WEBHOOK_EVENT_TYPES],
-        enabled: true,
-        disabledReason: null,
-        createdAt: new Date().toISOString(),
-      });
+      await insertTestEndpoint(db, { id, clientId: 'casino-1' });
       await page.goto(url(`/console/webhooks/${id}`));
       await page.getByRole('button', { name: 'Rotate the signing secret' }).click();
       const signing = await page.getByLabel('Signing secret', { exact: true }).inputValue();

@@ -285,14 +285,16 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
         // A form shown before the secret last changed, most often the page that showed the new secret
         // reloaded (its POST sent again): rotating again would replace the secret just shown, never to be
         // shown again (docs/console.md, "Two operators at once").
+        // Checked before the confirmation too, so a stale form is not asked about first.
         const secretNow = (client: { secretKey: string | null }) => signedIn.secretVersion(client.secretKey);
-        const found = await findClientOrFail(context.db, id);
-        if (found.ok && changedSinceShown(values, secretNow(found.value)))
-          return sendAlreadyRotated(reply, frame(signedIn), {
+        const alreadyRotated = () =>
+          sendAlreadyRotated(reply, frame(signedIn), {
             secret: `the secret of ${id}`,
             owner: 'client',
             back: `${CLIENTS}/${encodeURIComponent(id)}`,
           });
+        const found = await findClientOrFail(context.db, id);
+        if (found.ok && changedSinceShown(values, secretNow(found.value))) return alreadyRotated();
         const overlapHours = textField(values, 'overlap-hours', 5);
         const hours = Number(overlapHours);
         if (!/^\d{1,4}$/.test(overlapHours) || hours > MAX_OVERLAP_HOURS) {
@@ -341,12 +343,7 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
           },
           unchangedSinceShown(values, async (trx) => mapped(await findClientForUpdate(trx, id), secretNow)),
         );
-        if (refusedAsChanged(rotated))
-          return sendAlreadyRotated(reply, frame(signedIn), {
-            secret: `the secret of ${id}`,
-            owner: 'client',
-            back: `${CLIENTS}/${encodeURIComponent(id)}`,
-          });
+        if (refusedAsChanged(rotated)) return alreadyRotated();
         if (!rotated.ok)
           return clientPage(
             reply,

@@ -46,6 +46,10 @@ import { eventFieldName, readWebhookForm, type WebhookForm, webhookChangesOf } f
 const CLIENTS = '/console/clients';
 const WEBHOOKS = '/console/webhooks';
 
+/** The notice of a change: `unchanged` when the endpoint was already so (nothing written or recorded). */
+const doneOf = ({ changed }: { changed: object }, done: string): string =>
+  Object.keys(changed).length === 0 ? 'unchanged' : done;
+
 /** What a change just done says on the endpoint's page (`?done=…`). */
 const DONE: Record<string, string> = {
   updated: 'Saved.',
@@ -176,9 +180,10 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
   ) => {
     const changed = await changeWebhookEndpoint(signedIn.admin, { rules, id: endpointId, changes });
     if (!changed.ok) return notFound(reply, signedIn, sentence(changed.reason), CLIENTS);
-    const said = Object.keys(changed.value.changed).length === 0 ? 'unchanged' : done;
     return reply.redirect(
-      signedIn.withNotice(`${WEBHOOKS}/${encodeURIComponent(endpointId)}?done=${said}`),
+      signedIn.withNotice(
+        `${WEBHOOKS}/${encodeURIComponent(endpointId)}?done=${doneOf(changed.value, done)}`,
+      ),
       303,
     );
   };
@@ -248,11 +253,9 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
                 return locked && storedForm(toWebhookEndpointJson(locked, now()));
               }),
             ),
-          ({ changed }) =>
+          (saved) =>
             reply.redirect(
-              signedIn.withNotice(
-                `${WEBHOOKS}/${encodeURIComponent(id)}?done=${Object.keys(changed).length === 0 ? 'unchanged' : 'updated'}`,
-              ),
+              signedIn.withNotice(`${WEBHOOKS}/${encodeURIComponent(id)}?done=${doneOf(saved, 'updated')}`),
               303,
             ),
         );
@@ -280,15 +283,9 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         const id = pathParam(request.params, 'id');
         const values = formOf(request.body);
         // As a client's rotation (clients.page.ts): a form shown before the secret last changed rotates
-        // nothing, so the secret just shown once stays the one that signs.
+        // nothing, so the secret just shown once stays the one that signs. Judged in the rotation's own
+        // transaction, the endpoint locked: no form to show again, so no check before it.
         const secretNow = (endpoint: { secret: string }) => signedIn.secretVersion(endpoint.secret);
-        const found = await findWebhookEndpoint(context.db, id);
-        if (found && changedSinceShown(values, secretNow(found)))
-          return sendAlreadyRotated(reply, frame(signedIn), {
-            secret: `the signing secret of ${id}`,
-            owner: 'endpoint',
-            back: `${WEBHOOKS}/${encodeURIComponent(id)}`,
-          });
         const rotated = await changeWebhookEndpoint(
           signedIn.admin,
           { rules, id, changes: { rotateSecret: true } },
@@ -297,12 +294,13 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
             return locked && secretNow(locked);
           }),
         );
-        if (refusedAsChanged(rotated))
+        if (refusedAsChanged(rotated)) {
           return sendAlreadyRotated(reply, frame(signedIn), {
             secret: `the signing secret of ${id}`,
             owner: 'endpoint',
             back: `${WEBHOOKS}/${encodeURIComponent(id)}`,
           });
+        }
         if (!rotated.ok || rotated.value.secret === undefined)
           return notFound(
             reply,
