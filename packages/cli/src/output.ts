@@ -1,10 +1,19 @@
 import type { AdminResult } from '@poker-launch/server/admin';
+import stringWidth from 'string-width';
 import { type CommandContext, CommandError } from './command.js';
 
 /** The value of an admin operation, or its refusal as a one-line failure (exit code 1). */
 export function valueOrFail<T>(result: AdminResult<T>): T {
   if (!result.ok) throw new CommandError(result.reason);
   return result.value;
+}
+
+/**
+ * Pads to a terminal's columns, not to UTF-16 units: a CJK name or an emoji takes two columns, a combining
+ * accent none, so counting characters would push the columns after it out of line.
+ */
+function padToColumns(text: string, columns: number): string {
+  return text + ' '.repeat(Math.max(0, columns - stringWidth(text)));
 }
 
 /** Left-aligned columns under an upper-case header, two spaces apart. */
@@ -14,11 +23,11 @@ export function printTable(
   rows: readonly string[][],
 ): void {
   const lines = [header.map((title) => title.toUpperCase()), ...rows.map((row) => row.map(printable))];
-  const widths = header.map((_, column) => Math.max(...lines.map((line) => (line[column] ?? '').length)));
+  const widths = header.map((_, column) => Math.max(...lines.map((line) => stringWidth(line[column] ?? ''))));
   for (const line of lines) {
     context.out(
       line
-        .map((cell, column) => (column === line.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+        .map((cell, column) => (column === line.length - 1 ? cell : padToColumns(cell, widths[column] ?? 0)))
         .join('  '),
     );
   }
@@ -26,8 +35,8 @@ export function printTable(
 
 /** `label  value` lines with the values aligned. */
 export function printFields(context: CommandContext, fields: readonly (readonly [string, string])[]): void {
-  const width = Math.max(...fields.map(([label]) => label.length));
-  for (const [label, value] of fields) context.out(`${label.padEnd(width)}  ${printable(value)}`);
+  const width = Math.max(...fields.map(([label]) => stringWidth(label)));
+  for (const [label, value] of fields) context.out(`${padToColumns(label, width)}  ${printable(value)}`);
 }
 
 /** For scripts: the whole value as JSON. */

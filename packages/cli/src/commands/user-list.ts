@@ -1,6 +1,7 @@
 import { type ApiUser, isUnboundPermissionKey, listApiUsers } from '@poker-launch/server/admin';
 import type { Command, CommandContext } from '../command.js';
 import { withDatabase } from '../database.js';
+import { printTable } from '../output.js';
 import { describeAccess, describeClients } from './user-shared.js';
 
 export const userListCommand: Command = {
@@ -19,25 +20,17 @@ export const userListCommand: Command = {
       context.out('no API users; add one with: poker-launch user add <name> --role ROLE_ADMIN');
       return 0;
     }
-    const rows = [
-      ['NAME', 'ACCESS', 'CLIENTS', 'CREATED', 'REVOKED'],
-      ...users.map((user) => [
+    printTable(
+      context,
+      ['name', 'access', 'clients', 'created', 'revoked'],
+      users.map((user) => [
         user.name,
         describeAccess(user),
         describeClients(user),
         user.createdAt,
         user.revokedAt ?? '-',
       ]),
-    ];
-    const widths =
-      rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-    for (const row of rows) {
-      context.out(
-        row
-          .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
-          .join('  '),
-      );
-    }
+    );
     warnUnbound(users, context);
     return 0;
   },
