@@ -33,6 +33,23 @@ describe.each(DIALECTS)('commands that change nothing, on %s', (dialect) => {
     expect((await ok('player', 'unblock', 'u1', '--client', 'casino-1')).stdout).toBe(
       'player u1 was not blocked\n',
     );
+    const block = (reason: string) =>
+      ok(
+        'player',
+        'block',
+        'u1',
+        '--client',
+        'casino-1',
+        '--until',
+        '2099-01-01T00:00:00Z',
+        '--reason',
+        reason,
+      );
+    await block('self-exclusion');
+    expect((await block('self-exclusion')).stdout).toBe(
+      'nothing changed: player u1 was already blocked until 2099-01-01T00:00:00.000Z, for the same reason\n',
+    );
+    await block('fraud');
     expect(
       (await cli(['operator', 'add', 'alice', '--role', 'admin'], 'a long enough password\n')).code,
     ).toBe(0);
@@ -55,6 +72,14 @@ describe.each(DIALECTS)('commands that change nothing, on %s', (dialect) => {
       // Only what differed: the player-id mode was external already.
       { action: 'client.update', details: { id: 'casino-1', changes: { currencyMandatory: true } } },
       { action: 'player.add', details: expect.anything() },
+      {
+        action: 'player.block',
+        details: expect.objectContaining({ block: expect.objectContaining({ reason: 'self-exclusion' }) }),
+      },
+      {
+        action: 'player.block',
+        details: expect.objectContaining({ block: expect.objectContaining({ reason: 'fraud' }) }),
+      },
       { action: 'operator.add', details: expect.anything() },
       { action: 'operator.disable', details: { username: 'alice' } },
       { action: 'currency.enable', details: { codes: ['EUR'] } },

@@ -27,9 +27,15 @@ export const playerBlockCommand: Command = {
           .join('; '),
       );
     }
-    const { revokedSessions, until } = await withAdmin(context, async (admin) =>
+    const { revokedSessions, until, changed } = await withAdmin(context, async (admin) =>
       valueOrFail(await blockPlayerAsOperator(admin, { clientId, userId, block })),
     );
+    if (!changed) {
+      context.out(
+        `nothing changed: player ${userId} was already blocked ${until === null ? 'until unblocked' : `until ${until}`}, for the same reason`,
+      );
+      return 0;
+    }
     context.out(
       `player ${userId} blocked ${until === null ? 'until unblocked' : `until ${until}`}; ${counted(revokedSessions, 'live session')} ended`,
     );

@@ -142,7 +142,9 @@ export const blockPlayerAsOperator = audited(
   'player.block',
   (db, { clientId, userId, block }: PlayerRef & { block: control.OperatorBlock }, now) =>
     control.blockPlayerAsOperator(db, clientId, userId, block, now),
-  (input) => ({ target: playerTarget(input), details: { ...input } }),
+  // Blocked already, with the same end and reason: nothing written, nothing recorded.
+  (input, { changed }) =>
+    changed ? { target: playerTarget(input), details: { ...input } } : NOTHING_CHANGED,
 );
 export const unblockPlayerAsOperator = audited(
   'player.unblock',

@@ -5,6 +5,7 @@ import {
   blockPlayer,
   type ControlledPlayer,
   findControlledPlayer,
+  isBlocked,
   unblockPlayer,
 } from '../session-control/player-block.js';
 import { PLAYER_BLOCK_FIELDS } from '../session-control/player-block-document.js';
@@ -69,21 +70,28 @@ export function checkOperatorBlock(
   };
 }
 
-/** Blocks a client's player, with the API's rules for `until` and `reason`; answers the sessions ended. */
+/**
+ * Blocks a client's player, with the API's rules for `until` and `reason`; answers the sessions ended.
+ * A player blocked already with the same end and reason is left as it is (`changed: false`): nothing
+ * written, no webhook event, nothing in the audit log (docs/design.md, "Administrative changes").
+ */
 export async function blockPlayerAsOperator(
   db: Db,
   clientId: string,
   userId: string,
   block: OperatorBlock,
   now: Date,
-): Promise<AdminResult<{ revokedSessions: number; until: string | null }>> {
+): Promise<AdminResult<{ revokedSessions: number; until: string | null; changed: boolean }>> {
   const checked = checkOperatorBlock(block, now);
   if (!checked.ok) return fail(checked.problems.map(({ problem }) => problem).join('; '));
   const player = await playerOrFail(db, clientId, userId);
   if (!player.ok) return player;
   const stored = checked.value;
+  const before = player.value.block;
+  if (isBlocked(before, now) && before.until === stored.until && before.reason === stored.reason)
+    return succeed({ revokedSessions: 0, until: stored.until, changed: false });
   const revokedSessions = await blockPlayer(transactionStatements(db), db, player.value.id, stored, now);
-  return succeed({ revokedSessions, until: stored.until });
+  return succeed({ revokedSessions, until: stored.until, changed: true });
 }
 
 /** Lifts a client's player's block; answers whether there was one. */

@@ -43,11 +43,12 @@ const frame = (signedIn: SignedIn) => ({
   section: 'players',
 });
 
-/** What the change just made says (`?ended=2`, `?blocked=1`, `?unblocked=yes`). */
+/** What the change just made says (`?ended=2`, `?blocked=1` or `same`, `?unblocked=yes`). */
 function doneNotice(query: FormValues): string | undefined {
   const ended = textField(query, 'ended', 6);
   if (/^\d+$/.test(ended)) return `${format.counted(Number(ended), 'live session')} ended.`;
   const blocked = textField(query, 'blocked', 6);
+  if (blocked === 'same') return 'Nothing changed: the player was already blocked so.';
   if (/^\d+$/.test(blocked))
     return `Blocked: its launches are refused; ${format.counted(Number(blocked), 'live session')} ended.`;
   const unblocked = textField(query, 'unblocked', 3);
@@ -253,7 +254,9 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
             422,
           );
         return reply.redirect(
-          signedIn.withNotice(`${PLAYERS}/${encodeURIComponent(id)}?blocked=${done.value.revokedSessions}`),
+          signedIn.withNotice(
+            `${PLAYERS}/${encodeURIComponent(id)}?blocked=${done.value.changed ? done.value.revokedSessions : 'same'}`,
+          ),
           303,
         );
       },
