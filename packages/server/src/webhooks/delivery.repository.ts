@@ -435,6 +435,27 @@ export async function oldestPendingAgeSeconds(db: Db, now: Date): Promise<number
   return typeof oldest === 'string' ? Math.max(0, (now.getTime() - Date.parse(oldest)) / 1000) : 0;
 }
 
+/**
+ * How many of the endpoint's deliveries are not yet made, counted up to `cap` (a busy endpoint's backlog
+ * can be millions; `cap` read says "at least"): what removing it drops. Read from the index that holds
+ * only the pending rows.
+ */
+export async function countPendingDeliveries(db: Db, endpointId: string, cap: number): Promise<number> {
+  const row = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', '=', endpointId)
+        .where('state', '=', 'pending')
+        .limit(cap)
+        .as('pending'),
+    )
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** The endpoint's deliveries, newest first, in `window` (db/id-window.ts; `failed`: those that gave up only). */
 export async function listDeliveries(
   db: Db,

@@ -10,6 +10,7 @@ import { DIALECTS } from '../../test-support/test-database.js';
 import { LOCAL_WEBHOOKS } from '../../test-support/webhook-world.js';
 import { PERMISSION_CREATE_OPEN_GAME } from '../../users/api-user.js';
 import { findApiUserByName } from '../../users/api-user.repository.js';
+import { countPendingDeliveries } from '../../webhooks/delivery.repository.js';
 import { findWebhookEndpoint, listWebhookEndpoints } from '../../webhooks/webhook-endpoint.repository.js';
 
 /** The hidden fields of a confirmation page's form, as the browser would send them back (entities undone). */
@@ -119,11 +120,18 @@ describe.each(DIALECTS)('the console asks before a dangerous change, on %s', (di
     await h().addClient({ id: 'casino-1' });
     await browser.post('/console/clients/casino-1/webhooks', {
       url: 'https://casino.example/hooks?a=1&b=<2>',
-      'event-session-revoked': 'on',
+      'event-session-created': 'on',
     });
     const [endpoint] = await listWebhookEndpoints(h().db, 'casino-1');
     const id = endpoint?.id ?? '';
+    const before = await confirmationOf(browser, `/console/webhooks/${id}/remove`);
+    expect(before.body).toContain('None of its deliveries is pending.');
+    // What the removal drops, counted: two launches, two session.created deliveries not yet made.
+    for (const player of ['p-1', 'p-2']) expect((await h().createSession(player)).statusCode).toBe(200);
+    expect(await countPendingDeliveries(h().db, id, 1000)).toBe(2);
+    expect(await countPendingDeliveries(h().db, id, 1)).toBe(1);
     const { body, fields } = await confirmationOf(browser, `/console/webhooks/${id}/remove`);
+    expect(body).toContain('2 of its deliveries are pending.');
     expect(body).toContain('<bdi>https://casino.example/hooks?a=1&amp;b=&lt;2&gt;</bdi>');
     expect(body).toContain(`Remove ${id}</button>`);
     expect(body).toContain(`<a href="/console/webhooks/${id}">Cancel</a>`);
@@ -203,5 +211,14 @@ describe.each(DIALECTS)('the console asks before a dangerous change, on %s', (di
     expect(stored.blocked_at).not.toBeNull();
     expect(stored.block_reason).toBe(reason);
     expect(await findLiveSessionsOfPlayer(h().db, id, h().clock.now())).toEqual([]);
+
+    // The same block again changes nothing, records nothing, and the notice says so.
+    const again = await browser.post(`/console/players/${id}/block`, fields);
+    expect(again.statusCode, again.body).toBe(303);
+    expect(String(again.headers.location)).toContain('blocked=same');
+    expect((await browser.get(String(again.headers.location))).body).toContain(
+      'Nothing changed: the player was already blocked so.',
+    );
+    expect(await actions('player')).toEqual(['player.block']);
   });
 });

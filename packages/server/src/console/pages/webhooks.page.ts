@@ -15,7 +15,7 @@ import {
 import type { AppContext } from '../../app-context.js';
 import { findClient } from '../../clients/client.repository.js';
 import { urlWithoutQuery } from '../../http/url-without-query.js';
-import { findDelivery } from '../../webhooks/delivery.repository.js';
+import { countPendingDeliveries, findDelivery } from '../../webhooks/delivery.repository.js';
 import {
   findWebhookEndpoint,
   findWebhookEndpointForUpdate,
@@ -45,6 +45,8 @@ import { eventFieldName, readWebhookForm, type WebhookForm, webhookChangesOf } f
 
 const CLIENTS = '/console/clients';
 const WEBHOOKS = '/console/webhooks';
+/** How far the removal's confirmation counts an endpoint's pending deliveries. */
+const PENDING_COUNT_CAP = 1000;
 
 /** The notice of a change: `unchanged` when the endpoint was already so (nothing written or recorded). */
 const doneOf = ({ changed }: { changed: object }, done: string): string =>
@@ -329,7 +331,8 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         const values = formOf(request.body);
         if (!endpoint) return notFound(reply, signedIn, `No webhook endpoint "${id}".`, CLIENTS);
         if (!isConfirmed(values)) {
-          // No count of its deliveries: a busy endpoint keeps a week of them, and counting reads them all.
+          // The pending ones counted up to a cap: a dead endpoint's backlog can be millions of rows.
+          const pending = await countPendingDeliveries(context.db, id, PENDING_COUNT_CAP);
           return sendConfirmation(reply, frame(signedIn), values, {
             question: `Remove webhook endpoint ${id}?`,
             consequences: [
@@ -337,6 +340,13 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
                 `The endpoint of ${endpoint.clientId} at `,
                 { typed: endpoint.url },
                 ' is deleted, with all its deliveries: pending ones are never sent, and none can be sent again.',
+              ],
+              [
+                pending === 0
+                  ? 'None of its deliveries is pending.'
+                  : pending >= PENDING_COUNT_CAP
+                    ? `At least ${PENDING_COUNT_CAP.toLocaleString('en')} of its deliveries are pending.`
+                    : `${pending === 1 ? '1 of its deliveries is' : `${pending} of its deliveries are`} pending.`,
               ],
               ['To stop deliveries for a while, cancel and disable it instead: that can be undone.'],
             ],
