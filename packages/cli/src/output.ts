@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import type { AdminResult } from '@poker-launch/server/admin';
-import stringWidth from 'string-width';
 import { type CommandContext, CommandError } from './command.js';
 
 /** The value of an admin operation, or its refusal as a one-line failure (exit code 1). */
@@ -13,7 +13,17 @@ export function valueOrFail<T>(result: AdminResult<T>): T {
  * accent none, so counting characters would push the columns after it out of line.
  */
 function padToColumns(text: string, columns: number): string {
-  return text + ' '.repeat(Math.max(0, columns - stringWidth(text)));
+  return text + ' '.repeat(Math.max(0, columns - columnsOf(text)));
+}
+
+let stringWidth: typeof import('string-width').default | undefined;
+
+/** The columns a terminal gives `text`; string-width loaded at the first text that is not plain ASCII. */
+function columnsOf(text: string): number {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  // Loaded on demand: its import took 12-60 ms of every command's start, tables or not (2026-11-29).
+  stringWidth ??= (createRequire(import.meta.url)('string-width') as typeof import('string-width')).default;
+  return stringWidth(text);
 }
 
 /** Left-aligned columns under an upper-case header, two spaces apart. */
@@ -23,7 +33,7 @@ export function printTable(
   rows: readonly string[][],
 ): void {
   const lines = [header.map((title) => title.toUpperCase()), ...rows.map((row) => row.map(printable))];
-  const widths = header.map((_, column) => Math.max(...lines.map((line) => stringWidth(line[column] ?? ''))));
+  const widths = header.map((_, column) => Math.max(...lines.map((line) => columnsOf(line[column] ?? ''))));
   for (const line of lines) {
     context.out(
       line
@@ -35,7 +45,7 @@ export function printTable(
 
 /** `label  value` lines with the values aligned. */
 export function printFields(context: CommandContext, fields: readonly (readonly [string, string])[]): void {
-  const width = Math.max(...fields.map(([label]) => stringWidth(label)));
+  const width = Math.max(...fields.map(([label]) => columnsOf(label)));
   for (const [label, value] of fields) context.out(`${padToColumns(label, width)}  ${printable(value)}`);
 }
 

@@ -16,7 +16,7 @@ describe.each(DIALECTS)('poker-launch player find on %s', (dialect) => {
     await ok('client', 'add', 'casino-1', '--no-secret');
     await ok('client', 'add', 'casino-2', '--no-secret', '--player-ids', 'internal');
     const ace = (await ok('player', 'add', 'user-1', '--client', 'casino-1', '--nick', 'Ace1')).trim();
-    const bee = (await ok('player', 'add', 'user-1', '--client', 'casino-2', '--nick', 'Bee1')).trim();
+    const bee = (await ok('player', 'add', 'user-1', '--client', 'casino-2', '--nick', 'ビー1')).trim();
     const cat = (await ok('player', 'add', 'user-2', '--client', 'casino-1', '--nick', 'Cat2')).trim();
 
     const both = await ok('player', 'find', 'user-1');
@@ -24,8 +24,11 @@ describe.each(DIALECTS)('poker-launch player find on %s', (dialect) => {
     // casino-2 launches with the service's ids (internal mode): that is the user id it knows.
     expect(tableRows(both).map((row) => row.slice(0, 4))).toEqual([
       ['casino-1', 'user-1', 'Ace1', ace],
-      ['casino-2', bee, 'Bee1', bee],
+      ['casino-2', bee, 'ビー1', bee],
     ]);
+    // The wide nick takes five terminal columns in three characters: its ID starts at the same column.
+    const [, aceLine = '', beeLine = ''] = both.split('\n');
+    expect(aceLine.indexOf(ace)).toBe(beeLine.lastIndexOf(bee) + 2);
     expect(tableRows(both)[0]?.[4]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const ids = async (...args: string[]) =>
       tableRows(await ok('player', 'find', ...args)).map((row) => row[3]);
