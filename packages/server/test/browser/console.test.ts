@@ -52,6 +52,8 @@ describeInChromium('the operator console in Chromium', () => {
         .poll(() => page.textContent('#e-url-poker'))
         .toContain('must be an absolute http or https URL');
       expect(await page.inputValue('#f-url-poker')).toBe('poker.example/play');
+      // The cursor waits in the refused field.
+      expect(await page.evaluate('document.activeElement?.id')).toBe('f-url-poker');
       expect(await page.inputValue('#f-frame-origins')).toBe('https://casino.example');
       expect((await findClient(service.server.database.db, 'casino-1'))?.launchUrls.poker).toBeUndefined();
       await page.getByLabel('Poker launch URL').fill('https://poker.example/play');
@@ -138,11 +140,15 @@ describeInChromium('the operator console in Chromium', () => {
       expect((await loadSettings(service.server.database.db)).ConsoleIdleTimeout).toBe(1800);
       await page.getByLabel('ConsoleIdleTimeout').fill('900');
       await page.getByLabel('ActivityRetention').fill('172800');
+      // A yes-or-no setting is chosen, not typed.
+      expect(await page.inputValue('#f-PlayerDefaultVerified')).toBe('false');
+      await page.getByLabel('PlayerDefaultVerified').selectOption('true');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await expect.poll(() => page.textContent('.notice')).toContain('Saved');
       expect(await loadSettings(service.server.database.db)).toMatchObject({
         ConsoleIdleTimeout: 900,
         ActivityRetention: 172800,
+        PlayerDefaultVerified: true,
       });
 
       // Disabled, its launches are refused at once; enabled, they work again.

@@ -2,7 +2,12 @@ import { changeSettings } from '../../admin/operations.js';
 import { listSettings } from '../../admin/setting-admin.js';
 import type { AppContext } from '../../app-context.js';
 import { lockSettings } from '../../settings/setting.repository.js';
-import { parseSetting, SETTING_NAMES } from '../../settings/settings.js';
+import {
+  parseSetting,
+  SETTING_DEFINITIONS,
+  SETTING_NAMES,
+  type SettingName,
+} from '../../settings/settings.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import {
   CHANGED_MEANWHILE,
@@ -37,6 +42,8 @@ export function settingRoutes(context: AppContext): ConsoleRoute[] {
         settings: settings.map((setting) => ({
           ...setting,
           typed: extra.typed?.[setting.name] ?? setting.value,
+          // A yes-or-no setting is a choice of its two values, not a box to type "true" into.
+          options: isBooleanSetting(setting.name) ? BOOLEAN_OPTIONS : undefined,
         })),
         errors: extra.errors ?? {},
         notice: extra.notice,
@@ -97,6 +104,15 @@ export function settingRoutes(context: AppContext): ConsoleRoute[] {
       },
     },
   ];
+}
+
+const BOOLEAN_OPTIONS = [
+  ['true', 'true'],
+  ['false', 'false'],
+] as const;
+
+function isBooleanSetting(name: SettingName): boolean {
+  return typeof SETTING_DEFINITIONS[name].defaultValue === 'boolean';
 }
 
 /** What the settings form is filled from: each setting's stored value. */
