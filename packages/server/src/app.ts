@@ -20,7 +20,6 @@ import { logOutput, reportLogOutputFailure, turnBatched } from './http/log-desti
 import {
   noteRouteLiterals,
   RequestLogController,
-  requestIdFrom,
   scrubbingDestination,
   serializeError,
   serializeRequest,
@@ -39,6 +38,7 @@ import { MemoryQuotaStore, type QuotaStore } from './http/quota-store.js';
 import { type QuotaMetrics, RateLimiter } from './http/rate-limit.js';
 import { commonHeaders } from './http/raw-error.js';
 import { RedisQuotaStore } from './http/redis-quota-store.js';
+import { requestIdFrom } from './http/request-id.js';
 import { RouteDirectory } from './http/route-suggestion.js';
 import { registerRoutes } from './http/routes.js';
 import { v2Routes } from './launch/v2/v2.routes.js';

@@ -42,7 +42,7 @@ export { BUSY_TIMEOUT_MS as SQLITE_BUSY_TIMEOUT_MS } from '../db/sqlite/sqlite-c
 export { type BackupReport, backupSqlite } from '../db/sqlite-backup.js';
 export type { RestoreReport } from '../db/sqlite-restore.js';
 export { TABLE_PLANS, type TablePlan } from '../db/store-copy/copied-tables.js';
-export { isRequestId } from '../http/logging.js';
+export { isRequestId } from '../http/request-id.js';
 export {
   isOperatorRole,
   OPERATOR_ROLES,

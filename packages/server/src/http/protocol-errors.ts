@@ -5,9 +5,10 @@ import { JSON_API_MEDIA_TYPE } from '@poker-launch/sdk';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { ApiError } from './api-error.js';
-import { completedLine, type LogDestination, redactUrl, requestIdFrom } from './logging.js';
+import { completedLine, type LogDestination, redactUrl } from './logging.js';
 import { type ObserveRequest, UNKNOWN_METHOD, UNMATCHED_ROUTE } from './observe-request.js';
 import { commonHeaders, errorDocument, writeErrorToResponse, writeErrorToSocket } from './raw-error.js';
+import { requestIdFrom } from './request-id.js';
 
 /** An answer given before any route ran, which no route hook sees: counted and logged all the same. */
 export interface EarlyAnswer {

@@ -5,7 +5,7 @@ import {
 } from '../../activity/activity.repository.js';
 import type { AppContext } from '../../app-context.js';
 import { findClient } from '../../clients/client.repository.js';
-import { isRequestId } from '../../http/logging.js';
+import { isRequestId } from '../../http/request-id.js';
 import type { ConsoleRoute } from '../console-route.js';
 import { formOf, idPageOf, PAGE_SIZE, pathParam, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
