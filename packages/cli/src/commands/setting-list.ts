@@ -9,8 +9,17 @@ export const settingListCommand: Command = {
   options: JSON_OPTION,
   async run({ values }, context) {
     const settings = await withDatabase(context, listSettings);
-    if (values.json) printJson(context, settings);
-    else {
+    // Typed for scripts: every setting is a whole number or true/false, whose text is its JSON.
+    if (values.json) {
+      printJson(
+        context,
+        settings.map((setting) => ({
+          ...setting,
+          value: JSON.parse(setting.value) as number | boolean,
+          defaultValue: JSON.parse(setting.defaultValue) as number | boolean,
+        })),
+      );
+    } else {
       printTable(
         context,
         ['name', 'value', 'default', 'description'],

@@ -71,17 +71,21 @@ describe('poker-launch setting', () => {
     expect(json).toHaveLength(9);
     expect(json).toContainEqual({
       name: 'ExpiredSessionRetention',
-      value: '604800',
-      defaultValue: '604800',
+      value: 604800,
+      defaultValue: 604800,
       description:
         'Seconds a session is kept after it expired or was revoked; then every instance deletes it',
     });
     expect(json).toContainEqual({
       name: 'NickMaxLength',
-      value: '20',
-      defaultValue: '20',
+      value: 20,
+      defaultValue: 20,
       description: 'Longest nickname, in characters',
     });
+    // A yes-or-no setting as a JSON boolean.
+    expect(json).toContainEqual(
+      expect.objectContaining({ name: 'PlayerDefaultActive', value: true, defaultValue: true }),
+    );
   });
 
   it('answers a missing value with exit code 2', async () => {
