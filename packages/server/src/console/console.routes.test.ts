@@ -7,6 +7,14 @@ import { PUBLIC_URL, useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { findWebhookEndpoint } from '../webhooks/webhook-endpoint.repository.js';
 
+/** The settings form's fields as the page fills them: text boxes, and the selects of yes-or-no settings. */
+function settingFieldsOf(page: string): Record<string, string> {
+  const texts = [...page.matchAll(/name="(\w+)" type="text" maxlength="32" value="([^"]*)"/g)];
+  const selects = [
+    ...page.matchAll(/<select id="f-\w+" name="(\w+)"[^>]*>[\s\S]*?<option value="([^"]*)" selected>/g),
+  ];
+  return Object.fromEntries([...texts, ...selects].map((match) => [match[1], match[2]]));
+}
 describe.each(DIALECTS)('the console on %s', (dialect) => {
   const h = useHarness(dialect);
   const clientCount = async () => (await h().db.selectFrom('clients').select('id').execute()).length;
@@ -347,12 +355,15 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
       action: string;
       mine: Record<string, string>;
       theirs: Record<string, string>;
+      /** What the refusal says is stored now, under the field, where the page shows it nowhere else. */
+      storedNow?: string[];
     }[] = [
       {
         page: client,
         action: client,
         mine: { 'url-poker': 'https://alice.example/' },
         theirs: { 'url-poker': 'https://bob.example/' },
+        storedNow: ['<p class="error" id="e-url-poker">Stored now: https://bob.example/</p>'],
       },
       {
         page: client,
@@ -364,7 +375,12 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
         page: '/console/settings',
         action: '/console/settings',
         mine: { NickMaxLength: '25' },
-        theirs: { NickMaxLength: '30', ConsoleIdleTimeout: '900' },
+        theirs: { NickMaxLength: '30', ConsoleIdleTimeout: '900', PlayerDefaultVerified: 'true' },
+        storedNow: [
+          '<p class="error" id="e-NickMaxLength">Stored now: 30</p>',
+          '<p class="error" id="e-ConsoleIdleTimeout">Stored now: 900</p>',
+          '<p class="error" id="e-PlayerDefaultVerified">Stored now: true</p>',
+        ],
       },
       {
         page: webhook,
@@ -386,15 +402,7 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
         const shown = shownOf(page, form.action);
         expect(shown, form.action).toMatch(/^[0-9a-f]{32}$/);
         // Settings: every field is sent, as the page fills them.
-        const all =
-          form.action === '/console/settings'
-            ? Object.fromEntries(
-                [...page.matchAll(/name="(\w+)" type="text" maxlength="32" value="([^"]*)"/g)].map((m) => [
-                  m[1],
-                  m[2],
-                ]),
-              )
-            : {};
+        const all = form.action === '/console/settings' ? settingFieldsOf(page) : {};
         return { ...all, ...values, shown };
       };
       const stale = await fill(alice, form.mine);
@@ -409,6 +417,9 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
       expect(refused.statusCode, form.action).toBe(409);
       expect(refused.body).toContain('Someone else saved this after the page was shown');
       expect(refused.body).toContain(`value="${Object.values(form.mine)[0]}"`);
+      for (const note of form.storedNow ?? []) expect(refused.body, form.action).toContain(note);
+      // Only the fields that differ: one not changed by either says nothing.
+      expect(refused.body).not.toContain('id="e-AuthorizationTicketLifetime"');
       expect(await state(), form.action).toEqual(before);
       // Saving again, from the page that said so, replaces theirs on purpose.
       const again = { ...stale, shown: shownOf(refused.body, form.action) };
@@ -493,15 +504,7 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     for (const form of forms) {
       const fill = async (browser: typeof alice, values: Record<string, string>) => {
         const page = (await browser.get(form.page)).body;
-        const all =
-          form.action === '/console/settings'
-            ? Object.fromEntries(
-                [...page.matchAll(/name="(\w+)" type="text" maxlength="32" value="([^"]*)"/g)].map((m) => [
-                  m[1],
-                  m[2],
-                ]),
-              )
-            : {};
+        const all = form.action === '/console/settings' ? settingFieldsOf(page) : {};
         return { ...all, ...values, shown: shownOf(page, form.action) };
       };
       const filled = [await fill(alice, form.values[0]), await fill(bob, form.values[1])];

@@ -45,7 +45,26 @@ export const SHOWN_FIELD = 'shown';
 
 export const CHANGED_MEANWHILE =
   'Someone else saved this after the page was shown (the audit log says who and what), so nothing was ' +
-  'saved. What you typed is kept: check it against the page as it is now, and save again to replace theirs.';
+  'saved. What you typed is kept: check it against what is stored now, said beside the form or under each ' +
+  'field they changed, and save again to replace theirs.';
+
+/**
+ * With CHANGED_MEANWHILE, for a form whose stored values the page shows nowhere else: the note under each
+ * field whose stored value is not what was typed, saying what is stored now. Both by the form's field
+ * names; `shown` words a stored value as the field offers it (a select's label).
+ */
+export function savedMeanwhile(
+  typed: Readonly<Record<string, string>>,
+  stored: Readonly<Record<string, string>>,
+  shown: (name: string, value: string) => string = (_name, value) => value,
+): Record<string, string> {
+  const notes: Record<string, string> = {};
+  for (const [name, value] of Object.entries(stored)) {
+    if (typed[name] !== value)
+      notes[name] = `Stored now: ${value === '' ? '(empty)' : shown(name, value).replace(/\n/g, ', ')}`;
+  }
+  return notes;
+}
 
 /** The fingerprint of the stored values a form is filled from. */
 export function fingerprintOf(stored: unknown): string {

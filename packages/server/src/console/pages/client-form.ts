@@ -35,6 +35,22 @@ export function clientFormOf(client: Client): ClientForm {
   };
 }
 
+/** The form's values by its fields' names (`url-poker`, `frame-origins`, …). */
+export function clientFieldsOf(form: ClientForm): Record<string, string> {
+  return {
+    ...Object.fromEntries(LAUNCH_TARGETS.map((target) => [`url-${target}`, form.urls[target]])),
+    'frame-origins': form.frameOrigins,
+    'currency-mandatory': form.currencyMandatory,
+    'player-ids': form.playerIds,
+  };
+}
+
+/** A stored value as the form offers it: the currency select's words for yes and no. */
+export function clientFieldShown(name: string, value: string): string {
+  if (name === 'currency-mandatory') return value === 'yes' ? 'mandatory' : 'optional';
+  return value;
+}
+
 export function readClientForm(values: FormValues): ClientForm {
   return {
     urls: Object.fromEntries(

@@ -27,6 +27,7 @@ import {
   pathParam,
   queryString,
   refusedAsChanged,
+  savedMeanwhile,
   textField,
   unchangedSinceShown,
 } from '../form.js';
@@ -35,6 +36,8 @@ import { activityRoutes } from './activity.page.js';
 import {
   type ClientForm,
   clientChangesOf,
+  clientFieldShown,
+  clientFieldsOf,
   clientFormOf,
   readClientForm,
   sentence,
@@ -90,7 +93,17 @@ export function clientRoutes(context: AppContext): ConsoleRoute[] {
             : null,
         form: extra.form ?? clientFormOf(client),
         shown: fingerprintOf(clientFormOf(client)),
-        errors: extra.errors ?? {},
+        errors: {
+          ...extra.errors,
+          // Refused as saved meanwhile: what is stored now, under each field it differs in.
+          ...(extra.form && extra.errors?.form === CHANGED_MEANWHILE
+            ? savedMeanwhile(
+                clientFieldsOf(extra.form),
+                clientFieldsOf(clientFormOf(client)),
+                clientFieldShown,
+              )
+            : {}),
+        },
         rotation: {
           overlapHours: '24',
           ...extra.rotation,

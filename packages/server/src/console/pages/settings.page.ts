@@ -15,6 +15,7 @@ import {
   fingerprintOf,
   formOf,
   refusedAsChanged,
+  savedMeanwhile,
   textField,
   unchangedSinceShown,
 } from '../form.js';
@@ -45,7 +46,13 @@ export function settingRoutes(context: AppContext): ConsoleRoute[] {
           // A yes-or-no setting is a choice of its two values, not a box to type "true" into.
           options: isBooleanSetting(setting.name) ? BOOLEAN_OPTIONS : undefined,
         })),
-        errors: extra.errors ?? {},
+        errors: {
+          ...extra.errors,
+          // Refused as saved meanwhile: what is stored now, under each setting it differs in.
+          ...(extra.typed && extra.errors?.form === CHANGED_MEANWHILE
+            ? savedMeanwhile(extra.typed, Object.fromEntries(storedValues(settings)))
+            : {}),
+        },
         notice: extra.notice,
       },
       status,
