@@ -95,6 +95,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The same answer, counted against the caller's address as a failed authentication (error-handler.ts). */
+export function failedAuthentication(error: ApiError): ApiError {
+  return new ApiError(error.errors, { ...error.extras, failedAuthentication: true });
+}
+
 /** 401 `unauthorized` with the `WWW-Authenticate` challenge that says which credential to send. */
 export function unauthorized(detail: string, challenge: string): ApiError {
   return new ApiError([errorObject('unauthorized', detail)], { headers: { 'www-authenticate': challenge } });

@@ -13,11 +13,16 @@ import { errorDocument } from './raw-error.js';
 import type { RouteDirectory } from './route-suggestion.js';
 import { ThrottledWarning } from './throttled-warning.js';
 
-/** Answers to a caller that could not prove who it is: counted per address, so guessing stays slow. */
+/**
+ * Answers to a caller that could not prove who it is: counted per address, so guessing stays slow. A
+ * replayed signature proves nothing either (whoever sent it needed no secret): it is found after the
+ * client's quota was counted, and that count is taken back.
+ */
 const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
   'invalid_signature',
   'unauthorized',
   'token_invalid',
+  'request_replayed',
 ]);
 
 /** Refusals of replay protection (docs/design.md §11), counted by code. */
@@ -77,7 +82,10 @@ export function registerErrorHandler(
       else request.log.error({ err: error }, 'unhandled error');
     }
     // Answered once counted (in Redis too), so the caller's next request sees it.
-    if (failedAuthentication) await rateLimiter.recordFailure(request);
+    if (failedAuthentication) {
+      await rateLimiter.recordFailure(request);
+      if (request.countedQuota !== undefined) await rateLimiter.refundCaller(request.countedQuota);
+    }
     return renderApiError(request, reply, apiError);
   });
 

@@ -18,6 +18,8 @@ export interface QuotaStore {
   hit(key: string): WindowCount | Promise<WindowCount>;
   /** The count of `key` without counting. */
   peek(key: string): WindowCount | Promise<WindowCount>;
+  /** Takes back one request of `key` counted in its current window (RateLimiter.refundCaller). */
+  refund(key: string): void | Promise<void>;
   /** Quota checks the shared store did not answer (always 0 for one that cannot fail). */
   readonly failures: number;
   close(): Promise<void>;
@@ -74,6 +76,11 @@ export class MemoryQuotaStore implements QuotaStore {
     const window = this.windows.get(key);
     if (!window || now - window.start >= QUOTA_WINDOW_MS) return { count: 0, resetInMs: 0 };
     return { count: window.count, resetInMs: window.start + QUOTA_WINDOW_MS - now };
+  }
+
+  refund(key: string): void {
+    const window = this.windows.get(key);
+    if (window && this.clock().getTime() - window.start < QUOTA_WINDOW_MS && window.count > 0) window.count--;
   }
 
   close(): Promise<void> {

@@ -19,7 +19,8 @@ declare module 'fastify' {
 /**
  * Request quotas, in fixed one-minute windows, per instance or shared through Redis (see the store):
  * - an authenticated caller (a client once its signature or API key holds, a session once its token
- *   does) may make `limitPerMinute` requests; nobody can spend a client's quota without its secret;
+ *   does) may make `limitPerMinute` requests; nobody can spend a client's quota without its secret (a
+ *   replayed signature, counted before the replay is found, is taken back: refundCaller);
  * - an address may fail authentication `limitPerMinute` times, after which its requests are refused
  *   before any work is done: guessing signatures, client ids, tokens or keys stays slow;
  * - an address may load `limitPerMinute` game pages and their files.
@@ -41,6 +42,15 @@ export class RateLimiter implements QuotaMetrics {
   countCaller(key: string): void | Promise<void> {
     if (this.limitPerMinute === 0) return;
     return this.refuseOverWhenCounted(this.store.hit(`caller:${key}`), this.limitPerMinute);
+  }
+
+  /**
+   * Takes back a request `countCaller` counted that then proved nothing (a replayed signature: whoever
+   * sent it needed no secret), so that replaying a captured request cannot spend its client's quota.
+   */
+  refundCaller(key: string): void | Promise<void> {
+    if (this.limitPerMinute === 0) return;
+    return this.store.refund(`caller:${key}`);
   }
 
   /** Counts an authentication that failed, against the caller's address when it is known. */

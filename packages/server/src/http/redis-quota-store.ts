@@ -143,6 +143,16 @@ export class RedisQuotaStore implements QuotaStore {
     );
   }
 
+  refund(key: string): Promise<void> | void {
+    const prefixed = this.config.keyPrefix + key;
+    if (this.bypass !== undefined) return this.fallback.refund(prefixed);
+    // A refund Redis misses leaves the request counted: the caller keeps one request less this minute.
+    return this.limiter.reward(prefixed, 1).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.bypass);

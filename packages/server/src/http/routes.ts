@@ -58,6 +58,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** What the route's `authenticate` proved, for its handler (RouteDefinition.authenticate). */
     authenticated: unknown;
+    /** The quota the request was counted against, taken back if it then proves nothing (error-handler.ts). */
+    countedQuota: string | undefined;
   }
   interface FastifyContextConfig {
     /** Why a route is left out of the API reference; a hidden route without a reason fails the OpenAPI test. */
@@ -97,6 +99,7 @@ export function registerRoutes(
 ): void {
   const methodsByUrl = new Map<string, Set<string>>();
   app.decorateRequest('authenticated', undefined);
+  app.decorateRequest('countedQuota', undefined);
   const typed = app.withTypeProvider<SchemaFields>();
   for (const route of routes) {
     const operational = route.operational ?? false;
@@ -241,10 +244,12 @@ function quotaAfterAuthentication(
     const pending = quota === undefined ? undefined : rateLimiter?.countCaller(quota);
     if (pending === undefined) {
       request.authenticated = caller;
+      request.countedQuota = quota;
       return;
     }
     return pending.then(() => {
       request.authenticated = caller;
+      request.countedQuota = quota;
     });
   };
   // Settled at once when both are (the v2 launch's signature, this process's quota store): no promise.

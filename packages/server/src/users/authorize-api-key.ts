@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError, failedAuthentication } from '../http/api-error.js';
 import { parseBearer } from '../http/bearer.js';
 import { hashApiKey } from './api-key.js';
 import { type ApiPermission, type ApiUser, hasPermission } from './api-user.js';
@@ -35,7 +35,9 @@ export async function authorizeApiKey(
     });
   }
   if (!hasPermission(user, permission)) {
-    throw ApiError.of('forbidden', `This API key does not have the permission ${permission}`);
+    throw failedAuthentication(
+      ApiError.of('forbidden', `This API key does not have the permission ${permission}`),
+    );
   }
   return user;
 }

@@ -2,7 +2,7 @@ import type { PhpArray } from '@poker-launch/sdk/php';
 import type { AppContext } from '../../app-context.js';
 import type { Client } from '../../clients/client.js';
 import { clientIdParameter } from '../../clients/client-id-parameter.js';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError, failedAuthentication } from '../../http/api-error.js';
 import type { RouteRequest } from '../../http/route-request.js';
 import { type Authenticated, headerValue } from '../../http/routes.js';
 import { authenticateClient } from '../../signature/authenticate-client.js';
@@ -106,8 +106,10 @@ async function authenticateCaller(
   const { authorization } = request.headers;
   if (authorization !== undefined) {
     const apiUser = await authorizeApiKey(context.live, authorization, PERMISSION_CREATE_OPEN_GAME);
+    // A key that names no client it may act for proved nothing for any client: no client's quota counts
+    // the request, so it counts against the caller's address as a failed authentication.
     if (clientId === undefined) {
-      throw ApiError.of('field_required', CLIENT_REQUIRED);
+      throw failedAuthentication(ApiError.of('field_required', CLIENT_REQUIRED));
     }
     // Decided before the client is looked up: the answer and its cost are the same whether it exists.
     if (!mayActFor(apiUser, clientId)) throw notBoundToClient();
@@ -133,13 +135,15 @@ export const CLIENT_REQUIRED =
 
 /** One answer for every client a key is not bound to, existing or not (docs/design.md §11). */
 export function notBoundToClient(): ApiError {
-  return ApiError.of('forbidden', 'This API key may not act for the client named');
+  return failedAuthentication(ApiError.of('forbidden', 'This API key may not act for the client named'));
 }
 
 async function activeClientOrThrow(context: AppContext, clientId: string): Promise<Client> {
   const client = context.live.findClient(clientId);
   if (!client?.active) {
-    throw ApiError.of('invalid_field', 'The client query parameter names no active client');
+    throw failedAuthentication(
+      ApiError.of('invalid_field', 'The client query parameter names no active client'),
+    );
   }
   return client;
 }
