@@ -40,6 +40,20 @@ export function checkProtection(
       `Requests for this client are not accepted from ${request.address ?? 'an unknown address'}`,
     );
   }
+  return checkSignedTime(client, proof, request);
+}
+
+/**
+ * The signed time's part of checkProtection, the address aside (the signature tester, which cannot know
+ * from where the pasted request will be sent, checks this alone): the replay fields the client requires,
+ * a time within its window, and the signature to record as used.
+ */
+export function checkSignedTime(
+  client: Client,
+  proof: SignatureProof,
+  request: SignedRequest,
+): AcceptedSignature {
+  const protection = requestProtection(client);
   if (proof.scheme === 'none') return { client };
   if (proof.scheme === 'hmac')
     return usedOnce(client, proof.sign, proof.timestamp, 't', protection, request.now);

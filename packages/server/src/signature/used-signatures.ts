@@ -39,6 +39,18 @@ export async function recordUsedSignature(
   if (inserted === 0) throw requestReplayed();
 }
 
+/** Whether this signature was recorded as used and still counts (the signature tester's dry run). */
+export async function wasUsedBefore(db: Db, used: UsedSignatureRecord, now: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('used_signatures')
+    .select('client_id')
+    .where('client_id', '=', used.client_id)
+    .where('sign', '=', used.sign)
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * How long a used signature is kept after its window closed, for instances whose clocks disagree: an
  * instance whose clock is behind still accepts a sign the purging instance thinks expired. Clocks that

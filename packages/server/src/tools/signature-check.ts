@@ -1,8 +1,8 @@
 import type { ErrorObject } from '@poker-launch/sdk';
 import { mergedCanonicalString } from '@poker-launch/sdk/php';
 import type { AppContext } from '../app-context.js';
-import type { Client } from '../clients/client.js';
-import { errorObject } from '../http/api-error.js';
+import { type Client, requestProtection } from '../clients/client.js';
+import { ApiError, errorObject } from '../http/api-error.js';
 import { phpReading } from '../http/body/php-reading.js';
 import type { ParsedLaunch } from '../launch/check-and-launch.js';
 import { checkLaunchRules } from '../launch/launch-rules.js';
@@ -21,8 +21,10 @@ import {
 } from '../launch/v3/v3-document.js';
 import { V3_POINTERS } from '../launch/v3/v3-fields.js';
 import { checkSignature, invalidSignature } from '../signature/authenticate-client.js';
+import { type AcceptedSignature, checkSignedTime } from '../signature/request-protection-checks.js';
 import type { SignatureHint } from '../signature/signature-hints.js';
-import type { SignedRequest } from '../signature/signed-request.js';
+import type { SignatureProof, SignedRequest } from '../signature/signed-request.js';
+import { requestReplayed, wasUsedBefore } from '../signature/used-signatures.js';
 import { collect, type PastedRequest, readPastedRequest } from './pasted-request.js';
 
 /** What the signature tester shows for a pasted request. */
@@ -49,7 +51,6 @@ export interface SignatureReport {
 /** A pasted request checked, and the client it speaks for when its signature holds. */
 export interface PastedRequestCheck {
   report: SignatureReport;
-  /** Whose quota the check counts against, like a launch of that client: the tester is no free oracle. */
   client: Client | undefined;
 }
 
@@ -136,6 +137,7 @@ async function checkSignatureInto(context: AppContext, signed: SignedRequest, re
   const check = checkSignature(context.live, signed);
   if (check.ok) {
     report.signature = check.client.secretKey === null ? 'not-needed' : 'holds';
+    await checkSignedTimeInto(context, check.client, check.proof, signed, report);
     return check.client;
   }
   report.signature = 'fails';
@@ -144,4 +146,34 @@ async function checkSignatureInto(context: AppContext, signed: SignedRequest, re
   const meta = refusal.extras.meta as { signature?: { hints?: SignatureHint[] } } | undefined;
   report.hints = meta?.signature?.hints ?? [];
   return undefined;
+}
+
+/**
+ * What the client demands of a signed time, as a launch would find it: its replay fields, a time within
+ * its window, a signature not used before (read, never recorded: the dry run uses nothing up). The
+ * client's address allow-list is not judged: the tester cannot know where the request will come from.
+ */
+async function checkSignedTimeInto(
+  context: AppContext,
+  client: Client,
+  proof: SignatureProof,
+  signed: SignedRequest,
+  report: SignatureReport,
+): Promise<void> {
+  let accepted: AcceptedSignature;
+  try {
+    accepted = checkSignedTime(client, proof, signed);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    report.errors.push(...error.errors);
+    return;
+  }
+  const used = accepted.usedSignature;
+  if (used !== undefined && (await wasUsedBefore(context.db, used, signed.now)))
+    report.errors.push(...requestReplayed().errors);
+  if (requestProtection(client).allowedAddresses.length > 0) {
+    report.warnings.push(
+      'This client accepts requests only from its allowed addresses; the tester cannot tell where the request will be sent from',
+    );
+  }
 }

@@ -1,5 +1,7 @@
-import { sign } from '@poker-launch/sdk';
+import { sign, unixSeconds } from '@poker-launch/sdk';
 import { describe, expect, it } from 'vitest';
+import { changeClient } from '../admin/client-admin.js';
+import type { ClientChanges } from '../admin/client-changes.js';
 import { useHarness } from '../test-support/harness.js';
 
 const CHECK = '/tools/signature/check';
@@ -117,6 +119,68 @@ describe('the signature tester on staging', () => {
     expect((await h().app.inject({ method: 'GET', url: '/tools/sdk/../../package.json' })).statusCode).toBe(
       404,
     );
+  });
+});
+
+describe('the signature tester and what a client demands of a signed time', () => {
+  const h = useHarness('sqlite', { RATE_LIMIT_PER_MINUTE: '3' });
+  const NONCE = 'tester-nonce-0123456789';
+  const request = async (ts: number) => {
+    const query = `clientId=demo&ts=${ts}&nonce=${NONCE}`;
+    const signature = await sign({ ts: String(ts), nonce: NONCE, userId: 'u-1' }, 'test_secret');
+    return { url: `/api/web/v2/app/users/u-1/session?${query}`, sign: signature };
+  };
+  const check = (pasted: { url: string; sign: string }, remoteAddress = '198.51.100.9') =>
+    h().app.inject({
+      method: 'POST',
+      url: CHECK,
+      headers: { 'content-type': 'application/json', accept: 'application/vnd.api+json' },
+      payload: JSON.stringify({ method: 'POST', url: pasted.url, headers: { sign: pasted.sign }, body: '' }),
+      remoteAddress,
+    });
+  const codes = (response: { json(): { data: { attributes: { errors: { code: string }[] } } } }) =>
+    response.json().data.attributes.errors.map((error) => error.code);
+  const protect = async (changes: ClientChanges) => {
+    const changed = await changeClient(h().db, 'demo', changes, h().clock.now());
+    if (!changed.ok) throw new Error(changed.reason);
+    await h().refresh();
+  };
+
+  it('reports a time out of its window and a signature used before, as the launch would refuse them', async () => {
+    await h().addClient({ id: 'demo', secretKey: 'test_secret' });
+    await protect({ replayProtection: 'require', allowedAddresses: ['203.0.113.0/24'] });
+    const now = unixSeconds(h().clock.now());
+    const old = await check(await request(now - 30 * 86_400));
+    expect(old.json().data.attributes.signature).toBe('holds');
+    expect(codes(old)).toEqual(['timestamp_out_of_window']);
+    const fresh = await request(now);
+    const before = await check(fresh);
+    expect(codes(before)).toEqual([]);
+    // The allow-list it cannot judge: said, not guessed.
+    expect(before.json().data.attributes.warnings).toContainEqual(
+      expect.stringContaining('allowed addresses'),
+    );
+    const launched = await h().app.inject({
+      method: 'POST',
+      url: fresh.url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', sign: fresh.sign },
+      payload: '',
+      remoteAddress: '203.0.113.5',
+    });
+    expect(launched.statusCode, launched.body).toBe(200);
+    expect(codes(await check(fresh, '198.51.100.10'))).toEqual(['request_replayed']);
+  });
+
+  it("counts its checks against the caller's address, never against the pasted request's client", async () => {
+    await h().addClient({ id: 'demo', secretKey: 'test_secret' });
+    const pasted = await request(unixSeconds(h().clock.now()));
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index++) statuses.push((await check(pasted)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // Another address checks on; the client launches with its whole quota.
+    expect((await check(pasted, '198.51.100.77')).statusCode).toBe(200);
+    const launched = await h().createSession('u-2', {}, { remoteAddress: '203.0.113.5' });
+    expect(launched.statusCode, launched.body).toBe(200);
   });
 });
 

@@ -5,6 +5,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ApiError } from '../http/api-error.js';
+import { callerAddress } from '../http/caller-address.js';
 import { sendDocument } from '../http/json-api.js';
 import { type RouteDefinition, route } from '../http/routes.js';
 import { loadAsset, type StaticAsset } from '../pages/page-assets.js';
@@ -50,10 +51,12 @@ export function signatureTesterRoutes(context: AppContext): RouteDefinition[] {
       url: `${SIGNATURE_TESTER_PATH}/check`,
       bodyTypes: ['json'],
       undocumented: 'staging-tool',
-      // The pasted request's client, when its signature holds, is the caller whose quota counts.
+      // Counted against the caller's address, never the pasted request's client: whoever holds a request
+      // of a client, signed or replayed, could otherwise spend that client's quota from here.
       async authenticate(request) {
-        const { report, client } = await checkPastedRequest(context, readPasted(request.body));
-        return { quota: client && `client:${client.id}`, caller: report };
+        const { report } = await checkPastedRequest(context, readPasted(request.body));
+        const address = callerAddress(request, context.config);
+        return { quota: `tester:${address ?? 'an unknown address'}`, caller: report };
       },
       async handler(request, reply, report) {
         return sendDocument(reply, 200, {
