@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { sign } from '@poker-launch/sdk';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { insertClient } from '../clients/client.repository.js';
@@ -12,6 +13,8 @@ import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy.js';
 import { testClient } from '../test-support/test-client.js';
 import { createTestDatabase } from '../test-support/test-database.js';
 import { describeWithRedis, TEST_REDIS_URL, uniqueKeyPrefix } from '../test-support/test-redis.js';
+import { MemoryQuotaStore } from './quota-store.js';
+import { RedisQuotaStore } from './redis-quota-store.js';
 
 const SECRET = 'shared_quota_secret';
 /**
@@ -70,6 +73,24 @@ describeWithRedis('quotas shared through Redis', () => {
         payload: '',
       })
     ).statusCode;
+
+  it('takes a count back in Redis, as for a replayed request, which spends no quota', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const store = await RedisQuotaStore.connect(
+      { url: TEST_REDIS_URL, keyPrefix, timeoutMs: 250 },
+      new MemoryQuotaStore(() => new Date()),
+      pino({ enabled: false }),
+    );
+    try {
+      await store.hit('caller:client:demo');
+      await store.hit('caller:client:demo');
+      await store.refund('caller:client:demo');
+      expect(await redis.get(`${keyPrefix}caller:client:demo`)).toBe('1');
+      expect(store.failures).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('holds one quota for all instances with REDIS_URL, one per instance without', async () => {
     const shared = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: uniqueKeyPrefix(), ...PATIENT };
