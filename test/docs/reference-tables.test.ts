@@ -262,6 +262,7 @@ describe('what player erase empties', () => {
     tag: 'tag',
     country: 'country',
     preferred_currency: 'preferred currency',
+    block_reason: "block's reason",
   };
 
   it('is named whole in the operations guide and in player erase --help', async () => {

@@ -9,10 +9,12 @@ export const playerEraseCommand: Command = {
   help: [
     '',
     'Ends its live sessions and empties its nick (freed for others), name, e-mail, phone number,',
-    'country, referrer, referral and bonus codes, avatar, tag and preferred currency, and the address',
-    'and launch options its sessions recorded. What an audit needs stays: the player and session rows,',
-    'their ids and times, its block, and the audit record of this erasure (which holds no erased value).',
-    'A later launch for the same userId stores what it sends again.',
+    "country, referrer, referral and bonus codes, avatar, tag, preferred currency and block's reason,",
+    'and the address and launch options its sessions recorded. What an audit needs stays: the player',
+    'and session rows, their ids and times, its block, and the audit records of what was done to it,',
+    'whose nick and block reason read "(erased)"; the record of this erasure holds no erased value.',
+    'A later launch for the same userId stores what it sends again; erased again, a player keeps its',
+    'first erasure time, and one with nothing left to erase is left as it is ("nothing changed").',
     '',
     'example: poker-launch player erase user-42 --client casino-1',
   ],
@@ -23,9 +25,14 @@ export const playerEraseCommand: Command = {
     const report = await withAdmin(context, async (admin) =>
       valueOrFail(await erasePlayer(admin, { clientId, userId })),
     );
+    if (!report.changed) {
+      context.out(`nothing changed: player ${userId} was erased already at ${report.erasedAt}`);
+      return 0;
+    }
     context.out(
-      `player ${userId} erased at ${report.erasedAt}: personal fields removed, ` +
-        `${counted(report.endedSessions, 'live session')} ended, ${counted(report.scrubbedSessions, 'session')} scrubbed`,
+      `player ${userId} ${report.erasedBefore ? `erased again (first at ${report.erasedAt})` : `erased at ${report.erasedAt}`}: ` +
+        `personal fields removed, ${counted(report.endedSessions, 'live session')} ended, ` +
+        `${counted(report.scrubbedSessions, 'session')} and ${counted(report.scrubbedAuditRecords, 'audit record')} scrubbed`,
     );
     return 0;
   },

@@ -96,11 +96,17 @@ describe.each(DIALECTS)('poker-launch player show and player erase on %s', (dial
     const erased = await cli('player', 'erase', 'u-1', '--client', 'demo');
     expect(erased.code, erased.stderr).toBe(0);
     expect(erased.stdout).toMatch(
-      /^player u-1 erased at \S+: personal fields removed, 1 live session ended, 3 sessions scrubbed\n$/,
+      /^player u-1 erased at \S+: personal fields removed, 1 live session ended, 3 sessions and 1 audit record scrubbed\n$/,
     );
 
     const after = JSON.parse((await cli('player', 'show', 'u-1', '--client', 'demo', '--json')).stdout);
     expect(after.erasedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // Erased again: nothing left to erase, the first time kept, nothing recorded.
+    const again = await cli('player', 'erase', 'u-1', '--client', 'demo');
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: `nothing changed: player u-1 was erased already at ${after.erasedAt}\n`,
+    });
     expect(after.profile).toMatchObject({
       nick: null,
       name: null,
@@ -137,6 +143,17 @@ describe.each(DIALECTS)('poker-launch player show and player erase on %s', (dial
       expect(JSON.parse(records[0]?.details ?? '{}')).toMatchObject({ endedSessions: 1 });
       expect(records[0]?.details).not.toContain('ada@example.com');
       expect(records[0]?.details).not.toContain('Ace42');
+      // The block's record keeps who blocked the player and when, not the reason written about them.
+      const block = await audit.db
+        .selectFrom('audit_log')
+        .select(['actor_name', 'details'])
+        .where('action', '=', 'player.block')
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(block.details)).toEqual({
+        clientId: 'demo',
+        userId: 'u-1',
+        block: { reason: '(erased)' },
+      });
     } finally {
       await audit.close();
     }

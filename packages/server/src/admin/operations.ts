@@ -153,11 +153,23 @@ export const unblockPlayerAsOperator = audited(
   (input, lifted) => (lifted ? { target: playerTarget(input), details: { ...input } } : NOTHING_CHANGED),
 );
 
-/** An erasure request answered: recorded with what was removed, never the values removed. */
-export const erasePlayer = audited('player.erase', erasePlayerChange, (input: PlayerRef, report) => ({
-  target: playerTarget(input),
-  details: { ...input, endedSessions: report.endedSessions, erasedColumns: [...PERSONAL_COLUMNS] },
-}));
+/**
+ * An erasure request answered: recorded with what was removed, never the values removed. Erased already,
+ * with nothing come back since: nothing written, nothing recorded.
+ */
+export const erasePlayer = audited('player.erase', erasePlayerChange, (input: PlayerRef, report) =>
+  report.changed
+    ? {
+        target: playerTarget(input),
+        details: {
+          ...input,
+          endedSessions: report.endedSessions,
+          erasedColumns: [...PERSONAL_COLUMNS],
+          scrubbedAuditRecords: report.scrubbedAuditRecords,
+        },
+      }
+    : NOTHING_CHANGED,
+);
 
 type WebhookRules = Parameters<typeof webhooks.addWebhookEndpoint>[1];
 
