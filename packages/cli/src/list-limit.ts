@@ -41,10 +41,10 @@ export function olderRowsNotice(command: readonly string[], limit: number, lastI
 
 /**
  * Words as a POSIX shell reads them back: each as is when it holds only characters no shell gives a
- * meaning to, else in single quotes (a quote inside as '\'').
+ * meaning to (not `=`, which zsh expands at a word's start), else in single quotes (a quote inside as '\'').
  */
 export function shellWords(words: readonly string[]): string {
   return words
-    .map((word) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`))
+    .map((word) => (/^[A-Za-z0-9_@%+:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`))
     .join(' ');
 }
