@@ -29,11 +29,22 @@ export function beforeOf(value: unknown): string | undefined {
 
 /**
  * Said on stderr when a list stopped at its limit and older rows exist: the output alone (50 rows, say)
- * would pass for all of them. Names the flags that read on; stdout stays the list alone (valid --json).
+ * would pass for all of them. Names the command's words and flags that read on, quoted for a shell
+ * (shellWords), so it can be pasted as printed; stdout stays the list alone (valid --json).
  */
-export function olderRowsNotice(command: string, limit: number, lastId: string): string {
+export function olderRowsNotice(command: readonly string[], limit: number, lastId: string): string {
   return (
-    `showing the newest ${limit}; older ones exist: read on with ${command} --before ${lastId}` +
+    `showing the newest ${limit}; older ones exist: read on with ${shellWords([...command, '--before', lastId])}` +
     (limit < MAX_LIMIT ? ` (and --limit up to ${MAX_LIMIT})` : '')
   );
+}
+
+/**
+ * Words as a POSIX shell reads them back: each as is when it holds only characters no shell gives a
+ * meaning to (not `=`, which zsh expands at a word's start), else in single quotes (a quote inside as '\'').
+ */
+export function shellWords(words: readonly string[]): string {
+  return words
+    .map((word) => (/^[A-Za-z0-9_@%+:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`))
+    .join(' ');
 }

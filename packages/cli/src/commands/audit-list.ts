@@ -48,7 +48,8 @@ export const auditListCommand: Command = {
     else printRecords(context, records);
     const last = records.at(-1);
     if (read.length > limit && last !== undefined) {
-      context.err(olderRowsNotice(`audit list${search === undefined ? '' : ' --search …'}`, limit, last.id));
+      const searching = search === undefined ? [] : ['--search', search];
+      context.err(olderRowsNotice(['audit', 'list', ...searching], limit, last.id));
     } else if (readTo !== undefined) {
       context.err(
         `searched the latest ${AUDIT_SEARCH_SCAN.toLocaleString('en')} records, back to ${auditRecordTime(readTo)}; older ones were not read`,

@@ -86,6 +86,19 @@ describe.each(DIALECTS)('poker-launch client activity on %s', (dialect) => {
     expect(JSON.parse(quoted.stdout).map((attempt: { playerId: string }) => attempt.playerId)).toEqual([
       'u-3',
     ]);
+    // An operator holding only the request id (an integrator's error answer names no client): every client's,
+    // with the client of each.
+    const anyClient = await cli('client', 'activity', '--request', String(requestIds.unsigned), '--json');
+    expect(anyClient.code, anyClient.stderr).toBe(0);
+    expect(JSON.parse(anyClient.stdout)).toMatchObject([{ clientId, playerId: 'u-3' }]);
+    const anyClientTable = await cli('client', 'activity', '--request', String(requestIds.unsigned));
+    expect(anyClientTable.stdout.split('\n')[0]).toMatch(/^CLIENT +AT +API +PLAYER /);
+    expect(anyClientTable.stdout.split('\n')[1]).toMatch(
+      new RegExp(`^${clientId} +\\S+Z +v2 +u-3 +refused 400 `),
+    );
+    expect(
+      await cli('client', 'activity', '--request', '00000000-0000-4000-8000-000000000000'),
+    ).toMatchObject({ code: 0, stdout: expect.stringContaining("among each client's latest 100,000") });
     const unknown = await cli(
       'client',
       'activity',
@@ -108,7 +121,10 @@ describe.each(DIALECTS)('poker-launch client activity on %s', (dialect) => {
       code: 1,
       stderr: expect.stringContaining('no client "nobody"; see "client list"'),
     });
-    expect((await cli('client', 'activity')).code).toBe(2);
+    expect(await cli('client', 'activity')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('give a client id, or --request <id>'),
+    });
     expect((await cli('client', 'activity', clientId, '--limit', '1001')).code).toBe(2);
   });
 });

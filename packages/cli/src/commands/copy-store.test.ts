@@ -218,11 +218,11 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
       expect(copied.code, copied.stderr).toBe(0);
       expect(launched).toBeGreaterThan(0);
       // A trial copy of a running store is fine; a move made from it would lose what comes after: said.
-      expect(copied.stderr).toBe(
-        `1 instance of poker-launch serve was running on the source (${hostname()} pid ${serve.child.pid}): ` +
-          'what they write after this snapshot is not in the copy. To move the store, stop them first and copy ' +
-          'again into an empty database, or copy from a "poker-launch backup" taken at the switch\n',
-      );
+      const runningNote =
+        `1 instance of poker-launch serve is running on the source (${hostname()} pid ${serve.child.pid}): ` +
+        'what they write after the snapshot this copy takes will not be in it. To move the store, stop them ' +
+        'first and copy into an empty database, or copy from a "poker-launch backup" taken at the switch\n';
+      expect(copied.stderr).toBe(runningNote);
       const printed = (table: string) =>
         Number(new RegExp(`^${table}\\s+(\\d+)$`, 'm').exec(copied.stdout)?.[1]);
       const stored = await storedRows(target());
@@ -231,6 +231,14 @@ describe.each(DIALECTS)('poker-launch copy-store from SQLite into %s', (dialect)
       expect(printed('players')).toBe(printed('sessions'));
       expect(stored.sessions).toHaveLength(printed('sessions'));
       expect(stored.players).toHaveLength(printed('players'));
+      // Said before the target is written: a copy that goes no further (here a target already filled)
+      // says it too, not only one that succeeded.
+      const again = await sourceCli(['copy-store', target().url]);
+      expect(again.code).toBe(1);
+      expect(again.stderr.slice(0, runningNote.length)).toBe(runningNote);
+      expect(again.stderr.slice(runningNote.length)).toMatch(
+        /^poker-launch copy-store: the target database is not empty /,
+      );
     },
     COPY_TEST_TIMEOUT_MS,
   );

@@ -40,14 +40,16 @@ export const copyStoreCommand: Command = {
     if (describeDatabase(source) === describeDatabase(target)) {
       throw new CommandError('the target is the database DATABASE_URL names; give another one');
     }
-    const { report, running } = await withDatabase(
+    const report = await withDatabase(
       context,
       async (db) => {
+        // Said before the target is touched: after the copy, the target holds data and a second run
+        // into it, once the instances are stopped, is refused.
         const running = await runningInstances(db);
-        const report = await withTarget(target, (database) =>
+        if (running.length > 0) context.err(runningNote(running));
+        return withTarget(target, (database) =>
           copyInto(db, database, describeDatabase(source), context.env),
         );
-        return { report, running };
       },
       {
         withoutTimeouts: true,
@@ -64,7 +66,6 @@ export const copyStoreCommand: Command = {
     );
     const skipped = Object.entries(TABLE_PLANS).filter(([, plan]) => plan.copy === 'skip');
     context.out(`not copied (not data): ${skipped.map(([table]) => table).join(', ')}`);
-    if (running.length > 0) context.err(runningNote(running));
     return 0;
   },
 };
@@ -80,14 +81,14 @@ async function runningInstances(db: Db): Promise<InstanceRecord[]> {
 }
 
 /**
- * Said after the copy, on stderr: a copy of a running store is a fine trial, but a move made from it
+ * Said before the copy, on stderr: a copy of a running store is a fine trial, but a move made from it
  * loses the launches made after its snapshot (docs/operations.md, "Moving from SQLite to PostgreSQL").
  */
 function runningNote(running: InstanceRecord[]): string {
   const which = running.map((instance) => `${instance.host} pid ${instance.pid}`).join(', ');
   return (
-    `${counted(running.length, 'instance')} of poker-launch serve ${running.length === 1 ? 'was' : 'were'} running on the source (${which}): what they ` +
-    'write after this snapshot is not in the copy. To move the store, stop them first and copy again into ' +
+    `${counted(running.length, 'instance')} of poker-launch serve ${running.length === 1 ? 'is' : 'are'} running on the source (${which}): what they ` +
+    'write after the snapshot this copy takes will not be in it. To move the store, stop them first and copy into ' +
     'an empty database, or copy from a "poker-launch backup" taken at the switch'
   );
 }

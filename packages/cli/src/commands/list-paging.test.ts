@@ -28,6 +28,11 @@ describe.each(DIALECTS)('audit list and webhook deliveries read on with --before
     expect(first.stderr).toBe(
       `showing the newest 2; older ones exist: read on with audit list --before ${all[1]?.id} (and --limit up to 1000)\n`,
     );
+    // A search is repeated as given, quoted for a shell where it needs it: the hint pastes as printed.
+    const searched = await ok('audit', 'list', '--search', 'c', '--limit', '2');
+    expect(searched.stderr).toBe(
+      `showing the newest 2; older ones exist: read on with audit list --search c --before ${all[1]?.id} (and --limit up to 1000)\n`,
+    );
     const next = await ok('audit', 'list', '--json', '--limit', '2', '--before', all[1]?.id ?? '');
     expect((JSON.parse(next.stdout) as { id: string }[]).map((record) => record.id)).toEqual([all[2]?.id]);
     expect(next.stderr).toBe('');

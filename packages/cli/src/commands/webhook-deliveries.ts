@@ -49,7 +49,7 @@ export const webhookDeliveriesCommand: Command = {
     if (read.length > limit && last !== undefined) {
       context.err(
         olderRowsNotice(
-          `webhook deliveries ${id}${values.failed === true ? ' --failed' : ''}`,
+          ['webhook', 'deliveries', id, ...(values.failed === true ? ['--failed'] : [])],
           limit,
           last.id,
         ),

@@ -160,6 +160,25 @@ export async function findClientAttemptsByRequestId(
   return rows.map(toStoredAttempt);
 }
 
+/**
+ * The attempts with this request id (either case) of every client, newest first: findClientAttemptsByRequestId
+ * for each client in turn, for an operator who holds a request id and not its client (docs/design.md, "The
+ * console on a large store"). It reads up to REQUEST_ID_SCAN attempts per client, so an operator's command
+ * may run it, not a page: the console searches one client's.
+ */
+export async function findAttemptsByRequestId(
+  db: Db,
+  requestId: string,
+  limit: number,
+): Promise<StoredAttempt[]> {
+  const clients = await db.selectFrom('clients').select('id').orderBy('id').execute();
+  const found: StoredAttempt[] = [];
+  for (const { id } of clients)
+    found.push(...(await findClientAttemptsByRequestId(db, id, requestId, limit)));
+  // Ids start with their time (sessions/token.ts): newest first across clients.
+  return found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).slice(0, limit);
+}
+
 export interface AttemptCount {
   clientId: string;
   /** `null`: launched. */

@@ -7,6 +7,7 @@
  * run as an `Admin` (`adminAs(db, actor)`), and each is recorded in the audit log with the change.
  */
 export {
+  findAttemptsByRequestId,
   findClientAttemptsByRequestId,
   listClientAttempts,
   REQUEST_ID_SCAN,

@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../db/database-errors.js';
 import { ApiError } from '../http/api-error.js';
 import { BODY_LIMIT_BYTES } from '../http/body/limits.js';
 import { countDatabaseError } from '../http/error-handler.js';
+import { noteErrorCodes } from '../http/logging.js';
 import { roleAllows } from '../operators/operator.js';
 import { loadAsset } from '../pages/page-assets.js';
 import type { ConsoleRoute, SignedIn } from './console-route.js';
@@ -113,9 +114,14 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
     },
     handler: async (request, reply) => {
       if (route.method === 'POST' && !isSameOrigin(request, context.config.publicUrl)) {
-        return refuse(reply, 'This form was sent from another site, or without saying where from.');
+        return refuse(
+          reply,
+          'origin_not_allowed',
+          'This form was sent from another site, or without saying where from.',
+        );
       }
       if (holdsNul(request.params) || holdsNul(request.query) || holdsNul(request.body)) {
+        noteErrorCodes(reply, ['nul_character']);
         return sendPage(
           reply,
           'message',
@@ -148,6 +154,7 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
         secretVersion: (secret) => secretVersion(token, secret),
       };
       if (!roleAllows(session.operator.role, route.role)) {
+        noteErrorCodes(reply, ['role_not_allowed']);
         return sendPage(
           reply,
           'message',
@@ -172,6 +179,7 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
       ) {
         return refuse(
           reply,
+          'csrf_token_invalid',
           'This form is out of date or was not made by the console. Reload the page and try again.',
         );
       }
@@ -195,7 +203,12 @@ function withoutFields(values: unknown, names: readonly string[]): Record<string
   return Object.fromEntries(Object.entries(values).filter(([name]) => !names.includes(name)));
 }
 
-function refuse(reply: FastifyReply, message: string): FastifyReply {
+/**
+ * A refused form, its code noted for the request's log line as an API refusal's is (docs/operations.md,
+ * "What a log line shows of a request"): `grep csrf_token_invalid` finds them.
+ */
+function refuse(reply: FastifyReply, code: string, message: string): FastifyReply {
+  noteErrorCodes(reply, [code]);
   return sendPage(reply, 'message', { title: 'Refused', message, back: CONSOLE_PATH }, 403);
 }
 

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { addTestOperator, consoleClient } from '../test-support/console-client.js';
 import { useHarness } from '../test-support/harness.js';
 import { completedLine, noteRouteLiterals, scrubCredentials, serializeRequest } from './logging.js';
 
@@ -99,6 +100,35 @@ describe('the request completed line of a refused request', () => {
       { statusCode: 500, errorCodes: ['username_exists'] },
       { statusCode: 422, errorCodes: ['invalid_field'] },
       { statusCode: 400, errorCodes: ['invalid_signature'] },
+    ]);
+  });
+
+  it("carries a console refusal's code too: a failed or delayed sign-in, a form without its token or from elsewhere", async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    const answers: { headers: Record<string, unknown> }[] = [];
+    answers.push(await browser.signIn('alice', 'wrong password!'));
+    answers.push(await browser.signIn('', ''));
+    for (let failure = 1; failure <= 3; failure++) await browser.signIn('bob', 'wrong password!');
+    answers.push(await browser.signIn('bob', 'wrong password!'));
+    answers.push(await browser.signIn('alice'));
+    answers.push(await browser.post('/console/clients', { id: 'c-1', _csrf: 'f'.repeat(64) }));
+    answers.push(await browser.post('/console/clients', { id: 'c-1' }, { origin: 'https://evil.example' }));
+    const completed = (id: unknown) =>
+      JSON.parse(
+        h()
+          .logs()
+          .split('\n')
+          .find((line) => line.includes('"msg":"request completed"') && line.includes(`"reqId":"${id}"`)) ??
+          'null',
+      )?.res;
+    expect(answers.map((answer) => completed(answer.headers['x-request-id']))).toEqual([
+      { statusCode: 401, errorCodes: ['sign_in_failed'] },
+      { statusCode: 422, errorCodes: ['sign_in_incomplete'] },
+      { statusCode: 429, errorCodes: ['sign_in_delayed'] },
+      { statusCode: 303 },
+      { statusCode: 403, errorCodes: ['csrf_token_invalid'] },
+      { statusCode: 403, errorCodes: ['origin_not_allowed'] },
     ]);
   });
 });

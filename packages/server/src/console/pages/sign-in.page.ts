@@ -1,5 +1,6 @@
 import type { AppContext } from '../../app-context.js';
 import { callerAddress } from '../../http/caller-address.js';
+import { noteErrorCodes } from '../../http/logging.js';
 import { OPERATOR_USERNAME_PATTERN } from '../../operators/operator.js';
 import { findOperatorCredentials, recordSignIn } from '../../operators/operator.repository.js';
 import { decoyPasswordHash, PASSWORD_MAX_LENGTH, verifyPassword } from '../../operators/password.js';
@@ -46,9 +47,13 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
         const username = textField(form, 'username', 64).toLowerCase();
         const password = textField(form, 'password', PASSWORD_MAX_LENGTH, true);
         const next = returnPath(form[NEXT_FIELD]);
-        const again = (problem: string, status: number) =>
-          sendPage(reply, 'sign-in', { title: 'Sign in', problem, username, next }, status);
-        if (username === '' || password === '') return again('Give a username and a password.', 422);
+        // Each refusal's code in the request's log line, as an API refusal's (docs/operations.md).
+        const again = (problem: string, status: number, code: string) => {
+          noteErrorCodes(reply, [code]);
+          return sendPage(reply, 'sign-in', { title: 'Sign in', problem, username, next }, status);
+        };
+        if (username === '' || password === '')
+          return again('Give a username and a password.', 422, 'sign_in_incomplete');
 
         const address = callerAddress(request, context.config);
         const keys: ThrottleKey[] = [
@@ -56,10 +61,14 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
           ...(address === undefined ? [] : [{ kind: 'address' as const, address }]),
         ];
         const outcome = await checkSignIn(context, keys, { username, password });
-        if (outcome === 'wrong') return again(WRONG, 401);
+        if (outcome === 'wrong') return again(WRONG, 401, 'sign_in_failed');
         if (outcome !== 'signed in') {
           reply.header('retry-after', String(outcome.wait));
-          return again(`Too many failed sign-ins. Try again in ${outcome.wait} seconds.`, 429);
+          return again(
+            `Too many failed sign-ins. Try again in ${outcome.wait} seconds.`,
+            429,
+            'sign_in_delayed',
+          );
         }
         await recordSignIn(context.db, username, context.clock());
         await startConsoleSession(context, request, reply, username, request.ip);
