@@ -97,7 +97,9 @@ describe.each(DIALECTS)('poker-launch webhook on %s', (kind) => {
     expect(Date.parse(updated.previousSecretUntil) - Date.now()).toBeGreaterThan(23 * 3600_000);
     expect((await cli('webhook', 'update', id, '--enable')).code).toBe(0);
     expect((await cli('webhook', 'deliveries', id)).stdout).toBe('no deliveries\n');
-    expect((await cli('webhook', 'remove', id)).stdout).toBe(`removed endpoint ${id}\n`);
+    expect((await cli('webhook', 'remove', id)).stdout).toBe(
+      `removed endpoint ${id}; no pending delivery dropped\n`,
+    );
     expect((await cli('webhook', 'list', '--json')).stdout.trim()).toBe('[]');
   });
 

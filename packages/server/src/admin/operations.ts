@@ -200,8 +200,14 @@ export const changeWebhookEndpoint = audited(
           },
         },
 );
-export const removeWebhookEndpoint = audited('webhook.remove', (db, { id }: { id: string }) =>
-  webhooks.removeWebhookEndpoint(db, id),
+/** Recorded with whose endpoint it was and where it sent (the URL without its query, as webhook.add). */
+export const removeWebhookEndpoint = audited(
+  'webhook.remove',
+  (db, { id }: { id: string }) => webhooks.removeWebhookEndpoint(db, id),
+  ({ id }, { clientId, url, pendingDropped }) => ({
+    target: id,
+    details: { id, clientId, url: urlWithoutQuery(url), pendingDropped },
+  }),
 );
 export const redeliverWebhook = audited('webhook.redeliver', (db, { id }: { id: string }, now) =>
   webhooks.redeliverWebhook(db, id, now),

@@ -4,7 +4,12 @@ import type { Config } from '../config.js';
 import type { IdWindow } from '../db/id-window.js';
 import type { Db } from '../db/schema.js';
 import { suggestion } from '../validation/closest-name.js';
-import { findDelivery, listDeliveries, redeliver } from '../webhooks/delivery.repository.js';
+import {
+  countPendingDeliveries,
+  findDelivery,
+  listDeliveries,
+  redeliver,
+} from '../webhooks/delivery.repository.js';
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
 import {
   deleteWebhookEndpoint,
@@ -184,9 +189,23 @@ export async function changeWebhookEndpoint(
   return succeed({ endpoint: toWebhookEndpointJson(stored, now), secret, changed });
 }
 
-export async function removeWebhookEndpoint(db: Db, id: string): Promise<AdminResult<true>> {
+/** Pending deliveries counted up to this many when an endpoint is removed: "at least" beyond. */
+export const PENDING_COUNT_CAP = 1000;
+
+/** What removing an endpoint dropped: whose it was, where it sent, and its pending deliveries (up to the cap). */
+export interface RemovedEndpoint {
+  clientId: string;
+  url: string;
+  /** Counted up to PENDING_COUNT_CAP: at the cap, at least that many. */
+  pendingDropped: number;
+}
+
+export async function removeWebhookEndpoint(db: Db, id: string): Promise<AdminResult<RemovedEndpoint>> {
+  const endpoint = await findWebhookEndpoint(db, id);
+  if (!endpoint) return fail(`no webhook endpoint "${id}"; see "webhook list"`);
+  const pendingDropped = await countPendingDeliveries(db, id, PENDING_COUNT_CAP);
   return (await deleteWebhookEndpoint(db, id))
-    ? succeed(true)
+    ? succeed({ clientId: endpoint.clientId, url: endpoint.url, pendingDropped })
     : fail(`no webhook endpoint "${id}"; see "webhook list"`);
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addWebhookEndpoint } from '../admin/webhook-admin.js';
+import { adminAs } from '../admin/audited.js';
+import { addWebhookEndpoint as addEndpoint, removeWebhookEndpoint } from '../admin/operations.js';
+import { addWebhookEndpoint, PENDING_COUNT_CAP } from '../admin/webhook-admin.js';
 import { DIALECTS } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
 import { LOCAL_WEBHOOKS } from '../test-support/webhook-world.js';
@@ -44,5 +46,72 @@ describe.each(DIALECTS)("an endpoint's deliveries listed on %s", (dialect) => {
     expect(await ids({ limit: 50, failed: true })).toEqual(['msg_0005', 'msg_0003', 'msg_0001']);
     expect(await ids({ limit: 2, failed: true, before: 'msg_0005' })).toEqual(['msg_0003', 'msg_0001']);
     expect(await ids({ limit: 1, failed: true, after: 'msg_0001' })).toEqual(['msg_0003']);
+  });
+});
+
+describe.each(DIALECTS)('an endpoint removed with its deliveries on %s', (dialect) => {
+  const h = useHarness(dialect, LOCAL_WEBHOOKS);
+  const actor = { via: 'cli', name: 'ops', address: null } as const;
+  const auditDetails = async (action: string) =>
+    (await h().db.selectFrom('audit_log').select('details').where('action', '=', action).execute())
+      .map((row) => JSON.parse(row.details))
+      // Records made at one instant: in the order of their endpoints, not of their ids.
+      .sort((a, b) => String(a.id).localeCompare(String(b.id)));
+
+  it('says how many pending deliveries it dropped, at least the cap, and records whose endpoint at which URL (no query)', async () => {
+    await h().addClient();
+    const admin = adminAs(h().db, actor, h().clock.now);
+    const endpointWith = async (pending: number) => {
+      const added = await addEndpoint(admin, {
+        rules: h().config,
+        clientId: 'demo',
+        url: 'https://hooks.example.com/in?token=s3cr3t',
+      });
+      if (!added.ok) throw new Error(added.reason);
+      const id = added.value.endpoint.id;
+      const at = h().clock.now().toISOString();
+      const states = [...Array.from({ length: pending }, () => 'pending'), 'failed', 'delivered'];
+      await h()
+        .db.insertInto('webhook_deliveries')
+        .values(
+          states.map((state, index) => ({
+            id: `msg_${id}_${String(index).padStart(5, '0')}`,
+            endpoint_id: id,
+            client_id: 'demo',
+            event_type: 'session.created',
+            occurred_at: at,
+            state,
+            attempts: 1,
+            next_attempt_at: at,
+            created_at: at,
+          })),
+        )
+        .execute();
+      return id;
+    };
+    const few = await endpointWith(2);
+    const many = await endpointWith(PENDING_COUNT_CAP + 1);
+    expect(await removeWebhookEndpoint(admin, { id: few })).toEqual({
+      ok: true,
+      value: { clientId: 'demo', url: 'https://hooks.example.com/in?token=s3cr3t', pendingDropped: 2 },
+    });
+    const removedMany = await removeWebhookEndpoint(admin, { id: many });
+    expect(removedMany.ok && removedMany.value.pendingDropped).toBe(PENDING_COUNT_CAP);
+    expect(await auditDetails('webhook.remove')).toEqual(
+      [
+        { id: few, clientId: 'demo', url: 'https://hooks.example.com/in?…', pendingDropped: 2 },
+        {
+          id: many,
+          clientId: 'demo',
+          url: 'https://hooks.example.com/in?…',
+          pendingDropped: PENDING_COUNT_CAP,
+        },
+      ].sort((a, b) => String(a.id).localeCompare(String(b.id))),
+    );
+    expect(await h().db.selectFrom('webhook_deliveries').select('id').execute()).toEqual([]);
+    expect(await removeWebhookEndpoint(admin, { id: few })).toEqual({
+      ok: false,
+      reason: `no webhook endpoint "${few}"; see "webhook list"`,
+    });
   });
 });

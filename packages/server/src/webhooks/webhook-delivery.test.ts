@@ -169,7 +169,7 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
       ['session.logged_out', session.id],
     ]);
     // Removed, and the instance has not looked yet: the launch still succeeds, and writes nothing for it.
-    expect(await removeWebhookEndpoint(h().db, added.value.endpoint.id)).toEqual({ ok: true, value: true });
+    expect((await removeWebhookEndpoint(h().db, added.value.endpoint.id)).ok).toBe(true);
     await launch('u-2');
     expect(await rows()).toEqual([]);
   });

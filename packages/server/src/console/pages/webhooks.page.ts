@@ -9,6 +9,7 @@ import {
 import {
   lastAnswer,
   listWebhookDeliveries,
+  PENDING_COUNT_CAP,
   toWebhookEndpointJson,
   type WebhookEndpointJson,
 } from '../../admin/webhook-admin.js';
@@ -45,8 +46,6 @@ import { eventFieldName, readWebhookForm, type WebhookForm, webhookChangesOf } f
 
 const CLIENTS = '/console/clients';
 const WEBHOOKS = '/console/webhooks';
-/** How far the removal's confirmation counts an endpoint's pending deliveries. */
-const PENDING_COUNT_CAP = 1000;
 
 /** The notice of a change: `unchanged` when the endpoint was already so (nothing written or recorded). */
 const doneOf = ({ changed }: { changed: object }, done: string): string =>
