@@ -206,7 +206,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'webhook redeliver',
-    summary: 'Send a failed (or delivered) delivery again, with the same webhook-id and a fresh schedule.',
+    summary:
+      'Send a failed (or delivered) delivery again, with the same webhook-id and a fresh schedule; --endpoint … --failed: all its failed ones.',
     load: async () => (await import('./webhook-redeliver.js')).webhookRedeliverCommand,
   },
   {

@@ -161,6 +161,89 @@ describe.each(DIALECTS)('poker-launch webhook on %s', (kind) => {
     expect((await cli('webhook', 'remove', 'ep_nope')).code).toBe(1);
   });
 
+  it("redelivers an endpoint's failed deliveries at once, refuses mixed or bad flags, and says what a removal dropped", async () => {
+    await cli('client', 'add', 'casino-1', '--no-secret');
+    const [id = ''] = (
+      await cli('webhook', 'add', 'casino-1', 'https://hooks.example.com/x?token=t')
+    ).stdout.split('\n');
+    const stored = await database().open();
+    try {
+      await stored.db
+        .insertInto('webhook_deliveries')
+        .values(
+          ['2026-11-27T00:00:00.000Z', '2026-11-28T00:00:00.000Z', '2026-11-28T01:00:00.000Z'].map(
+            (at, index) => ({
+              id: `msg_000${index}`,
+              endpoint_id: id,
+              client_id: 'casino-1',
+              event_type: 'session.created',
+              occurred_at: at,
+              state: 'failed',
+              attempts: 4,
+              next_attempt_at: at,
+              created_at: at,
+            }),
+          ),
+        )
+        .execute();
+    } finally {
+      await stored.close();
+    }
+    for (const args of [
+      ['msg_0000', '--endpoint', id, '--failed'],
+      ['--endpoint', id],
+      ['--endpoint', id, '--failed', '--since', 'yesterday'],
+      ['msg_0000', '--failed'],
+    ]) {
+      const refused = await cli('webhook', 'redeliver', ...args);
+      expect(refused).toMatchObject({ code: 2, stdout: '' });
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(
+      (
+        await cli(
+          'webhook',
+          'redeliver',
+          '--endpoint',
+          id,
+          '--failed',
+          '--since',
+          '2026-11-28T01:00:00+01:00',
+        )
+      ).stdout,
+    ).toBe(`2 failed deliveries of ${id} made since 2026-11-28T00:00:00.000Z will be sent again\n`);
+    expect((await cli('webhook', 'redeliver', '--endpoint', id, '--failed')).stdout).toBe(
+      `1 failed delivery of ${id} will be sent again\n`,
+    );
+    const audit = JSON.parse((await cli('audit', 'list', '--json')).stdout) as {
+      action: string;
+      details: Record<string, unknown>;
+    }[];
+    expect(
+      audit.filter((record) => record.action === 'webhook.redeliver').map((record) => record.details),
+    ).toEqual([
+      { endpointId: id, failed: true, redelivered: 1, since: null },
+      { endpointId: id, failed: true, redelivered: 2, since: '2026-11-28T00:00:00.000Z' },
+    ]);
+    expect((await cli('webhook', 'update', id, '--disable')).code).toBe(0);
+    expect(await cli('webhook', 'redeliver', '--endpoint', id, '--failed')).toMatchObject({
+      code: 1,
+      stderr: `poker-launch webhook redeliver: endpoint "${id}" is disabled; "webhook update ${id} --enable" first\n`,
+    });
+    expect((await cli('webhook', 'update', id, '--enable')).code).toBe(0);
+    expect((await cli('webhook', 'redeliver', '--endpoint', id, '--failed')).stdout).toBe(
+      `3 failed deliveries of ${id} will be sent again\n`,
+    );
+    expect((await cli('webhook', 'remove', id)).stdout).toBe(
+      `removed endpoint ${id}; 3 pending deliveries dropped\n`,
+    );
+    const [removal] = JSON.parse((await cli('audit', 'list', '--json')).stdout);
+    expect(removal).toMatchObject({
+      action: 'webhook.remove',
+      details: { clientId: 'casino-1', url: 'https://hooks.example.com/x?…', pendingDropped: 3 },
+    });
+  });
+
   it('takes http: and private addresses with WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true outside production only', async () => {
     await cli('client', 'add', 'casino-1', '--no-secret');
     const env = { DATABASE_URL: database().url, WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' };

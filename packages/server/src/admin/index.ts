@@ -54,6 +54,7 @@ export { findOperator, listOperators } from '../operators/operator.repository.js
 export { hashPassword, PASSWORD_MIN_LENGTH, passwordProblem } from '../operators/password.js';
 export { HEARTBEAT_INTERVAL_MS, type InstanceRecord, listInstances } from '../ops/instance-heartbeat.js';
 export type { Player } from '../players/player.js';
+export { parseDateTime } from '../session-control/player-block-document.js';
 export type { SessionState } from '../sessions/session.js';
 export {
   checkSearchWindow,

@@ -1,11 +1,19 @@
 import { urlWithoutQuery } from '../http/url-without-query.js';
+import type { AdminResult } from './admin-result.js';
 import {
   addApiUserChange,
   bindApiUserClientsChange,
   describeBinding,
   revokeApiUserChange,
 } from './api-user-admin.js';
-import { type AuditDescription, audited, describeInput, NOTHING_CHANGED } from './audited.js';
+import {
+  type Admin,
+  type AuditDescription,
+  audited,
+  describeInput,
+  NOTHING_CHANGED,
+  recordDone,
+} from './audited.js';
 import {
   addClient as addClientChange,
   changeClient,
@@ -212,3 +220,22 @@ export const removeWebhookEndpoint = audited(
 export const redeliverWebhook = audited('webhook.redeliver', (db, { id }: { id: string }, now) =>
   webhooks.redeliverWebhook(db, id, now),
 );
+
+/**
+ * Every failed delivery of an endpoint sent again, made since `since` if given: many short transactions
+ * (webhook-admin.ts), recorded once when done, with the endpoint, the count and the since; nothing queued,
+ * nothing recorded (docs/design.md, "Administrative changes").
+ */
+export async function redeliverFailedWebhooks(
+  admin: Admin,
+  { endpointId, since }: { endpointId: string; since?: Date | undefined },
+): Promise<AdminResult<number>> {
+  const queued = await webhooks.redeliverFailedWebhooks(admin.db, endpointId, since, admin.clock());
+  if (queued.ok && queued.value > 0) {
+    await recordDone(admin, 'webhook.redeliver', {
+      target: endpointId,
+      details: { endpointId, failed: true, redelivered: queued.value, since: since?.toISOString() ?? null },
+    });
+  }
+  return queued;
+}

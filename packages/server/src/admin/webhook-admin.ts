@@ -3,13 +3,17 @@ import { findClient } from '../clients/client.repository.js';
 import type { Config } from '../config.js';
 import type { IdWindow } from '../db/id-window.js';
 import type { Db } from '../db/schema.js';
+import { takeWriteLock } from '../db/write-lock.js';
 import { suggestion } from '../validation/closest-name.js';
 import {
   countPendingDeliveries,
+  failedAfter,
   findDelivery,
   listDeliveries,
   redeliver,
+  redeliverFailed,
 } from '../webhooks/delivery.repository.js';
+import { CATCH_UP_CHUNK } from '../webhooks/endpoint-health.js';
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.js';
 import {
   deleteWebhookEndpoint,
@@ -272,4 +276,35 @@ export async function redeliverWebhook(db: Db, id: string, now: Date): Promise<A
     return fail(`delivery "${id}" is pending already`);
   }
   return succeed(true);
+}
+
+/**
+ * Sends every failed delivery of an enabled endpoint again (those made at `since` or later, when given),
+ * as `redeliverWebhook` does one: after an outage, or a 410 the receiver has since fixed. A page of
+ * CATCH_UP_CHUNK at a time, each in its own short transaction, so that a backlog of any size does not hold
+ * the store's writer (docs/design.md §11, "A failing endpoint"). Answers how many it queued.
+ */
+export async function redeliverFailedWebhooks(
+  db: Db,
+  endpointId: string,
+  since: Date | undefined,
+  now: Date,
+  chunk: number = CATCH_UP_CHUNK,
+): Promise<AdminResult<number>> {
+  const endpoint = await findWebhookEndpoint(db, endpointId);
+  if (!endpoint) return fail(`no webhook endpoint "${endpointId}"; see "webhook list"`);
+  if (!endpoint.enabled)
+    return fail(`endpoint "${endpointId}" is disabled; "webhook update ${endpointId} --enable" first`);
+  let queued = 0;
+  let after = '';
+  for (;;) {
+    const { ids, changed } = await db.transaction().execute(async (trx) => {
+      await takeWriteLock(trx);
+      const page = await failedAfter(trx, endpointId, after, since, chunk);
+      return { ids: page, changed: await redeliverFailed(trx, page, now) };
+    });
+    queued += changed;
+    if (ids.length < chunk) return succeed(queued);
+    after = ids.at(-1) ?? after;
+  }
 }

@@ -27,6 +27,13 @@ function isCalendarDay(raw: string): boolean {
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/** An ISO 8601 date and time with a time zone (DATE_TIME, a day of its month), or undefined. */
+export function parseDateTime(raw: string): Date | undefined {
+  if (raw.length > 40 || !DATE_TIME.test(raw) || !isCalendarDay(raw)) return undefined;
+  const time = Date.parse(raw);
+  return Number.isNaN(time) ? undefined : new Date(time);
+}
+
 /** The last instant an ISO 8601 time in UTC writes with a year of four digits. */
 const LATEST_UNTIL = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 

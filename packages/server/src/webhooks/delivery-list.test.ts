@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { adminAs } from '../admin/audited.js';
-import { addWebhookEndpoint as addEndpoint, removeWebhookEndpoint } from '../admin/operations.js';
-import { addWebhookEndpoint, PENDING_COUNT_CAP } from '../admin/webhook-admin.js';
+import {
+  addWebhookEndpoint as addEndpoint,
+  changeWebhookEndpoint as changeEndpoint,
+  redeliverFailedWebhooks as redeliverFailed,
+  removeWebhookEndpoint,
+} from '../admin/operations.js';
+import { addWebhookEndpoint, PENDING_COUNT_CAP, redeliverFailedWebhooks } from '../admin/webhook-admin.js';
 import { DIALECTS } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
 import { LOCAL_WEBHOOKS } from '../test-support/webhook-world.js';
@@ -112,6 +117,109 @@ describe.each(DIALECTS)('an endpoint removed with its deliveries on %s', (dialec
     expect(await removeWebhookEndpoint(admin, { id: few })).toEqual({
       ok: false,
       reason: `no webhook endpoint "${few}"; see "webhook list"`,
+    });
+  });
+});
+
+describe.each(DIALECTS)("an endpoint's failed deliveries redelivered at once on %s", (dialect) => {
+  const h = useHarness(dialect, LOCAL_WEBHOOKS);
+  const actor = { via: 'cli', name: 'ops', address: null } as const;
+
+  it('sends every failed one (made since, when given) again as a single redelivery does, page by page, in one audit record', async () => {
+    await h().addClient();
+    const admin = adminAs(h().db, actor, h().clock.now);
+    const added = await addEndpoint(admin, {
+      rules: h().config,
+      clientId: 'demo',
+      url: 'https://hooks.example.com/in',
+    });
+    if (!added.ok) throw new Error(added.reason);
+    const endpointId = added.value.endpoint.id;
+    const hour = (n: number) => new Date(Date.parse('2026-11-28T00:00:00Z') + n * 3600_000).toISOString();
+    // Five failed (hours 0 to 4), one delivered and one pending among them.
+    const rows: [string, number][] = [
+      ['failed', 0],
+      ['failed', 1],
+      ['delivered', 2],
+      ['failed', 2],
+      ['pending', 3],
+      ['failed', 3],
+      ['failed', 4],
+    ];
+    await h()
+      .db.insertInto('webhook_deliveries')
+      .values(
+        rows.map(([state, at], index) => ({
+          id: `msg_${String(index).padStart(4, '0')}`,
+          endpoint_id: endpointId,
+          client_id: 'demo',
+          event_type: 'session.created',
+          occurred_at: hour(at),
+          state,
+          attempts: 4,
+          next_attempt_at: hour(at),
+          created_at: hour(at),
+        })),
+      )
+      .execute();
+    const states = async () =>
+      (
+        await h()
+          .db.selectFrom('webhook_deliveries')
+          .select(['id', 'state', 'attempts'])
+          .orderBy('id')
+          .execute()
+      ).map((row) => `${row.id} ${row.state} ${row.attempts}`);
+    // Pages of two: each its own transaction, the count the sum of them.
+    expect(await redeliverFailedWebhooks(h().db, endpointId, new Date(hour(2)), h().clock.now(), 2)).toEqual({
+      ok: true,
+      value: 3,
+    });
+    expect(await states()).toEqual([
+      'msg_0000 failed 4',
+      'msg_0001 failed 4',
+      'msg_0002 delivered 4',
+      'msg_0003 pending 0',
+      'msg_0004 pending 4',
+      'msg_0005 pending 0',
+      'msg_0006 pending 0',
+    ]);
+    const redelivered = await h()
+      .db.selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', '=', 'msg_0003')
+      .executeTakeFirstOrThrow();
+    expect(redelivered).toMatchObject({
+      next_attempt_at: h().clock.now().toISOString(),
+      redelivered_at: h().clock.now().toISOString(),
+      lease_until: null,
+      claimed_by: null,
+    });
+
+    expect(await redeliverFailed(admin, { endpointId })).toEqual({ ok: true, value: 2 });
+    expect(await redeliverFailed(admin, { endpointId })).toEqual({ ok: true, value: 0 });
+    const records = await h()
+      .db.selectFrom('audit_log')
+      .select(['action', 'target', 'details'])
+      .where('action', '=', 'webhook.redeliver')
+      .execute();
+    // One record for the two; none for the call that found nothing to send.
+    expect(records.map((record) => ({ ...record, details: JSON.parse(record.details) }))).toEqual([
+      {
+        action: 'webhook.redeliver',
+        target: endpointId,
+        details: { endpointId, failed: true, redelivered: 2, since: null },
+      },
+    ]);
+
+    await changeEndpoint(admin, { rules: h().config, id: endpointId, changes: { enabled: false } });
+    expect(await redeliverFailed(admin, { endpointId })).toEqual({
+      ok: false,
+      reason: `endpoint "${endpointId}" is disabled; "webhook update ${endpointId} --enable" first`,
+    });
+    expect(await redeliverFailed(admin, { endpointId: 'ep_nope' })).toEqual({
+      ok: false,
+      reason: 'no webhook endpoint "ep_nope"; see "webhook list"',
     });
   });
 });

@@ -495,7 +495,27 @@ export async function findDelivery(db: Db, id: string): Promise<DeliveryRow | un
  * PokerLaunchWebhooksBehind), where disabling fails them so that none does.
  */
 export async function redeliver(db: Db, id: string, now: Date): Promise<boolean> {
-  const result = await db
+  const result = await redelivering(db, now).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Sends these deliveries again as `redeliver` does, those still failed only (one redelivered and delivered
+ * meanwhile is not sent twice); answers how many it changed. Up to CATCH_UP_CHUNK ids a call: each call
+ * its own short write (docs/design.md §11, "A failing endpoint").
+ */
+export async function redeliverFailed(db: Db, ids: readonly string[], now: Date): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await redelivering(db, now)
+    .where('id', 'in', ids)
+    .where('state', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** What a redelivery sets on a row, and on which: ended rows of an enabled endpoint. */
+function redelivering(db: Db, now: Date) {
+  return db
     .updateTable('webhook_deliveries')
     .set({
       state: 'pending',
@@ -505,7 +525,6 @@ export async function redeliver(db: Db, id: string, now: Date): Promise<boolean>
       claimed_by: null,
       redelivered_at: now.toISOString(),
     })
-    .where('id', '=', id)
     .where('state', '<>', 'pending')
     .where((eb) =>
       eb.exists(
@@ -515,9 +534,27 @@ export async function redeliver(db: Db, id: string, now: Date): Promise<boolean>
           .whereRef('webhook_endpoints.id', '=', 'webhook_deliveries.endpoint_id')
           .where('webhook_endpoints.enabled', '=', 1),
       ),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    );
+}
+
+/**
+ * Up to `limit` of the endpoint's failed deliveries after `after` (by id), made at `since` or later when
+ * given: a bulk redelivery's page. Read by the index of failed deliveries (migration 025).
+ */
+export async function failedAfter(
+  db: Db,
+  endpointId: string,
+  after: string,
+  since: Date | undefined,
+  limit: number,
+): Promise<string[]> {
+  const from = since === undefined ? sql`` : sql`and created_at >= ${since.toISOString()}`;
+  // Named on SQLite, as listDeliveries does: its planner, without statistics, took another index.
+  const indexed = dialectOf(db) === 'sqlite' ? sql`indexed by webhook_deliveries_failed_idx` : sql``;
+  const { rows } = await sql<{ id: string }>`select id from webhook_deliveries ${indexed}
+    where endpoint_id = ${endpointId} and state = 'failed' and id > ${after} ${from}
+    order by id limit ${limit}`.execute(db);
+  return rows.map((row) => row.id);
 }
 
 /** How long delivered and failed deliveries stay listed (and redeliverable) before they are purged. */
