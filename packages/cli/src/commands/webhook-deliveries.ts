@@ -8,7 +8,8 @@ export const webhookDeliveriesCommand: Command = {
   usage: '<endpointId> [--failed] [--limit <n>] [--before <id>] [--json]',
   help: [
     '',
-    '--failed: only those that gave up (send one again with "webhook redeliver <deliveryId>").',
+    '--failed: only those that gave up (send one again with "webhook redeliver <deliveryId>", all of them',
+    'with "webhook redeliver --endpoint <endpointId> --failed").',
     `The newest first, ${DEFAULT_LIMIT} by default (--limit: 1 to ${MAX_LIMIT}); --before <deliveryId>: those older`,
     'than that one. When more exist than were printed, it says so on stderr, with the --before that reads on.',
     '',
