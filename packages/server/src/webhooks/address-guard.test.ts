@@ -274,6 +274,12 @@ describe('the retry schedule', () => {
       expect(next).toBeDefined();
       at = next ?? at;
     }
+    // Nor when each attempt went out late (a poll's wait, an attempt's timeout): the bound allows each its
+    // lateness. Two attempts 1 s late each put the second's retry at 2 + 12 + 24 = 38 s, past 36 s.
+    const late = (allowanceMs: number) =>
+      nextAttemptAt(schedule, 2, new Date(now.getTime() + 14_000), undefined, now, () => 1, allowanceMs);
+    expect(late(0)).toBeUndefined();
+    expect(late(1000)?.getTime()).toBe(now.getTime() + 14_000 + 24_000);
   });
 
   it('waits as long as Retry-After asks when that is longer, up to 12 hours', () => {

@@ -12,10 +12,12 @@ const JITTER = 0.2;
  * down) do not all come back at once; a Retry-After the receiver sent is honoured when it asks for more.
  *
  * `startedAt` (the delivery's event, or its redelivery) bounds it too: no attempt goes later than the
- * schedule's whole span, jitter included, after it, so a delivery that was held back while its endpoint
- * was failing, and starts its schedule late, still ends within "about three days" (docs/design.md §11,
- * "A failing endpoint"); one that was never held back never reaches that bound. A longer Retry-After
- * is the receiver's own ask, and is honoured past it.
+ * schedule's whole span, jitter included, after it, and `lateMsPerAttempt` for each attempt made (how
+ * late one may go out: a poll's wait and an attempt's timeout), so a delivery that was held back while
+ * its endpoint was failing, and starts its schedule late, still ends within "about three days"
+ * (docs/design.md §11, "A failing endpoint"), while one never held back gets every attempt however late
+ * polling and sending made each (a bound without that allowance failed a short schedule's deliveries an
+ * attempt early). A longer Retry-After is the receiver's own ask, and is honoured past it.
  */
 export function nextAttemptAt(
   schedule: readonly number[],
@@ -24,6 +26,7 @@ export function nextAttemptAt(
   retryAfter: string | undefined,
   startedAt?: Date,
   random: () => number = Math.random,
+  lateMsPerAttempt = 0,
 ): Date | undefined {
   const base = schedule[attempts - 1];
   if (base === undefined) return undefined;
@@ -33,7 +36,11 @@ export function nextAttemptAt(
   const seconds = askedLonger ? Math.min(asked, RETRY_AFTER_CEILING_S) : jittered;
   const next = new Date(now.getTime() + Math.round(seconds * 1000));
   // The receiver's own ask is honoured as before; the bound is on the schedule's delays.
-  if (!askedLonger && startedAt !== undefined && next.getTime() > latestAttemptMs(schedule, startedAt)) {
+  if (
+    !askedLonger &&
+    startedAt !== undefined &&
+    next.getTime() > latestAttemptMs(schedule, startedAt) + attempts * lateMsPerAttempt
+  ) {
     return undefined;
   }
   return next;

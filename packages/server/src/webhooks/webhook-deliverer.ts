@@ -506,6 +506,8 @@ export class WebhookDeliverer {
       now,
       retryAfter,
       new Date(row.redelivered_at ?? row.occurred_at),
+      Math.random,
+      this.timeoutMs + (this.options.pollMs ?? DELIVERY_POLL_MS),
     );
     count(
       next === undefined ? 'failed' : outcome.kind === 'failed' && outcome.refused ? 'refused' : 'retrying',

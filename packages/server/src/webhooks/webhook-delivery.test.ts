@@ -228,7 +228,7 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     world = await webhookWorld(h(), 'session.revoked');
     world.receiver.answer = () => ({ status: 500 });
     await endSessionRequest(h(), (await launch('u-1')).id);
-    // Each attempt as its step (1 s ±20 %) comes due: later ones would fail it for its age (1.2 spans).
+    // Each attempt as its step (1 s ±20 %) comes due.
     for (let attempt = 1; attempt <= 4; attempt++) {
       await world.deliver();
       h().clock.advance(1.2);
@@ -358,6 +358,34 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe.each(DIALECTS)('a short retry schedule on %s', (dialect) => {
+  // 2 s between attempts: 4 attempts, the span 6 s (7.2 s at the longest jitter).
+  const h = useHarness(dialect, { ...LOCAL_WEBHOOKS, WEBHOOK_RETRY_SCHEDULE: '2,2,2' });
+  let world: WebhookWorld | undefined;
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
+
+  it('gives a delivery never held back every attempt, however late polling and sending made each', async () => {
+    world = await webhookWorld(h(), 'session.revoked');
+    world.receiver.answer = () => ({ status: 500 });
+    const session = await h().createSession('u-1', { sessionId: 'ext-u-1' });
+    await endSessionRequest(h(), session.json().data.id);
+    const rows = () => h().db.selectFrom('webhook_deliveries').selectAll().execute();
+    // Each attempt 3 s after the last (a step of 2 s ±20 % and a slow poll): the third goes at 6 s, its
+    // retry due at 7.6-8.4 s, past 1.2 spans after the event; a bound from the event failed it there.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await world.deliver();
+      expect(await rows()).toMatchObject([{ state: 'pending', attempts: attempt }]);
+      h().clock.advance(3);
+    }
+    await world.deliver();
+    expect(await rows()).toMatchObject([{ state: 'failed', attempts: 4, last_status: 500 }]);
+    expect(world.receiver.received).toHaveLength(4);
   });
 });
 
