@@ -45,6 +45,14 @@ describe('report tables', () => {
     ]);
   });
 
+  it('prints no CPU ratio for a target whose CPU clock did not tick in its rounds, rather than 0.00', () => {
+    const idle = row(0);
+    const silent = { ...idle, reference: { ...idle.reference, cpuMsPerRequest: 0 } };
+    expect(compareTable([silent])[2]).toBe(
+      '| v2 | sqlite | 50 | 28,000 | 1,100 | 1.23 | 9.88 | 0.04 | – | 0 |',
+    );
+  });
+
   it('shouts failed requests in the errors column instead of listing them as a number among others', () => {
     expect(compareTable([row(7)])[2]).toMatch(/\| \*\*7 FAILED\*\* \|$/);
   });

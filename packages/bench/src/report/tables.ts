@@ -15,7 +15,12 @@ const failures = (...summaries: readonly { failures: number }[]) => {
 /** A paired row's req/s ratio and CPU ratio (measured ÷ reference: CPU ms per request the other way up). */
 const requestRatio = (row: PairedRow) =>
   ratio(row.measured.requestsPerSecond, row.reference.requestsPerSecond);
-const cpuRatio = (row: PairedRow) => ratio(row.reference.cpuMsPerRequest, row.measured.cpuMsPerRequest);
+const cpuRatio = (row: PairedRow) => cpuShare(row.reference.cpuMsPerRequest, row.measured.cpuMsPerRequest);
+/**
+ * A CPU ratio, '–' when either side read no CPU at all: the process clock ticks every 10 ms, so a target
+ * of a short run on a loaded machine can read none, which is no measurement (and printed 0.00 or ∞).
+ */
+const cpuShare = (a: number, b: number) => (a > 0 ? ratio(a, b) : '–');
 const rowFailures = (row: PairedRow) => failures(...rowSummaries(row));
 
 /** --floor: the store floor's ratio and CPU ratio to bare Fastify, '–' in rows without one. */
@@ -23,7 +28,7 @@ function floorCells(row: PairedRow): string[] {
   if (!row.floor) return ['–', '–'];
   return [
     ratio(row.floor.requestsPerSecond, row.reference.requestsPerSecond),
-    ratio(row.reference.cpuMsPerRequest, row.floor.cpuMsPerRequest),
+    cpuShare(row.reference.cpuMsPerRequest, row.floor.cpuMsPerRequest),
   ];
 }
 
