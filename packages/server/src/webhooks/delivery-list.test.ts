@@ -7,10 +7,36 @@ import {
   removeWebhookEndpoint,
 } from '../admin/operations.js';
 import { addWebhookEndpoint, PENDING_COUNT_CAP, redeliverFailedWebhooks } from '../admin/webhook-admin.js';
+import type { Db } from '../db/schema.js';
 import { DIALECTS } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
 import { LOCAL_WEBHOOKS } from '../test-support/webhook-world.js';
 import { listDeliveries } from './delivery.repository.js';
+
+/** Deliveries of demo's endpoint, `[state, made at]` each, with ids in that order (msg_0000, … by default). */
+async function insertDeliveries(
+  db: Db,
+  endpointId: string,
+  rows: readonly (readonly [string, string])[],
+  { attempts = 1, idOf = (index: number) => `msg_${String(index).padStart(4, '0')}` } = {},
+): Promise<void> {
+  await db
+    .insertInto('webhook_deliveries')
+    .values(
+      rows.map(([state, at], index) => ({
+        id: idOf(index),
+        endpoint_id: endpointId,
+        client_id: 'demo',
+        event_type: 'session.created',
+        occurred_at: at,
+        state,
+        attempts,
+        next_attempt_at: at,
+        created_at: at,
+      })),
+    )
+    .execute();
+}
 
 describe.each(DIALECTS)("an endpoint's deliveries listed on %s", (dialect) => {
   const h = useHarness(dialect, LOCAL_WEBHOOKS);
@@ -26,22 +52,11 @@ describe.each(DIALECTS)("an endpoint's deliveries listed on %s", (dialect) => {
     if (!added.ok) throw new Error(added.reason);
     const at = h().clock.now().toISOString();
     const states = ['delivered', 'failed', 'pending', 'failed', 'delivered', 'failed', 'delivered'];
-    await h()
-      .db.insertInto('webhook_deliveries')
-      .values(
-        states.map((state, index) => ({
-          id: `msg_${String(index).padStart(4, '0')}`,
-          endpoint_id: added.value.endpoint.id,
-          client_id: 'demo',
-          event_type: 'session.created',
-          occurred_at: at,
-          state,
-          attempts: 1,
-          next_attempt_at: at,
-          created_at: at,
-        })),
-      )
-      .execute();
+    await insertDeliveries(
+      h().db,
+      added.value.endpoint.id,
+      states.map((state) => [state, at]),
+    );
     const ids = (options: Parameters<typeof listDeliveries>[2]) =>
       listDeliveries(h().db, added.value.endpoint.id, options).then((rows) => rows.map((row) => row.id));
     expect(await ids({ limit: 3 })).toEqual(['msg_0006', 'msg_0005', 'msg_0004']);
@@ -76,22 +91,12 @@ describe.each(DIALECTS)('an endpoint removed with its deliveries on %s', (dialec
       const id = added.value.endpoint.id;
       const at = h().clock.now().toISOString();
       const states = [...Array.from({ length: pending }, () => 'pending'), 'failed', 'delivered'];
-      await h()
-        .db.insertInto('webhook_deliveries')
-        .values(
-          states.map((state, index) => ({
-            id: `msg_${id}_${String(index).padStart(5, '0')}`,
-            endpoint_id: id,
-            client_id: 'demo',
-            event_type: 'session.created',
-            occurred_at: at,
-            state,
-            attempts: 1,
-            next_attempt_at: at,
-            created_at: at,
-          })),
-        )
-        .execute();
+      await insertDeliveries(
+        h().db,
+        id,
+        states.map((state) => [state, at]),
+        { idOf: (index) => `msg_${id}_${String(index).padStart(5, '0')}` },
+      );
       return id;
     };
     const few = await endpointWith(2);
@@ -146,22 +151,12 @@ describe.each(DIALECTS)("an endpoint's failed deliveries redelivered at once on 
       ['failed', 3],
       ['failed', 4],
     ];
-    await h()
-      .db.insertInto('webhook_deliveries')
-      .values(
-        rows.map(([state, at], index) => ({
-          id: `msg_${String(index).padStart(4, '0')}`,
-          endpoint_id: endpointId,
-          client_id: 'demo',
-          event_type: 'session.created',
-          occurred_at: hour(at),
-          state,
-          attempts: 4,
-          next_attempt_at: hour(at),
-          created_at: hour(at),
-        })),
-      )
-      .execute();
+    await insertDeliveries(
+      h().db,
+      endpointId,
+      rows.map(([state, at]) => [state, hour(at)]),
+      { attempts: 4 },
+    );
     const states = async () =>
       (
         await h()
