@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, printedCredentials } from '../test-support/create-session.js';
@@ -5,11 +6,19 @@ import { runPokerLaunch } from '../test-support/run-poker-launch.js';
 import { runServe, type ServeProcess } from '../test-support/run-serve.js';
 import { DIALECTS, useTempDatabase } from '../test-support/temp-database.js';
 
+const SERVER_PACKAGE = new URL('../../../server/package.json', import.meta.url);
+
 interface StatusJson {
   since: string;
   now: string;
   hours: { busiest: { clientId: string; launched: number; refused: number; refusals: unknown[] }[] };
-  instances: { host: string; pid: number; state: string }[];
+  instances: {
+    host: string;
+    pid: number;
+    listeningOn: string | null;
+    version: string | null;
+    state: string;
+  }[];
 }
 
 describe.each(DIALECTS)('poker-launch status on %s', (dialect) => {
@@ -43,12 +52,21 @@ describe.each(DIALECTS)('poker-launch status on %s', (dialect) => {
     expect(status?.hours.busiest).toEqual([
       { clientId, launched: 2, refused: 1, refusals: [{ code: 'game_code_not_valid', count: 1 }] },
     ]);
-    expect(status?.instances).toEqual([expect.objectContaining({ host: hostname(), pid, state: 'up' })]);
+    // Where it listens and what it runs: which of several instances is which, and an upgrade's progress.
+    const listeningOn = new URL(serve.address).host;
+    const version = (JSON.parse(await readFile(SERVER_PACKAGE, 'utf8')) as { version: string }).version;
+    expect(status?.instances).toEqual([
+      expect.objectContaining({ host: hostname(), pid, listeningOn, version, state: 'up' }),
+    ]);
 
     const printed = (await cli('status')).stdout.split('\n');
     expect(printed[0]).toBe('instances:');
-    expect(printed[1]).toMatch(/^ID +HOST +PID +STARTED +LAST REPORT +STATE$/);
-    expect(printed[2]).toMatch(new RegExp(`^[0-9a-f]{8}  ${hostname()} +${pid} +\\S+Z +\\S+Z +up$`));
+    expect(printed[1]).toMatch(/^ID +HOST +PID +LISTENING ON +VERSION +STARTED +LAST REPORT +STATE$/);
+    expect(printed[2]).toMatch(
+      new RegExp(
+        `^[0-9a-f]{8}  ${hostname()} +${pid} +${listeningOn} +${version.replaceAll('.', '\\.')} +\\S+Z +\\S+Z +up$`,
+      ),
+    );
     expect(printed[4]).toMatch(/^launches from \S+Z to \S+Z, per client, the busiest first:$/);
     expect(printed[5]).toMatch(/^CLIENT +LAUNCHED +REFUSED +REFUSALS BY ERROR CODE$/);
     expect(printed[6]).toMatch(new RegExp(`^${clientId} +2 +1 +game_code_not_valid 1$`));

@@ -7,8 +7,9 @@ export const statusCommand: Command = {
   usage: '[--json]',
   help: [
     '',
-    "What the console's overview shows: every running instance (its host, pid, start and last report: each",
-    'reports every 15 seconds, one silent for 45 is "silent", one shutting down "draining"), and the launch',
+    "What the console's overview shows: every running instance (its host, pid, the addresses it listens on, its",
+    'version, its start and last report: each reports every 15 seconds, one silent for 45 is "silent", one',
+    'shutting down "draining"; "-": an instance of a version that does not report it), and the launch',
     'attempts of the last hour per client, launched and refused, the refusals by error code (the busiest 50',
     'clients one by one, the others summed). Attempts are written within a second of their answer. Reads only.',
     '',
@@ -30,11 +31,13 @@ function printOverview(context: CommandContext, { since, now, hours, instances }
     context.out('instances:');
     printTable(
       context,
-      ['id', 'host', 'pid', 'started', 'last report', 'state'],
+      ['id', 'host', 'pid', 'listening on', 'version', 'started', 'last report', 'state'],
       instances.map((instance) => [
         instance.id.slice(0, 8),
         instance.host,
         String(instance.pid),
+        instance.listeningOn ?? '-',
+        instance.version ?? '-',
         instance.startedAt,
         instance.seenAt,
         instance.state,

@@ -33,6 +33,7 @@ export const MIGRATIONS = [
   '030_webhook_endpoints_client_index',
   '031_sessions_player_index',
   '032_webhook_endpoint_health',
+  '033_instance_version_address',
 ] as const;
 
 /** Records a migration this version does not know, as a later version that migrated the store would. */

@@ -27,6 +27,7 @@ import { redeliveredAt } from './migrations/029-redelivered-at.js';
 import { webhookEndpointsClientIndex } from './migrations/030-webhook-endpoints-client-index.js';
 import { sessionsPlayerIndex } from './migrations/031-sessions-player-index.js';
 import { webhookEndpointHealth } from './migrations/032-webhook-endpoint-health.js';
+import { instanceVersionAddress } from './migrations/033-instance-version-address.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -58,6 +59,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '030_webhook_endpoints_client_index': webhookEndpointsClientIndex,
     '031_sessions_player_index': sessionsPlayerIndex(dialect),
     '032_webhook_endpoint_health': webhookEndpointHealth,
+    '033_instance_version_address': instanceVersionAddress,
   };
 }
 

@@ -319,6 +319,10 @@ export interface InstanceTable {
   started_at: string;
   seen_at: string;
   draining: number;
+  /** Null: written by an instance of a version before migration 033. */
+  version: string | null;
+  /** The addresses it listens on, `host:port` joined by ", "; null as `version`. */
+  listening_on: string | null;
 }
 
 /** A launch's signature, kept so that the same signed request launches once (docs/design.md §11). */

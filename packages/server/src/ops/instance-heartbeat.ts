@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { Db } from '../db/schema.js';
 import { RepeatedFailure } from '../repeated-failure.js';
+import { SERVICE_VERSION } from '../version.js';
 
 /** How often a listening instance says it is alive; the console calls one silent for 3 beats "silent". */
 export const HEARTBEAT_INTERVAL_MS = 15_000;
@@ -15,6 +16,10 @@ export interface InstanceRecord {
   startedAt: string;
   seenAt: string;
   draining: boolean;
+  /** Null: an instance of a version before these were recorded. */
+  version: string | null;
+  /** `host:port`, several joined by ", "; null as `version`. */
+  listeningOn: string | null;
 }
 
 /**
@@ -36,13 +41,15 @@ export function registerInstanceHeartbeat(app: FastifyInstance, context: AppCont
   );
   const beat = async () => {
     const now = context.clock().toISOString();
-    const row = { id, host: hostname(), pid: process.pid, started_at: startedAt, seen_at: now };
+    const row = { id, host: hostname(), pid: process.pid, started_at: startedAt, version: SERVICE_VERSION };
     // From the signal on (SHUTDOWN_DELAY's readiness 503 included): the console calls it draining.
     const draining = context.state.unready ? 1 : 0;
+    // Updated at each beat: readiness's probe may write the first before the server listens.
+    const changing = { seen_at: now, draining, listening_on: listeningOn(app) };
     const statement = context.db
       .insertInto('instances')
-      .values({ ...row, draining })
-      .onConflict((conflict) => conflict.column('id').doUpdateSet({ seen_at: now, draining }))
+      .values({ ...row, ...changing })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet(changing))
       .compile();
     await context.sessions.execute(statement).then(
       () => beats.works(),
@@ -71,6 +78,21 @@ export function registerInstanceHeartbeat(app: FastifyInstance, context: AppCont
   });
 }
 
+/** The addresses the server listens on, as `poker-launch status` shows them; null before it listens. */
+function listeningOn(app: FastifyInstance): string | null {
+  // A string: a Unix socket's path.
+  const addresses = app
+    .addresses()
+    .map((info) =>
+      typeof info === 'string'
+        ? info
+        : info.family === 'IPv6'
+          ? `[${info.address}]:${info.port}`
+          : `${info.address}:${info.port}`,
+    );
+  return addresses.length === 0 ? null : addresses.join(', ');
+}
+
 export async function listInstances(db: Db): Promise<InstanceRecord[]> {
   const rows = await db.selectFrom('instances').selectAll().orderBy('started_at').execute();
   return rows.map((row) => ({
@@ -80,5 +102,7 @@ export async function listInstances(db: Db): Promise<InstanceRecord[]> {
     startedAt: row.started_at,
     seenAt: row.seen_at,
     draining: row.draining === 1,
+    version: row.version,
+    listeningOn: row.listening_on,
   }));
 }

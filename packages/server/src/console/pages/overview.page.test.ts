@@ -68,3 +68,26 @@ describe.each(DIALECTS)('the console overview on %s', (dialect) => {
     expect(page).not.toContain('<tfoot>');
   });
 });
+
+describe.each(DIALECTS)('the console overview’s instances on %s', (dialect) => {
+  const h = useHarness(dialect);
+
+  it('shows where each instance listens and the version it runs, a dash for an earlier version', async () => {
+    const now = h().clock.now().toISOString();
+    const beat = { pid: 4242, started_at: now, seen_at: now, draining: 0 };
+    await h()
+      .db.insertInto('instances')
+      .values([
+        { id: 'aaaaaaaa-new', host: 'web-1', ...beat, version: '9.8.7', listening_on: '10.0.0.5:8080' },
+        // An instance of a version before migration 033 writes neither column.
+        { id: 'bbbbbbbb-old', host: 'web-2', ...beat, version: null, listening_on: null },
+      ])
+      .execute();
+    await addTestOperator(h().db, 'alice', 'support');
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const page = (await browser.get('/console')).body;
+    expect(page).toMatch(/<td>web-1<\/td>\s*<td>10\.0\.0\.5:8080<\/td>\s*<td>9\.8\.7<\/td>/);
+    expect(page).toMatch(/<td>web-2<\/td>\s*<td>–<\/td>\s*<td>–<\/td>/);
+  });
+});
