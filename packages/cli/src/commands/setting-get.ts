@@ -1,15 +1,18 @@
 import { getSetting } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
-import { valueOrFail } from '../output.js';
+import { JSON_OPTION, printJson, valueOrFail } from '../output.js';
+import { settingAsJson } from './setting-shared.js';
 
 export const settingGetCommand: Command = {
-  usage: '<Name>',
+  usage: '<Name> [--json]',
   help: ['', 'example: poker-launch setting get NickMaxLength'],
   positionals: [1, 1],
-  async run({ positionals: [name = ''] }, context) {
+  options: JSON_OPTION,
+  async run({ positionals: [name = ''], values }, context) {
     const setting = await withDatabase(context, async (db) => valueOrFail(await getSetting(db, name)));
-    context.out(setting.value);
+    if (values.json) printJson(context, settingAsJson(setting));
+    else context.out(setting.value);
     return 0;
   },
 };

@@ -2,6 +2,7 @@ import { listSettings } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
 import { JSON_OPTION, printJson, printTable } from '../output.js';
+import { settingAsJson } from './setting-shared.js';
 
 export const settingListCommand: Command = {
   usage: '[--json]',
@@ -9,16 +10,8 @@ export const settingListCommand: Command = {
   options: JSON_OPTION,
   async run({ values }, context) {
     const settings = await withDatabase(context, listSettings);
-    // Typed for scripts: every setting is a whole number or true/false, whose text is its JSON.
     if (values.json) {
-      printJson(
-        context,
-        settings.map((setting) => ({
-          ...setting,
-          value: JSON.parse(setting.value) as number | boolean,
-          defaultValue: JSON.parse(setting.defaultValue) as number | boolean,
-        })),
-      );
+      printJson(context, settings.map(settingAsJson));
     } else {
       printTable(
         context,

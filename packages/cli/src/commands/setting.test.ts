@@ -88,6 +88,25 @@ describe('poker-launch setting', () => {
     );
   });
 
+  it('prints one setting as JSON, shaped as its entry of setting list --json', async () => {
+    await cli('setting', 'set', 'NickMaxLength', '24');
+    await cli('setting', 'set', 'PlayerDefaultVerified', 'true');
+    const list = JSON.parse((await cli('setting', 'list', '--json')).stdout);
+    for (const name of ['NickMaxLength', 'PlayerDefaultVerified']) {
+      const result = await cli('setting', 'get', name, '--json');
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(result.stdout)).toEqual(list.find((entry: { name: string }) => entry.name === name));
+    }
+    expect(JSON.parse((await cli('setting', 'get', 'NickMaxLength', '--json')).stdout)).toEqual({
+      name: 'NickMaxLength',
+      value: 24,
+      defaultValue: 20,
+      description: 'Longest nickname, in characters',
+    });
+    const verified = JSON.parse((await cli('setting', 'get', 'PlayerDefaultVerified', '--json')).stdout);
+    expect(verified).toMatchObject({ value: true, defaultValue: false });
+  });
+
   it('answers a missing value with exit code 2', async () => {
     expect((await cli('setting', 'set', 'NickMaxLength')).code).toBe(2);
   });
