@@ -198,3 +198,24 @@ export function noSecretWarning(id: string): string {
     `launches any of its players; set one with: poker-launch client update ${id} --rotate-secret`
   );
 }
+
+/**
+ * What `client add` and `client update` say they did, on stdout. With a secret they generated, that secret
+ * alone is stdout, so `SECRET=$(…)` captures it (as `user add` prints a key and `webhook update` a secret),
+ * and what they did goes to stderr, with where the secret is found again: unlike a key, the service keeps
+ * it to check signatures.
+ */
+export function reportClientChange(
+  context: CommandContext,
+  id: string,
+  lines: readonly string[],
+  generated: string | undefined,
+): void {
+  if (generated === undefined) {
+    for (const line of lines) context.out(line);
+    return;
+  }
+  context.out(generated);
+  for (const line of lines) context.err(line);
+  context.err(`store the secret above now; poker-launch client show ${id} --show-secret prints it again`);
+}

@@ -7,6 +7,7 @@ import {
   noSecretWarning,
   readClientChanges,
   readSecretFromInput,
+  reportClientChange,
 } from '../client-options.js';
 import type { Command } from '../command.js';
 import { withAdmin } from '../database.js';
@@ -17,7 +18,7 @@ export const clientAddCommand: Command = {
   help: [
     ...CLIENT_OPTIONS_HELP,
     '',
-    'Without --secret or --no-secret a random secret is generated and printed this once.',
+    'Without --secret or --no-secret a random secret is generated and printed, alone on stdout, this once.',
     '',
     'example: poker-launch client add casino-1 --frame-origin https://casino.example',
   ],
@@ -32,12 +33,8 @@ export const clientAddCommand: Command = {
     const client = await withAdmin(context, async (admin) =>
       valueOrFail(await addClient(admin, { id, changes })),
     );
-    context.out(`client ${client.id} added`);
-    if (generated !== undefined)
-      context.out(
-        `secret: ${generated}   (store it now; poker-launch client show ${client.id} --show-secret prints it again)`,
-      );
-    else if (client.secretKey === null) context.err(noSecretWarning(client.id));
+    reportClientChange(context, client.id, [`client ${client.id} added`], generated);
+    if (client.secretKey === null) context.err(noSecretWarning(client.id));
     return 0;
   },
 };

@@ -15,6 +15,7 @@ import {
   parseOverlap,
   readClientChanges,
   readSecretFromInput,
+  reportClientChange,
 } from '../client-options.js';
 import { type Command, UsageError } from '../command.js';
 import { withAdmin } from '../database.js';
@@ -24,8 +25,9 @@ export const clientUpdateCommand: Command = {
   usage: `<id> ${CLIENT_OPTIONS_USAGE} [--rotate-secret] [--keep-previous-for <duration>] [--enable] [--no-url-poker …] [--no-frame-origins]`,
   help: [
     ...CLIENT_OPTIONS_HELP,
-    '  --rotate-secret         a new random secret, which it prints (a secret given with --secret is',
-    '                          seen by every user of the host in the process list while the command runs)',
+    '  --rotate-secret         a new random secret, which it prints alone on stdout (a secret given with',
+    '                          --secret is seen by every user of the host in the process list while the',
+    '                          command runs)',
     '  --keep-previous-for <d> with --secret or --rotate-secret: the secret it replaces still signs for',
     '                          this long (24h, 90m, 3s, 7d; at most 90d), so integrators can switch',
     '                          without a failed request',
@@ -83,22 +85,17 @@ export const clientUpdateCommand: Command = {
       if (changes.secretKey === null) context.err(noSecretWarning(id));
       return 0;
     }
+    const said: string[] = [];
     const widening = toClientJson(client, now).replayWidening;
     if (changes.replayWindowSeconds !== undefined && widening !== null)
-      context.out(
+      said.push(
         `the replay window is wider: requests signed before ${widening.signedNotBefore} stay refused until ${widening.until} (docs/security.md)`,
       );
-    if (changes.keepPreviousSecretUntil === undefined) context.out(`client ${id} updated`);
-    else if (client.previousSecret === undefined)
-      context.out(`client ${id} updated; it had no secret to keep`);
+    if (changes.keepPreviousSecretUntil === undefined) said.push(`client ${id} updated`);
+    else if (client.previousSecret === undefined) said.push(`client ${id} updated; it had no secret to keep`);
     else
-      context.out(
-        `client ${id} updated; its previous secret stays valid until ${client.previousSecret.until}`,
-      );
-    if (generated !== undefined)
-      context.out(
-        `secret: ${generated}   (store it now; poker-launch client show ${id} --show-secret prints it again)`,
-      );
+      said.push(`client ${id} updated; its previous secret stays valid until ${client.previousSecret.until}`);
+    reportClientChange(context, id, said, generated);
     if (changes.secretKey === null) context.err(noSecretWarning(id));
     return 0;
   },

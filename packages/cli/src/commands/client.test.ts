@@ -11,10 +11,14 @@ describe.each(DIALECTS)('poker-launch client add and show on %s', (dialect) => {
   it('adds a client with a generated secret, prints it once, and stores exactly that secret', async () => {
     const added = await cli('client', 'add', 'casino-1', '--frame-origin', 'https://Casino.example/');
     expect(added.code).toBe(0);
-    const secret = /secret: ([0-9a-f]+)/.exec(added.stdout)?.[1] ?? '';
-    expect(secret).toMatch(/^[0-9a-f]{32,}$/);
+    // The secret alone on stdout, so that SECRET=$(poker-launch client add …) captures it; the rest on stderr.
+    expect(added.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+    const secret = added.stdout.trim();
     // Not "shown this once": the service keeps the secret to verify signatures, and says where it is.
-    expect(added.stdout).toContain('poker-launch client show casino-1 --show-secret prints it again');
+    expect(added.stderr).toContain(
+      'client casino-1 added\n' +
+        'store the secret above now; poker-launch client show casino-1 --show-secret prints it again\n',
+    );
 
     const shown = await cli('client', 'show', 'casino-1');
     expect(shown.code).toBe(0);
@@ -391,11 +395,12 @@ describe('poker-launch client', () => {
     await cli('client', 'add', 'c2', '--secret', 'the-first-secret-00');
     const rotated = await cli('client', 'update', 'c2', '--rotate-secret', '--keep-previous-for', '1h');
     expect(rotated.code, rotated.stderr).toBe(0);
-    const secret =
-      /^secret: ([0-9a-f]{64}) {3}\(store it now; poker-launch client show c2 --show-secret prints it again\)$/m.exec(
-        rotated.stdout,
-      )?.[1];
-    expect(rotated.stdout).toMatch(/^client c2 updated; its previous secret stays valid until \S+\nsecret: /);
+    // As client add: the secret alone on stdout, what was done and where to find it again on stderr.
+    expect(rotated.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+    const secret = rotated.stdout.trim();
+    expect(rotated.stderr).toMatch(
+      /^client c2 updated; its previous secret stays valid until \S+\nstore the secret above now; poker-launch client show c2 --show-secret prints it again\n$/m,
+    );
     const stored = await database().open();
     try {
       expect(await findClient(stored.db, 'c2')).toMatchObject({
@@ -412,9 +417,10 @@ describe('poker-launch client', () => {
       stderr:
         'poker-launch client update: --rotate-secret makes a new secret: give it without --secret or --no-secret\n',
     });
-    expect((await cli('client', 'update', 'c2', '--rotate-secret')).stdout).toMatch(
-      /^client c2 updated\nsecret: [0-9a-f]{64} /,
-    );
+    expect(await cli('client', 'update', 'c2', '--rotate-secret')).toMatchObject({
+      stdout: expect.stringMatching(/^[0-9a-f]{64}\n$/),
+      stderr: expect.stringContaining('client c2 updated\nstore the secret above now;'),
+    });
   });
 
   it('fails with exit code 1 on a client that does not exist', async () => {
@@ -431,8 +437,8 @@ describe('poker-launch client', () => {
 
   it('lists the clients in a table and as JSON, never with a secret', async () => {
     expect((await cli('client', 'list')).stdout).toContain('no clients');
-    const added = await cli('client', 'add', 'alpha');
-    const secret = /secret: ([0-9a-f]+)/.exec(added.stdout)?.[1] ?? 'missing';
+    const secret = (await cli('client', 'add', 'alpha')).stdout.trim();
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
     await cli('client', 'add', 'beta', '--no-secret', '--player-ids', 'internal');
     await cli('client', 'disable', 'beta');
 
