@@ -108,6 +108,13 @@ describe('poker-launch backup', () => {
       'poker-launch backup: backup failed: the copy failed integrity_check (NULL value in t.a) and was not kept; check the database itself: sqlite3 <file> "pragma integrity_check"\n',
     );
     expect((await readdir(folder)).filter((name) => name.startsWith('copy-of-damaged'))).toEqual([]);
+
+    // Nor the folders it made for it: a failed backup into a new folder leaves the disk as it found it.
+    const intoNew = await runPokerLaunch(['backup', join(folder, 'new', 'folder', 'copy.db')], {
+      DATABASE_URL: `sqlite:${damaged}`,
+    });
+    expect(intoNew.code).toBe(1);
+    expect(await readdir(folder)).not.toContain('new');
   });
 
   // docs/cli.md, "Running the CLI": every command that opens the database says which one; a copy of the
@@ -119,22 +126,47 @@ describe('poker-launch backup', () => {
     expect(result.databaseNotes).toEqual([`poker-launch: database ${database().url} (from DATABASE_URL)`]);
   });
 
-  it('refuses to overwrite a file or to write into a missing folder, and refuses PostgreSQL pointing to pg_dump', async () => {
+  // A nightly job writing to a dated folder, or the help's own example (./backups/…), refused to run until
+  // someone made the folder (docs/operations.md, "Backups and restore").
+  it("creates a missing folder as mkdir -p does, its owner's only, and says so", async () => {
+    const folder = folderOf(database().url);
+    const file = join(folder, 'backups', '2026-11-29', 'nightly.db');
+    const backup = await runPokerLaunch(['backup', file], { DATABASE_URL: database().url });
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stdout).toMatch(/^wrote .*nightly\.db: \d+ pages, integrity_check ok\n$/);
+    expect(backup.stderr).toContain(
+      `created the directory ${join(folder, 'backups')} (its owner's only, as the copy)\n`,
+    );
+    for (const made of [join(folder, 'backups'), join(folder, 'backups', '2026-11-29')])
+      expect((await stat(made)).mode & 0o777).toBe(0o700);
+    expect(await readdir(join(folder, 'backups', '2026-11-29'))).toEqual(['nightly.db']);
+
+    // Into a folder that exists, nothing is said of folders.
+    const again = await runPokerLaunch(['backup', join(folder, 'backups', 'second.db')], {
+      DATABASE_URL: database().url,
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('created');
+
+    // A path through a file: one line naming the folder, nothing written.
+    await writeFile(join(folder, 'a-file'), '');
+    const through = await runPokerLaunch(['backup', join(folder, 'a-file', 'sub', 'copy.db')], {
+      DATABASE_URL: database().url,
+    });
+    expect(through).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `poker-launch backup: backup failed: cannot create the directory ${join(folder, 'a-file', 'sub')}: ENOTDIR: not a directory\n`,
+    });
+  });
+
+  it('refuses to overwrite a file, and refuses PostgreSQL pointing to pg_dump', async () => {
     const file = join(folderOf(database().url), 'poker-launch.db');
     const existing = await runPokerLaunch(['backup', file], { DATABASE_URL: database().url });
     expect(existing).toMatchObject({ code: 1, stdout: '' });
     expect(existing.stderr).toMatch(
       /^poker-launch backup: backup failed: .*poker-launch\.db exists; choose a new file name\n$/,
     );
-    const nowhere = join(folderOf(database().url), 'no-such-folder');
-    const missingFolder = await runPokerLaunch(['backup', join(nowhere, 'copy.db')], {
-      DATABASE_URL: database().url,
-    });
-    expect(missingFolder).toMatchObject({
-      code: 1,
-      stdout: '',
-      stderr: `poker-launch backup: backup failed: there is no directory ${nowhere}; create it first\n`,
-    });
 
     // An empty name (an unset variable in a script) copied the whole database under ".partial-…" in the
     // working directory, then failed to rename it to "".

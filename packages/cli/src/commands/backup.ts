@@ -8,9 +8,10 @@ export const backupCommand: Command = {
   help: [
     '',
     "SQLite's online backup API: the copy is one snapshot, taken while the service goes on writing,",
-    'checked with PRAGMA integrity_check, readable by its owner only (it holds client secrets). To',
-    'restore: stop the service, run poker-launch restore <file>, start the service. PostgreSQL: use',
-    'pg_dump (docs/operations.md, "Backups and restore").',
+    'checked with PRAGMA integrity_check, readable by its owner only (it holds client secrets). A',
+    "missing folder is made as mkdir -p makes it, its owner's only. To restore: stop the service, run",
+    'poker-launch restore <file>, start the service. PostgreSQL: use pg_dump (docs/operations.md,',
+    '"Backups and restore").',
     '',
     'example: poker-launch backup ./backups/poker-launch-$(date +%F).db',
   ],
@@ -37,6 +38,8 @@ export const backupCommand: Command = {
     const report = await backupSqlite(database.path, file).catch((error: unknown) => {
       throw new CommandError(`backup failed: ${messageOf(error)}`);
     });
+    if (report.createdFolder !== undefined)
+      context.err(`created the directory ${report.createdFolder} (its owner's only, as the copy)`);
     for (const file of report.removed)
       context.err(`removed ${file}, the partial copy of a backup that was interrupted`);
     if (report.integrity !== 'ok')

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { chmod, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 
 export interface BackupReport {
@@ -11,6 +11,8 @@ export interface BackupReport {
   integrity: string;
   /** Partial copies of `destination` that interrupted backups left, removed before this one. */
   removed: string[];
+  /** The first folder it created for `destination` (as `mkdir -p`), if its folder did not exist. */
+  createdFolder: string | undefined;
 }
 
 /**
@@ -22,13 +24,14 @@ export interface BackupReport {
  */
 export async function backupSqlite(sourcePath: string, destination: string): Promise<BackupReport> {
   if (existsSync(destination)) throw new Error(`${destination} exists; choose a new file name`);
-  // Else writing the temporary copy fails with ENOENT naming a file the operator never chose.
   const folder = dirname(destination);
-  if (!existsSync(folder)) throw new Error(`there is no directory ${folder}; create it first`);
-  const source = new SQLite(sourcePath, { fileMustExist: true });
+  // Before anything is written there: a folder it cannot make fails the backup with nothing to clean up.
+  const createdFolder = await createFolder(folder);
   // The process id tells a later backup whether the one that wrote it still runs.
   const partial = `${destination}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
+  let source: SQLite.Database | undefined;
   try {
+    source = new SQLite(sourcePath, { fileMustExist: true });
     const removed = await removeInterrupted(destination);
     source.pragma('busy_timeout = 5000');
     await writeFile(partial, '', { mode: 0o600, flag: 'wx' });
@@ -44,14 +47,39 @@ export async function backupSqlite(sourcePath: string, destination: string): Pro
     }
     await chmod(partial, 0o600);
     await rename(partial, destination);
-    return { pages: totalPages, integrity, removed };
+    return { pages: totalPages, integrity, removed, createdFolder };
   } catch (error) {
     await Promise.all(
       ['', '-journal', ...WAL_FILES].map((suffix) => rm(`${partial}${suffix}`, { force: true })),
     );
+    if (createdFolder !== undefined) await removeEmptyFolders(folder, createdFolder);
     throw error;
   } finally {
-    source.close();
+    source?.close();
+  }
+}
+
+/**
+ * The destination's folder, made as `mkdir -p` makes it when it does not exist (a dated folder of a
+ * nightly job, the `./backups` of the help's example), and its owner's only: the copy holds client
+ * secrets (docs/operations.md, "Backups and restore"). A path through a file, or a folder it may not
+ * make, is one line naming that folder, not ENOENT on a temporary file the operator never chose.
+ */
+async function createFolder(folder: string): Promise<string | undefined> {
+  try {
+    return await mkdir(folder, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // "ENOTDIR: not a directory", without the ", mkdir '…'" that names the path again.
+    const reason = error instanceof Error ? error.message.replace(/, mkdir .*$/, '') : String(error);
+    throw new Error(`cannot create the directory ${folder}: ${reason}`);
+  }
+}
+
+/** A failed backup leaves no folder it made: each, deepest first, removed if it is still empty. */
+async function removeEmptyFolders(folder: string, created: string): Promise<void> {
+  for (let path = resolve(folder); ; path = dirname(path)) {
+    await rmdir(path).catch(() => undefined);
+    if (path === resolve(created) || dirname(path) === path) return;
   }
 }
 
