@@ -169,19 +169,20 @@ describe('poker-launch restore', () => {
   it('restores onto a new machine, and a backup of an earlier version is migrated as it starts', async () => {
     const backup = join(folder(), 'backup.db');
     expect((await runPokerLaunch(['backup', backup], { DATABASE_URL: database().url })).code).toBe(0);
-    // An earlier version's store: the last nine migrations not yet applied (026 to 028 and 031 change
+    // An earlier version's store: the last ten migrations not yet applied (026 to 028 and 031 change
     // nothing on SQLite).
     const store = new SQLite(backup);
     store.exec(`drop index webhook_deliveries_failed_idx;
       drop index webhook_endpoints_client_id_idx;
       alter table webhook_deliveries drop column redelivered_at;
       drop table webhook_endpoint_health;
+      drop index audit_log_target_idx;
       alter table instances drop column version;
       alter table instances drop column listening_on;
       delete from kysely_migration where name in ('025_failed_deliveries_index', '026_concurrent_first_launch_nick',
         '027_blocked_while_first_launch', '028_logout_while_live', '029_redelivered_at',
         '030_webhook_endpoints_client_index', '031_sessions_player_index', '032_webhook_endpoint_health',
-        '033_instance_version_address')`);
+        '033_instance_version_address', '034_audit_log_target_index')`);
     store.close();
     await mkdir(join(folder(), 'new'));
     const url = `sqlite:${join(folder(), 'new', 'poker-launch.db')}`;
@@ -189,14 +190,15 @@ describe('poker-launch restore', () => {
     const restored = await runPokerLaunch(['restore', backup], { DATABASE_URL: url });
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stdout.split('\n').slice(1)).toEqual([
-      'the backup is 9 migrations behind this version: serve applies them at start (or run poker-launch migrate)',
+      'the backup is 10 migrations behind this version: serve applies them at start (or run poker-launch migrate)',
       '',
     ]);
     const migrated = await runPokerLaunch(['migrate'], { DATABASE_URL: url });
     expect(migrated.stdout).toBe(
       'applied 025_failed_deliveries_index\napplied 026_concurrent_first_launch_nick\napplied 027_blocked_while_first_launch\n' +
         'applied 028_logout_while_live\napplied 029_redelivered_at\napplied 030_webhook_endpoints_client_index\n' +
-        'applied 031_sessions_player_index\napplied 032_webhook_endpoint_health\napplied 033_instance_version_address\n',
+        'applied 031_sessions_player_index\napplied 032_webhook_endpoint_health\napplied 033_instance_version_address\n' +
+        'applied 034_audit_log_target_index\n',
     );
   });
 

@@ -34,6 +34,7 @@ export const MIGRATIONS = [
   '031_sessions_player_index',
   '032_webhook_endpoint_health',
   '033_instance_version_address',
+  '034_audit_log_target_index',
 ] as const;
 
 /** Records a migration this version does not know, as a later version that migrated the store would. */

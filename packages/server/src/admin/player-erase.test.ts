@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from '#kysely';
 import { listAuditRecords } from '../audit/audit.repository.js';
 import type { Database } from '../db/database.js';
+import { planOf, recordingStatements } from '../test-support/query-plans.js';
 import { TestClock } from '../test-support/test-clock.js';
 import { createTestDatabase, DIALECTS, dropFileDatabase } from '../test-support/test-database.js';
 import { adminAs } from './audited.js';
@@ -101,5 +103,47 @@ describe.each(DIALECTS)('player erase on %s', (dialect) => {
     const player = await showPlayer(admin().db, 'demo', 'user-x', clock.now());
     expect(player.ok && player.value.erasedAt).toBe(erasedAt);
     expect(JSON.stringify(await listAuditRecords(admin().db, { limit: 100 }))).not.toContain('PrivateNick');
+  });
+
+  // It read every record the log keeps (a year's by default) to find the player's few, inside its
+  // transaction (docs/design.md, "Players, for the operator").
+  it("finds the player's audit records by audit_log_target_idx, not by reading all 5,000", async () => {
+    expect((await addPlayer(admin(), { clientId: 'demo', userId: 'user-x', nick: 'PrivateNick' })).ok).toBe(
+      true,
+    );
+    // 1,000 other players' records, five each.
+    const at = clock.now().toISOString();
+    for (let first = 0; first < 5000; first += 500) {
+      await admin()
+        .db.insertInto('audit_log')
+        .values(
+          Array.from({ length: 500 }, (_, i) => ({
+            id: `${at}-${String(first + i).padStart(5, '0')}`,
+            at,
+            actor_via: 'cli',
+            actor_name: 'ops',
+            actor_address: null,
+            action: 'player.block',
+            target: `demo/user-${(first + i) % 1000}`,
+            details: JSON.stringify({ block: { reason: 'a reason' } }),
+          })),
+        )
+        .execute();
+    }
+    if (dialect === 'postgres') await sql`analyze audit_log`.execute(admin().db);
+
+    const recording = recordingStatements(admin().db);
+    const erased = await erasePlayer(adminAs(recording.db, ACTOR, clock.now), {
+      clientId: 'demo',
+      userId: 'user-x',
+    });
+    expect(erased).toMatchObject({ ok: true, value: { scrubbedAuditRecords: 1 } });
+    const reads = recording.statements().filter((statement) => /from "audit_log"/.test(statement.sql));
+    expect(reads).toHaveLength(1);
+    for (const statement of reads) {
+      const plan = await planOf(admin().db, dialect, statement);
+      expect(plan, statement.sql).toMatch(/audit_log_target_idx/);
+      expect(plan, statement.sql).not.toMatch(/(SCAN audit_log|Seq Scan on audit_log)\b/);
+    }
   });
 });

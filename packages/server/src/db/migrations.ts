@@ -28,6 +28,7 @@ import { webhookEndpointsClientIndex } from './migrations/030-webhook-endpoints-
 import { sessionsPlayerIndex } from './migrations/031-sessions-player-index.js';
 import { webhookEndpointHealth } from './migrations/032-webhook-endpoint-health.js';
 import { instanceVersionAddress } from './migrations/033-instance-version-address.js';
+import { auditLogTargetIndex } from './migrations/034-audit-log-target-index.js';
 
 /** Migrations in order. Names sort as they apply; never rename or edit one that has shipped. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -60,6 +61,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '031_sessions_player_index': sessionsPlayerIndex(dialect),
     '032_webhook_endpoint_health': webhookEndpointHealth,
     '033_instance_version_address': instanceVersionAddress,
+    '034_audit_log_target_index': auditLogTargetIndex,
   };
 }
 
