@@ -83,6 +83,16 @@ describe.each(DIALECTS)('the API reference on %s', (dialect) => {
     expect(openApiProblems(document)).toEqual([]);
   });
 
+  it("describes both forms of the sign header: the API's signature and the hmac one", async () => {
+    // Code generated from the reference, or an integrator reading /docs, must find the hmac form too.
+    const { components } = (await reference()) as {
+      components: { securitySchemes: Record<string, { description: string }> };
+    };
+    const { description } = components.securitySchemes.signature;
+    expect(description).toContain('SHA-256 of the canonical string followed by the secret key');
+    expect(description).toContain('t=<unix seconds>,n=<nonce>,hmac=<64 lowercase hex>');
+  });
+
   it('names the replay fields ts and nonce among the query parameters of every signed operation', async () => {
     // An integrator who builds requests from the reference must find where replay fields go (docs/integration.md "Replay fields").
     const paths = (await reference()).paths as Record<

@@ -104,7 +104,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
             type: 'apiKey',
             in: 'header',
             name: 'sign',
-            description: 'Lowercase hex SHA-256 of the canonical string followed by the secret key',
+            description:
+              "Either the API's signature: lowercase hex SHA-256 of the canonical string followed by the secret " +
+              'key (with the replay fields ts and nonce among the signed parameters where the client checks ' +
+              'them); or, for a client the operator set to accept it, `t=<unix seconds>,n=<nonce>,hmac=<64 ' +
+              'lowercase hex>`, HMAC-SHA256 keyed with the secret of the six lines `hmac-sha256`, the method, ' +
+              'the request target as sent, t, n and the hex SHA-256 of the body, joined by a line feed ' +
+              '(the integration guide, "The hmac signature").',
           },
           apiKey: { type: 'http', scheme: 'bearer', description: 'An API key issued with the operator CLI' },
           authToken: { type: 'http', scheme: 'bearer', description: 'The auth token of a launched session' },
