@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandContext } from './command.js';
-import { printFields, printTable } from './output.js';
+import { printable, printFields, printTable } from './output.js';
 
 function capture(): { context: CommandContext; lines: string[] } {
   const lines: string[] = [];
@@ -43,5 +43,15 @@ describe('the CLI tables', () => {
       ['id', 'b'],
     ]);
     expect(lines).toEqual(['名前  a', 'id    b']);
+  });
+});
+
+describe('a line as the terminal shows it', () => {
+  it('escapes what would act on the terminal or hide in plain sight, and keeps what joins scripts and emoji', () => {
+    expect(printable('\x1B]0;pwned\x07 p\u202E-100')).toBe('\\x1B]0;pwned\\x07 p\\u202E-100');
+    // Invisible and joining nothing: p-100 and p-1\u200B00 are two players an operator must tell apart.
+    expect(printable('p-1\u200B00 \u2060x\uFEFF')).toBe('p-1\\u200B00 \\u2060x\\uFEFF');
+    // Joiners that shape Persian words and emoji stay as they are.
+    expect(printable('می\u200Cخواهم 👩\u200D💻')).toBe('می\u200Cخواهم 👩\u200D💻');
   });
 });
