@@ -18,6 +18,7 @@ import {
   holdsUnprovenNotice,
   isSameOrigin,
   NOTICE_FIELDS,
+  onceId,
   provenNoticeUrl,
   SESSION_COOKIE,
   secretVersion,
@@ -152,6 +153,7 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
         ),
         withNotice: (url) => provenNoticeUrl(token, url),
         secretVersion: (secret) => secretVersion(token, secret),
+        onceId: (once) => onceId(token, once),
       };
       if (!roleAllows(session.operator.role, route.role)) {
         noteErrorCodes(reply, ['role_not_allowed']);
