@@ -674,6 +674,27 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect(settings.body).toContain('id="e-ConsoleIdleTimeout">Must be a whole number from 60 to 86400');
     expect(await h().db.selectFrom('settings').selectAll().execute()).toEqual([]);
   });
+
+  it('says "Nothing changed" of the settings page saved as shown, and records nothing', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const shown = await browser.get('/console/settings');
+    const asShown = await browser.post('/console/settings', settingFieldsOf(shown.body));
+    expect(asShown.statusCode).toBe(303);
+    const page = await browser.get(asShown.headers.location ?? '');
+    expect(page.body).toContain('Nothing changed: every setting was already so.');
+    expect(page.body).not.toContain('Saved;');
+    expect(await listAuditRecords(h().db, { limit: 10, search: 'setting' })).toEqual([]);
+    const changed = await browser.post('/console/settings', {
+      ...settingFieldsOf(shown.body),
+      NickMaxLength: '30',
+    });
+    expect((await browser.get(changed.headers.location ?? '')).body).toContain(
+      'Saved; every instance uses it',
+    );
+    expect(await listAuditRecords(h().db, { limit: 10, search: 'setting' })).toHaveLength(1);
+  });
 });
 
 describe.each(DIALECTS)('CONSOLE=off on %s', (dialect) => {
