@@ -36,6 +36,16 @@ describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) =
       url: 'https://casino.example/h',
     });
     expect(none.body).toContain('id="e-events">Tick at least one event.');
+    // Only the events refused: the cursor goes to the first box, each box marked invalid and tied to the error.
+    expect(none.body).toContain(
+      'name="event-player-created" value="on" aria-invalid="true" aria-describedby="e-events" autofocus>',
+    );
+    expect(none.body.match(/ autofocus/g)).toHaveLength(1);
+    expect(none.body.match(/aria-invalid="true" aria-describedby="e-events"/g)).toHaveLength(9);
+    // The URL refused too: it, above, keeps the cursor.
+    const both = await browser.post('/console/clients/casino-1/webhooks', { url: 'nope' });
+    expect(both.body.match(/ autofocus/g)).toHaveLength(1);
+    expect(both.body).toMatch(/id="f-url"[^>]* autofocus/);
     expect(none.body).toContain('value="https://casino.example/h"');
     expect(await listWebhookEndpoints(h().db, 'casino-1')).toEqual([]);
 
