@@ -114,6 +114,24 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect(await listAuditRecords(h().db, { limit: 10, search: 'client' })).toEqual([]);
   });
 
+  it('says under the field left empty on signing in that it is, and puts the cursor there', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    const noPassword = await browser.signIn('alice', '');
+    expect(noPassword.statusCode).toBe(422);
+    expect(noPassword.body).toContain('<p class="error" id="e-password">Give a password.</p>');
+    expect(noPassword.body).toMatch(
+      /id="f-password"[^>]*aria-describedby="e-password" aria-invalid="true" autofocus/,
+    );
+    expect(noPassword.body).not.toContain('id="e-username"');
+    expect(noPassword.body).toContain('value="alice"');
+    const neither = await browser.signIn('', '');
+    expect(neither.body).toContain('<p class="error" id="e-username">Give a username.</p>');
+    expect(neither.body).toContain('<p class="error" id="e-password">Give a password.</p>');
+    expect(neither.body.match(/ autofocus/g)).toHaveLength(2);
+    expect(neither.body).toMatch(/id="f-username"[^>]* autofocus/);
+  });
+
   it('slows guessing down per account: after three failures each wait doubles, and a right password during it is not checked', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     const browser = consoleClient(h().app);
@@ -125,7 +143,11 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect(waiting.statusCode).toBe(429);
     expect(waiting.headers['retry-after']).toBe('2');
     expect(waiting.body).toContain('Too many failed sign-ins. Try again in 2 seconds.');
-    h().clock.advance(2);
+    h().clock.advance(1);
+    const lastSecond = await browser.signIn('alice');
+    expect(lastSecond.headers['retry-after']).toBe('1');
+    expect(lastSecond.body).toContain('Too many failed sign-ins. Try again in 1 second.');
+    h().clock.advance(1);
     expect((await browser.signIn('alice', 'wrong password!')).statusCode).toBe(401);
     expect((await browser.signIn('alice')).headers['retry-after']).toBe('4');
     h().clock.advance(4);
