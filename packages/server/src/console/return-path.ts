@@ -42,14 +42,14 @@ export type IsPage = (path: string) => boolean;
 
 /** IsPage of the console's GET routes, by their patterns (`/console/players/:id`: a segment for `:id`). */
 export function pagesOf(patterns: readonly string[]): IsPage {
-  const escape = (segment: string) => segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const literal = (segment: string) => segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const matchers = patterns.map(
     (pattern) =>
       new RegExp(
         `^${pattern
           .replace(/\/$/, '')
           .split('/')
-          .map((segment) => (segment.startsWith(':') ? '[^/]+' : escape(segment)))
+          .map((segment) => (segment.startsWith(':') ? '[^/]+' : literal(segment)))
           .join('/')}/?$`,
       ),
   );
