@@ -114,6 +114,23 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect(await listAuditRecords(h().db, { limit: 10, search: 'client' })).toEqual([]);
   });
 
+  it("makes one key for one API user form: sent again (a reload of the key's page), it is refused as existing, no second key", async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const form = { name: 'partner-api', access: 'admin', clients: '' };
+    const created = await browser.post('/console/api-users', form);
+    expect(created.statusCode, created.body).toBe(201);
+    const key = /id="key"[^>]*>([^<]+)<\/textarea>/.exec(created.body)?.[1] ?? '';
+    expect(key).not.toBe('');
+    const again = await browser.post('/console/api-users', form);
+    expect(again.statusCode).toBe(422);
+    expect(again.body).toContain('id="e-name">A user named &quot;partner-api&quot; exists already.');
+    expect(again.body).not.toContain(key);
+    expect(again.body).not.toContain('id="key"');
+    expect(await h().db.selectFrom('api_users').select('name').execute()).toHaveLength(1);
+  });
+
   it('says under the field left empty on signing in that it is, and puts the cursor there', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     const browser = consoleClient(h().app);
