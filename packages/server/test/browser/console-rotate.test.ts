@@ -52,20 +52,20 @@ describeInChromium('rotating a secret in Chromium', () => {
 
     it('adds one webhook endpoint: reloading the page that showed its secret adds no second one and says why', async () => {
       const { service, page, url, db } = ui;
-      await service.addClient({ id: 'casino-1' });
+      await service.addClient({ id: 'casino-hooks' });
       await ui.signIn('alice');
-      await page.goto(url('/console/clients/casino-1/webhooks'));
+      await page.goto(url('/console/clients/casino-hooks/webhooks'));
       await page.getByLabel('Endpoint URL').fill('https://casino.example/hooks');
       await page.getByRole('button', { name: 'Add endpoint' }).click();
       const shown = await page.getByLabel('Signing secret', { exact: true }).inputValue();
-      const [endpoint] = await listWebhookEndpoints(db, 'casino-1');
+      const [endpoint] = await listWebhookEndpoints(db, 'casino-hooks');
       expect(endpoint?.secret).toBe(shown);
 
       await page.reload();
       await expect.poll(() => page.textContent('h1')).toBe('Already added');
       expect(await page.textContent('main')).toContain(`It added ${endpoint?.id}`);
       expect(await page.textContent('main')).not.toContain(shown);
-      expect(await listWebhookEndpoints(db, 'casino-1')).toHaveLength(1);
+      expect(await listWebhookEndpoints(db, 'casino-hooks')).toHaveLength(1);
       expect(ui.problems).toEqual([]);
     });
 
