@@ -185,7 +185,16 @@ export const addWebhookEndpoint = audited(
   'webhook.add',
   (
     db,
-    { rules, ...input }: { rules: WebhookRules; clientId: string; url: string; events?: string | undefined },
+    {
+      rules,
+      ...input
+    }: {
+      rules: WebhookRules;
+      clientId: string;
+      url: string;
+      events?: string | undefined;
+      id?: string | undefined;
+    },
     now,
   ) => webhooks.addWebhookEndpoint(db, rules, input, now),
   ({ clientId, url, events }, { endpoint }) => ({

@@ -85,11 +85,14 @@ export function parseEventTypes(list: string | undefined): AdminResult<WebhookEv
   return succeed([...new Set(names.filter(isWebhookEventType))]);
 }
 
-/** A new endpoint of a client; answers it with its secret, shown this once. */
+/**
+ * A new endpoint of a client; answers it with its secret, shown this once. Its id is random, or `id` when
+ * given: the console's add form names the endpoint it makes, so that sent twice it finds the first.
+ */
 export async function addWebhookEndpoint(
   db: Db,
   rules: UrlRules,
-  input: { clientId: string; url: string; events?: string | undefined },
+  input: { clientId: string; url: string; events?: string | undefined; id?: string | undefined },
   now: Date,
 ): Promise<AdminResult<{ endpoint: WebhookEndpointJson; secret: string }>> {
   const types = parseEventTypes(input.events);
@@ -100,7 +103,7 @@ export async function addWebhookEndpoint(
   if (!(await findClient(db, input.clientId)))
     return fail(`no client "${input.clientId}"; see "client list"`);
   const endpoint: WebhookEndpoint = {
-    id: `ep_${randomBytes(12).toString('hex')}`,
+    id: input.id ?? `ep_${randomBytes(12).toString('hex')}`,
     clientId: input.clientId,
     url: input.url,
     secret: generateWebhookSecret(),

@@ -41,6 +41,18 @@ export async function insertAuditRecord(db: Db, record: NewAuditRecord, now: Dat
     .execute();
 }
 
+/** Whether a record of `action` on `target` is kept: found by the index on target (migration 034). */
+export async function hasAuditRecord(db: Db, action: string, target: string): Promise<boolean> {
+  const found = await db
+    .selectFrom('audit_log')
+    .select('id')
+    .where('target', '=', target)
+    .where('action', '=', action)
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
 /** When a record was written, read from its id (which begins with the time, as insertAuditRecord makes it). */
 export function auditRecordTime(id: string): string {
   return new Date(Number.parseInt(id.slice(0, 12), 16)).toISOString();

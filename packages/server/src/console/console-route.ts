@@ -19,6 +19,11 @@ export interface SignedIn {
    * and only this session can make it, so the page tells nothing of the secret (console-session.ts).
    */
   secretVersion(secret: string | null): string;
+  /**
+   * The id a one-time form's `once` stands for in this session (console-session.ts): the same for the same
+   * form sent again, so its second post finds what the first made.
+   */
+  onceId(once: string): string;
 }
 
 /**

@@ -114,6 +114,41 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect(await listAuditRecords(h().db, { limit: 10, search: 'client' })).toEqual([]);
   });
 
+  it("makes one key for one API user form: sent again (a reload of the key's page), it is refused as existing, no second key", async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const form = { name: 'partner-api', access: 'admin', clients: '' };
+    const created = await browser.post('/console/api-users', form);
+    expect(created.statusCode, created.body).toBe(201);
+    const key = /id="key"[^>]*>([^<]+)<\/textarea>/.exec(created.body)?.[1] ?? '';
+    expect(key).not.toBe('');
+    const again = await browser.post('/console/api-users', form);
+    expect(again.statusCode).toBe(422);
+    expect(again.body).toContain('id="e-name">A user named &quot;partner-api&quot; exists already.');
+    expect(again.body).not.toContain(key);
+    expect(again.body).not.toContain('id="key"');
+    expect(await h().db.selectFrom('api_users').select('name').execute()).toHaveLength(1);
+  });
+
+  it('says under the field left empty on signing in that it is, and puts the cursor there', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    const noPassword = await browser.signIn('alice', '');
+    expect(noPassword.statusCode).toBe(422);
+    expect(noPassword.body).toContain('<p class="error" id="e-password">Give a password.</p>');
+    expect(noPassword.body).toMatch(
+      /id="f-password"[^>]*aria-describedby="e-password" aria-invalid="true" autofocus/,
+    );
+    expect(noPassword.body).not.toContain('id="e-username"');
+    expect(noPassword.body).toContain('value="alice"');
+    const neither = await browser.signIn('', '');
+    expect(neither.body).toContain('<p class="error" id="e-username">Give a username.</p>');
+    expect(neither.body).toContain('<p class="error" id="e-password">Give a password.</p>');
+    expect(neither.body.match(/ autofocus/g)).toHaveLength(2);
+    expect(neither.body).toMatch(/id="f-username"[^>]* autofocus/);
+  });
+
   it('slows guessing down per account: after three failures each wait doubles, and a right password during it is not checked', async () => {
     await addTestOperator(h().db, 'alice', 'admin');
     const browser = consoleClient(h().app);
@@ -125,7 +160,11 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect(waiting.statusCode).toBe(429);
     expect(waiting.headers['retry-after']).toBe('2');
     expect(waiting.body).toContain('Too many failed sign-ins. Try again in 2 seconds.');
-    h().clock.advance(2);
+    h().clock.advance(1);
+    const lastSecond = await browser.signIn('alice');
+    expect(lastSecond.headers['retry-after']).toBe('1');
+    expect(lastSecond.body).toContain('Too many failed sign-ins. Try again in 1 second.');
+    h().clock.advance(1);
     expect((await browser.signIn('alice', 'wrong password!')).statusCode).toBe(401);
     expect((await browser.signIn('alice')).headers['retry-after']).toBe('4');
     h().clock.advance(4);
@@ -673,6 +712,27 @@ describe.each(DIALECTS)('the console on %s', (dialect) => {
     expect(settings.statusCode).toBe(422);
     expect(settings.body).toContain('id="e-ConsoleIdleTimeout">Must be a whole number from 60 to 86400');
     expect(await h().db.selectFrom('settings').selectAll().execute()).toEqual([]);
+  });
+
+  it('says "Nothing changed" of the settings page saved as shown, and records nothing', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const shown = await browser.get('/console/settings');
+    const asShown = await browser.post('/console/settings', settingFieldsOf(shown.body));
+    expect(asShown.statusCode).toBe(303);
+    const page = await browser.get(asShown.headers.location ?? '');
+    expect(page.body).toContain('Nothing changed: every setting was already so.');
+    expect(page.body).not.toContain('Saved;');
+    expect(await listAuditRecords(h().db, { limit: 10, search: 'setting' })).toEqual([]);
+    const changed = await browser.post('/console/settings', {
+      ...settingFieldsOf(shown.body),
+      NickMaxLength: '30',
+    });
+    expect((await browser.get(changed.headers.location ?? '')).body).toContain(
+      'Saved; every instance uses it',
+    );
+    expect(await listAuditRecords(h().db, { limit: 10, search: 'setting' })).toHaveLength(1);
   });
 });
 

@@ -18,6 +18,7 @@ import {
   holdsUnprovenNotice,
   isSameOrigin,
   NOTICE_FIELDS,
+  onceId,
   provenNoticeUrl,
   SESSION_COOKIE,
   secretVersion,
@@ -33,7 +34,7 @@ import { settingRoutes } from './pages/settings.page.js';
 import { signInRoutes } from './pages/sign-in.page.js';
 import { webhookRoutes } from './pages/webhooks.page.js';
 import { sendPage } from './render.js';
-import { signInUrl } from './return-path.js';
+import { type IsPage, pagesOf, signInUrl } from './return-path.js';
 
 /**
  * The files every page links, from `packages/server/assets/console/`: its style sheet, and its icon, so
@@ -81,7 +82,12 @@ export async function registerConsole(app: FastifyInstance, context: AppContext)
           },
         );
       }
-      for (const route of consoleRoutes(context)) registerRoute(scope, context, route);
+      const routes = consoleRoutes(context);
+      // The pages sign-in may return to: an action's address (a POST's) is not one (return-path.ts).
+      const isPage = pagesOf(
+        routes.filter((route) => route.method === 'GET').map((route) => `${CONSOLE_PATH}${route.url}`),
+      );
+      for (const route of routes) registerRoute(scope, context, route, isPage);
     },
     { prefix: CONSOLE_PATH },
   );
@@ -102,7 +108,12 @@ function consoleRoutes(context: AppContext): ConsoleRoute[] {
   ];
 }
 
-function registerRoute(scope: FastifyInstance, context: AppContext, route: ConsoleRoute): void {
+function registerRoute(
+  scope: FastifyInstance,
+  context: AppContext,
+  route: ConsoleRoute,
+  isPage: IsPage,
+): void {
   scope.route({
     method: route.method,
     url: route.url,
@@ -139,7 +150,7 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
         // Back where they were once signed in again, told why they are asked to (return-path.ts).
         const origins = [`${request.protocol}://${request.host}`, new URL(context.config.publicUrl).origin];
         const cookieSent = request.cookies[SESSION_COOKIE] !== undefined;
-        return reply.redirect(signInUrl(request, origins, cookieSent), 303);
+        return reply.redirect(signInUrl(request, origins, cookieSent, isPage), 303);
       }
       const { session, token } = current;
       const signedIn: SignedIn = {
@@ -152,6 +163,7 @@ function registerRoute(scope: FastifyInstance, context: AppContext, route: Conso
         ),
         withNotice: (url) => provenNoticeUrl(token, url),
         secretVersion: (secret) => secretVersion(token, secret),
+        onceId: (once) => onceId(token, once),
       };
       if (!roleAllows(session.operator.role, route.role)) {
         noteErrorCodes(reply, ['role_not_allowed']);

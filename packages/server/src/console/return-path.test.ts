@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addTestOperator, consoleClient, TEST_PASSWORD } from '../test-support/console-client.js';
 import { PUBLIC_URL, useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
-import { returnPath } from './return-path.js';
+import { pageOf, pagesOf, returnPath } from './return-path.js';
 
 /** What no sign-in may redirect to: another site, or a path that leaves the console once resolved. */
 const REFUSED = [
@@ -26,6 +26,26 @@ describe('the page sign-in returns to', () => {
     for (const path of ['/console', '/console/clients/casino-1', '/console/sessions?client=demo&page=2'])
       expect(returnPath(path), path).toBe(path);
     for (const path of REFUSED) expect(returnPath(path), path).toBeUndefined();
+  });
+});
+
+describe('the page of an action', () => {
+  const isPage = pagesOf([
+    '/console/',
+    '/console/players/:id',
+    '/console/webhooks/:id',
+    '/console/api-users',
+  ]);
+  it('is the path itself when it is a page, else the nearest page above it, else none', () => {
+    expect(pageOf('/console/players/p1?x=1', isPage)).toBe('/console/players/p1?x=1');
+    expect(pageOf('/console/players/p1/block', isPage)).toBe('/console/players/p1');
+    expect(pageOf('/console/webhooks/ep_1/deliveries/msg_1/redeliver', isPage)).toBe(
+      '/console/webhooks/ep_1',
+    );
+    expect(pageOf('/console/api-users/bob/revoke', isPage)).toBe('/console/api-users');
+    expect(pageOf('/console', isPage)).toBe('/console');
+    expect(pageOf('/console/nothing/here', isPage)).toBe('/console');
+    expect(pageOf('/console/players', isPage)).toBe('/console');
   });
 });
 
@@ -65,6 +85,24 @@ describe.each(DIALECTS)('signing in again on %s', (dialect) => {
     const told = await browser.get(bounced.headers.location ?? '');
     expect(told.body).toContain('Your console session ended; sign in again.');
     expect(told.body).toContain('name="next" value="/console/clients/casino-1"');
+    // Sent from a confirmation page, or a form's answer, shown at an action's address only a POST reaches:
+    // the page that action belongs to (the route table says which), not a 404 once signed in.
+    for (const [action, page] of [
+      ['/console/players/p1/block', '/console/players/p1'],
+      ['/console/clients/casino-1/rotate', '/console/clients/casino-1'],
+      ['/console/webhooks/ep_1/remove', '/console/webhooks/ep_1'],
+      ['/console/api-users/bob/revoke', '/console/api-users'],
+      ['/console/clients/casino-1/webhooks?x=1', '/console/clients/casino-1/webhooks?x=1'],
+    ] as const) {
+      const confirmed = await browser.post(
+        action,
+        { _csrf: csrf, confirm: 'yes' },
+        { referer: `${PUBLIC_URL}${action}` },
+      );
+      expect(confirmed.headers.location, action).toBe(
+        `/console/sign-in?${new URLSearchParams({ next: page, ended: '1' })}`,
+      );
+    }
     // From another site, or no Referer: the Overview.
     for (const referer of ['https://evil.example/console/clients/casino-1', '']) {
       const elsewhere = await browser.post(

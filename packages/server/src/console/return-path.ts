@@ -37,13 +37,54 @@ export function returnPath(text: unknown): string | undefined {
   return text;
 }
 
+/** Whether a console path (without its query) is a page one can open: one of the console's GET routes. */
+export type IsPage = (path: string) => boolean;
+
+/** IsPage of the console's GET routes, by their patterns (`/console/players/:id`: a segment for `:id`). */
+export function pagesOf(patterns: readonly string[]): IsPage {
+  const literal = (segment: string) => segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const matchers = patterns.map(
+    (pattern) =>
+      new RegExp(
+        `^${pattern
+          .replace(/\/$/, '')
+          .split('/')
+          .map((segment) => (segment.startsWith(':') ? '[^/]+' : literal(segment)))
+          .join('/')}/?$`,
+      ),
+  );
+  return (path) => matchers.some((matcher) => matcher.test(path));
+}
+
+/**
+ * The page of a console path to return to: the path itself when it is a page; else (an action's address,
+ * `/console/players/p1/block`, which a confirmation page or a form's answer is shown at and only a POST
+ * reaches) the nearest page above it (`/console/players/p1`), without the query; none when there is none.
+ */
+export function pageOf(path: string, isPage: IsPage): string | undefined {
+  const [pathname = '', query] = path.split('?', 2);
+  if (isPage(pathname)) return query === undefined ? pathname : path;
+  for (let above = pathname; above.length > CONSOLE_PATH.length; ) {
+    above = above.slice(0, above.lastIndexOf('/'));
+    if (isPage(above)) return above;
+  }
+  return undefined;
+}
+
 /**
  * The sign-in page a request without a live session is sent to: with the page to come back to (a GET's
  * own address; for a form, the console page it was sent from, by its same-origin Referer, else none: the
- * Overview), and, when a session cookie came or a form was sent, word that the session ended.
+ * Overview; either, when it is an action's address, the page above it: pageOf), and, when a session cookie
+ * came or a form was sent, word that the session ended.
  */
-export function signInUrl(request: FastifyRequest, origins: readonly string[], cookieSent: boolean): string {
-  const next = request.method === 'GET' ? returnPath(request.url) : refererPath(request, origins);
+export function signInUrl(
+  request: FastifyRequest,
+  origins: readonly string[],
+  cookieSent: boolean,
+  isPage: IsPage,
+): string {
+  const asked = request.method === 'GET' ? returnPath(request.url) : refererPath(request, origins);
+  const next = asked === undefined ? undefined : pageOf(asked, isPage);
   const params = new URLSearchParams();
   if (next !== undefined && next !== CONSOLE_PATH) params.set(NEXT_FIELD, next);
   if (cookieSent || request.method !== 'GET') params.set(ENDED_FIELD, '1');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findClient } from '../../src/clients/client.repository.js';
 import { DIALECTS } from '../../src/test-support/test-database.js';
-import { findWebhookEndpoint } from '../../src/webhooks/webhook-endpoint.repository.js';
+import { findWebhookEndpoint, listWebhookEndpoints } from '../../src/webhooks/webhook-endpoint.repository.js';
 import { describeInChromium } from './support/chromium.js';
 import { useConsoleInChromium } from './support/console-page.js';
 import { insertTestEndpoint } from './support/test-endpoint.js';
@@ -47,6 +47,25 @@ describeInChromium('rotating a secret in Chromium', () => {
       await page.reload();
       await expect.poll(() => page.textContent('h1')).toBe('Already rotated');
       expect((await findWebhookEndpoint(db, id))?.secret).toBe(signing);
+      expect(ui.problems).toEqual([]);
+    });
+
+    it('adds one webhook endpoint: reloading the page that showed its secret adds no second one and says why', async () => {
+      const { service, page, url, db } = ui;
+      await service.addClient({ id: 'casino-hooks' });
+      await ui.signIn('alice');
+      await page.goto(url('/console/clients/casino-hooks/webhooks'));
+      await page.getByLabel('Endpoint URL').fill('https://casino.example/hooks');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const shown = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+      const [endpoint] = await listWebhookEndpoints(db, 'casino-hooks');
+      expect(endpoint?.secret).toBe(shown);
+
+      await page.reload();
+      await expect.poll(() => page.textContent('h1')).toBe('Already added');
+      expect(await page.textContent('main')).toContain(`It added ${endpoint?.id}`);
+      expect(await page.textContent('main')).not.toContain(shown);
+      expect(await listWebhookEndpoints(db, 'casino-hooks')).toHaveLength(1);
       expect(ui.problems).toEqual([]);
     });
 

@@ -19,7 +19,7 @@ const INTERNALS = [
 
 /** The titles of the console's message pages (console.routes.ts and its pages): each says what went wrong. */
 const CONSOLE_MESSAGES =
-  /<h1>(Refused|Not understood|Not allowed|Not found|No such client|No such player|Unavailable)<\/h1>\s*<p>[^<]{10,}/;
+  /<h1>(Refused|Not understood|Not allowed|Not found|No such client|No such player|Unavailable|Already added|Already rotated)<\/h1>\s*<p>[^<]{10,}/;
 
 /**
  * Every way a console answer breaks its promises (docs/console.md): X-Request-Id; no 5xx; a redirect

@@ -42,6 +42,19 @@ const shown: fc.Arbitrary<FieldPlan> = fc.oneof(
   { weight: 1, arbitrary: hostileText.map((sent) => ({ sent, valid: false })) },
 );
 
+/**
+ * `once`, the add-endpoint form's one-time value (already-added.ts): absent, as a form posted by hand sends
+ * it; one of two, so a case may send a form again (a 409 "Already added" that adds nothing); or hostile.
+ */
+const once: fc.Arbitrary<FieldPlan> = fc.oneof(
+  { weight: 6, arbitrary: fc.constant({ sent: undefined, valid: true }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('0'.repeat(32), 'f'.repeat(32)).map((sent) => ({ sent, valid: false })),
+  },
+  { weight: 1, arbitrary: hostileText.map((sent) => ({ sent, valid: false })) },
+);
+
 const urls = fc.constantFrom('https://casino.example/poker', 'https://casino.example/r?x=1', '');
 const lines = (arbitrary: fc.Arbitrary<string>) =>
   fc.array(arbitrary, { maxLength: 3 }).map((items) => items.join('\r\n'));
@@ -113,6 +126,7 @@ const FORMS: Record<string, ConsoleForm> = {
         fc.constantFrom('https://hooks.casino.example/a', 'https://hooks.casino.example:8443/b?t=1'),
       ),
       ...EVENT_FIELDS,
+      once,
     },
   },
   'webhook update': {

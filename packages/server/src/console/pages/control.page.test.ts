@@ -36,6 +36,16 @@ describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) =
       url: 'https://casino.example/h',
     });
     expect(none.body).toContain('id="e-events">Tick at least one event.');
+    // Only the events refused: the cursor goes to the first box, each box marked invalid and tied to the error.
+    expect(none.body).toContain(
+      'name="event-player-created" value="on" aria-invalid="true" aria-describedby="e-events" autofocus>',
+    );
+    expect(none.body.match(/ autofocus/g)).toHaveLength(1);
+    expect(none.body.match(/aria-invalid="true" aria-describedby="e-events"/g)).toHaveLength(9);
+    // The URL refused too: it, above, keeps the cursor.
+    const both = await browser.post('/console/clients/casino-1/webhooks', { url: 'nope' });
+    expect(both.body.match(/ autofocus/g)).toHaveLength(1);
+    expect(both.body).toMatch(/id="f-url"[^>]* autofocus/);
     expect(none.body).toContain('value="https://casino.example/h"');
     expect(await listWebhookEndpoints(h().db, 'casino-1')).toEqual([]);
 
@@ -56,6 +66,60 @@ describe.each(DIALECTS)('the console webhook and block forms on %s', (dialect) =
     const [record] = await listAuditRecords(h().db, { limit: 10, search: 'webhook' });
     expect(record).toMatchObject({ action: 'webhook.add', target: endpoint?.id });
     expect(JSON.stringify(record)).not.toContain(secret);
+  });
+
+  it('adds one endpoint for one form: sent again (a reload of its secret page), even at once, it says "Already added" and no secret', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    await h().addClient({ id: 'casino-1' });
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const onceOfPage = async () => {
+      const page = await browser.get('/console/clients/casino-1/webhooks');
+      const once = /name="once" value="([0-9a-f]{32})"/.exec(page.body)?.[1];
+      expect(once).toBeDefined();
+      return once ?? '';
+    };
+    const form = {
+      url: 'https://casino.example/hooks',
+      'event-session-revoked': 'on',
+      once: await onceOfPage(),
+    };
+    const added = await browser.post('/console/clients/casino-1/webhooks', form);
+    expect(added.statusCode, added.body).toBe(201);
+    const secret = /id="secret"[^>]*>(whsec_[^<]+)<\/textarea>/.exec(added.body)?.[1] ?? '';
+    const [endpoint] = await listWebhookEndpoints(h().db, 'casino-1');
+    const again = await browser.post('/console/clients/casino-1/webhooks', form);
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('Already added');
+    expect(again.body).toContain(
+      `It added ${endpoint?.id}, which sends session.revoked to https://casino.example/hooks.`,
+    );
+    expect(again.body).toContain(`href="/console/webhooks/${endpoint?.id}"`);
+    expect(again.body).not.toContain(secret);
+    expect(await listWebhookEndpoints(h().db, 'casino-1')).toHaveLength(1);
+    expect(await listAuditRecords(h().db, { limit: 10, search: 'webhook.add' })).toHaveLength(1);
+
+    // Two posts of one form at the same moment: one adds, the other waits for it and adds nothing.
+    const twice = { ...form, url: 'https://casino.example/other', once: await onceOfPage() };
+    const answers = await Promise.all([
+      browser.post('/console/clients/casino-1/webhooks', twice),
+      browser.post('/console/clients/casino-1/webhooks', twice),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409]);
+    expect(await listWebhookEndpoints(h().db, 'casino-1')).toHaveLength(2);
+
+    // Removed since: the form still adds nothing, and says so.
+    await browser.post(`/console/webhooks/${endpoint?.id}/remove`, { confirm: 'yes' });
+    const gone = await browser.post('/console/clients/casino-1/webhooks', form);
+    expect(gone.statusCode).toBe(409);
+    expect(gone.body).toContain(`It added ${endpoint?.id}, which has been removed since.`);
+    expect(await listWebhookEndpoints(h().db, 'casino-1')).toHaveLength(1);
+    // A new page's form adds another.
+    const fresh = await browser.post('/console/clients/casino-1/webhooks', {
+      ...form,
+      once: await onceOfPage(),
+    });
+    expect(fresh.statusCode).toBe(201);
   });
 
   it('shows support an endpoint URL without its query, where an integrator may keep a token; the admin whole', async () => {

@@ -55,9 +55,8 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     const revoked = await inState('revoked');
     expect(playersOn(revoked.body)).toEqual(['p-3']);
     expect(revoked.body).toContain('<option value="revoked" selected>');
-    // Any other value (the form sends none) is no filter.
+    // None (the form's "any") is no filter; another value is refused, said beside the field (below).
     expect(playersOn((await inState('')).body)).toEqual(['p-3', 'p-2', 'p-1']);
-    expect(playersOn((await inState('live')).body)).toEqual(['p-3', 'p-2', 'p-1']);
   });
 
   it('pages from the session beside the link, keeping the search, however deep the page number says', async () => {
@@ -173,6 +172,26 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
       expect(page.body, query).not.toContain('No session matches.');
       expect(page.body, query).not.toContain('<table>');
     }
+  });
+
+  it('says a client that does not exist, or a state that is none, beside its field rather than listing none or all', async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    await h().addClient({ id: 'casino-1' });
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    for (const [query, field, error] of [
+      ['client=nope', 'client', 'No client &quot;nope&quot;.'],
+      ['state=bogus', 'state', 'No state &quot;bogus&quot;: it is active, expired, revoked or any.'],
+    ] as const) {
+      const page = await browser.get(`/console/sessions?${query}`);
+      expect(page.statusCode, query).toBe(422);
+      expect(page.body, query).toContain(`<p class="error" id="e-${field}">${error}</p>`);
+      expect(page.body, query).toMatch(new RegExp(`id="f-${field}"[^>]* aria-invalid="true" autofocus`));
+      expect(page.body, query).not.toContain('No session matches.');
+    }
+    const known = await browser.get('/console/sessions?client=casino-1&state=active');
+    expect(known.statusCode).toBe(200);
+    expect(known.body).toContain('No session matches.');
   });
 
   it('opens a session by the id an integrator quotes, shows whose it is and how it ended, and ends it there', async () => {

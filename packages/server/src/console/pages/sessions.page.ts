@@ -2,11 +2,17 @@ import type { SessionRevokedReason } from '@poker-launch/sdk';
 import { revokeSession } from '../../admin/operations.js';
 import { type SessionRecordJson, sessionSearchOf, showSession } from '../../admin/session-record.js';
 import type { AppContext } from '../../app-context.js';
+import { findClient } from '../../clients/client.repository.js';
 import { urlWithoutQuery } from '../../http/url-without-query.js';
 import { playerLabels } from '../../players/player-search.js';
 import { sessionState } from '../../sessions/session.js';
 import { findSessionById } from '../../sessions/session.repository.js';
-import { checkSearchWindow, searchSessions, sessionStateNamed } from '../../sessions/session-search.js';
+import {
+  checkSearchWindow,
+  SESSION_STATES,
+  searchSessions,
+  sessionStateNamed,
+} from '../../sessions/session-search.js';
 import { isSessionId, quotedSessionId } from '../../sessions/token.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
 import { type FormValues, formOf, idPageOf, ownEntry, pathParam, queryString, textField } from '../form.js';
@@ -57,15 +63,27 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
           );
         }
         const window = checkSearchWindow(filter.from, filter.to);
+        // A client that does not exist, or a state that is none, is said beside its field (as the
+        // players page and `session list` do), not answered by an empty list or by every session.
+        const errors: Record<string, string> = {
+          ...('errors' in window ? window.errors : {}),
+          ...(filter.client !== '' && !(await findClient(context.db, filter.client))
+            ? { client: `No client "${filter.client}".` }
+            : {}),
+          ...(filter.state !== '' && sessionStateNamed(filter.state) === undefined
+            ? { state: `No state "${filter.state}": it is ${SESSION_STATES.join(', ')} or any.` }
+            : {}),
+        };
         const data = {
           title: 'Sessions',
           ...frame(signedIn),
           filter,
-          errors: 'errors' in window ? window.errors : {},
+          errors,
           notice: noticeOf(textField(query, 'done', 16)),
           now: now.toISOString(),
         };
-        if ('errors' in window) return sendPage(reply, 'sessions', { ...data, sessions: [] }, 422);
+        if ('errors' in window || Object.keys(errors).length > 0)
+          return sendPage(reply, 'sessions', { ...data, sessions: [] }, 422);
         const search = await sessionSearchOf(
           context.db,
           {
@@ -213,6 +231,6 @@ function readFilter(query: FormValues, now: Date): SessionFilter {
     player: textField(query, 'player', 128),
     from: textField(query, 'from', 20) || new Date(now.getTime() - DAY_MS).toISOString().slice(0, 16),
     to: textField(query, 'to', 20) || new Date(now.getTime() + 60_000).toISOString().slice(0, 16),
-    state: textField(query, 'state', 8),
+    state: textField(query, 'state', 16),
   };
 }

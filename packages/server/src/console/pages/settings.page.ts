@@ -14,6 +14,7 @@ import {
   changedSinceShown,
   fingerprintOf,
   formOf,
+  ownEntry,
   refusedAsChanged,
   savedMeanwhile,
   textField,
@@ -21,6 +22,12 @@ import {
 } from '../form.js';
 import { sendPage } from '../render.js';
 import { sentence } from './client-form.js';
+
+/** What a save just done says on the page (`?done=…`). */
+const DONE: Record<string, string> = {
+  saved: 'Saved; every instance uses it within a second.',
+  unchanged: 'Nothing changed: every setting was already so.',
+};
 
 /** Settings: every setting with its default and what it means; change several at once, all or none. */
 export function settingRoutes(context: AppContext): ConsoleRoute[] {
@@ -65,10 +72,7 @@ export function settingRoutes(context: AppContext): ConsoleRoute[] {
       role: 'support',
       handler: async (request, reply, signedIn) =>
         page(reply, signedIn, {
-          notice:
-            textField(formOf(request.query), 'done', 5) === 'saved'
-              ? 'Saved; every instance uses it within a second.'
-              : undefined,
+          notice: ownEntry(DONE, textField(formOf(request.query), 'done', 9)),
         }),
     },
     {
@@ -93,20 +97,21 @@ export function settingRoutes(context: AppContext): ConsoleRoute[] {
           return page(reply, signedIn, { typed, errors: { form: CHANGED_MEANWHILE } }, 409);
         }
         if (Object.keys(errors).length > 0) return page(reply, signedIn, { typed, errors }, 422);
-        if (Object.keys(changed).length > 0) {
-          const saved = await changeSettings(
-            signedIn.admin,
-            { values: changed },
-            unchangedSinceShown(form, async (trx) => {
-              await lockSettings(trx);
-              return storedValues(await listSettings(trx));
-            }),
-          );
-          if (refusedAsChanged(saved)) {
-            return page(reply, signedIn, { typed, errors: { form: CHANGED_MEANWHILE } }, 409);
-          }
-          if (!saved.ok) return page(reply, signedIn, { typed, errors: { form: saved.reason } }, 422);
+        // Sent as stored: nothing written, nothing recorded, and said so (as the client forms do).
+        if (Object.keys(changed).length === 0)
+          return reply.redirect(signedIn.withNotice('/console/settings?done=unchanged'), 303);
+        const saved = await changeSettings(
+          signedIn.admin,
+          { values: changed },
+          unchangedSinceShown(form, async (trx) => {
+            await lockSettings(trx);
+            return storedValues(await listSettings(trx));
+          }),
+        );
+        if (refusedAsChanged(saved)) {
+          return page(reply, signedIn, { typed, errors: { form: CHANGED_MEANWHILE } }, 409);
         }
+        if (!saved.ok) return page(reply, signedIn, { typed, errors: { form: saved.reason } }, 422);
         return reply.redirect(signedIn.withNotice('/console/settings?done=saved'), 303);
       },
     },

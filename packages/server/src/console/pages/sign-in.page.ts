@@ -48,12 +48,21 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
         const password = textField(form, 'password', PASSWORD_MAX_LENGTH, true);
         const next = returnPath(form[NEXT_FIELD]);
         // Each refusal's code in the request's log line, as an API refusal's (docs/operations.md).
-        const again = (problem: string, status: number, code: string) => {
+        const again = (
+          problem: string | undefined,
+          status: number,
+          code: string,
+          errors: Record<string, string> = {},
+        ) => {
           noteErrorCodes(reply, [code]);
-          return sendPage(reply, 'sign-in', { title: 'Sign in', problem, username, next }, status);
+          return sendPage(reply, 'sign-in', { title: 'Sign in', problem, errors, username, next }, status);
         };
+        // Said under the field left empty, which gets the cursor, as every console form does.
         if (username === '' || password === '')
-          return again('Give a username and a password.', 422, 'sign_in_incomplete');
+          return again(undefined, 422, 'sign_in_incomplete', {
+            ...(username === '' ? { username: 'Give a username.' } : {}),
+            ...(password === '' ? { password: 'Give a password.' } : {}),
+          });
 
         const address = callerAddress(request, context.config);
         const keys: ThrottleKey[] = [
@@ -65,7 +74,7 @@ export function signInRoutes(context: AppContext): ConsoleRoute[] {
         if (outcome !== 'signed in') {
           reply.header('retry-after', String(outcome.wait));
           return again(
-            `Too many failed sign-ins. Try again in ${outcome.wait} seconds.`,
+            `Too many failed sign-ins. Try again in ${outcome.wait} ${outcome.wait === 1 ? 'second' : 'seconds'}.`,
             429,
             'sign_in_delayed',
           );

@@ -1,5 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { AdminResult } from '../../admin/admin-result.js';
+import { fail } from '../../admin/admin-result.js';
+import type { ChangeCondition } from '../../admin/audited.js';
 import {
   addWebhookEndpoint,
   changeWebhookEndpoint,
@@ -14,7 +16,8 @@ import {
   type WebhookEndpointJson,
 } from '../../admin/webhook-admin.js';
 import type { AppContext } from '../../app-context.js';
-import { findClient } from '../../clients/client.repository.js';
+import { hasAuditRecord } from '../../audit/audit.repository.js';
+import { findClient, findClientForUpdate } from '../../clients/client.repository.js';
 import { urlWithoutQuery } from '../../http/url-without-query.js';
 import { countPendingDeliveries, findDelivery } from '../../webhooks/delivery.repository.js';
 import {
@@ -23,6 +26,7 @@ import {
   listWebhookEndpoints,
 } from '../../webhooks/webhook-endpoint.repository.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-event.js';
+import { ALREADY_ADDED, newOnce, onceOf, sendAlreadyAdded } from '../already-added.js';
 import { sendAlreadyRotated } from '../already-rotated.js';
 import { isConfirmed, sendConfirmation } from '../confirm.js';
 import type { ConsoleRoute, SignedIn } from '../console-route.js';
@@ -92,6 +96,8 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         client,
         endpoints,
         form: extra.form ?? { url: '', events: [...WEBHOOK_EVENT_TYPES] },
+        // The add form's one-time value: sent again, it adds nothing (already-added.ts).
+        once: newOnce(),
         errors: extra.errors ?? {},
         notice: extra.notice,
         eventTypes: WEBHOOK_EVENT_TYPES,
@@ -161,12 +167,14 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
     ) => Promise<unknown>,
     save: (checked: { url: string; events: string }) => Promise<AdminResult<T>>,
     saved: (value: T) => unknown,
+    alreadyAdded?: () => Promise<unknown>,
   ) => {
     const form = readWebhookForm(formOf(body));
     const checked = webhookChangesOf(form, rules);
     if (!checked.ok) return again({ form, errors: checked.errors });
     const done = await save(checked);
     if (refusedAsChanged(done)) return again({ form, errors: { form: CHANGED_MEANWHILE } }, 409);
+    if (!done.ok && done.reason === ALREADY_ADDED && alreadyAdded) return alreadyAdded();
     if (!done.ok) return again({ form, errors: { form: sentence(done.reason) } });
     return saved(done.value);
   };
@@ -209,11 +217,31 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
       role: 'admin',
       handler(request, reply, signedIn) {
         const clientId = pathParam(request.params, 'id');
+        // The endpoint is named after the form's one-time value: the same form sent again finds it.
+        const once = onceOf(formOf(request.body));
+        const id = once === undefined ? undefined : `ep_${signedIn.onceId(once)}`;
         return submitWebhookForm(
           request.body,
           (again) => clientWebhooksPage(reply, signedIn, clientId, again, 422),
-          ({ url, events }) => addWebhookEndpoint(signedIn.admin, { rules, clientId, url, events }),
+          ({ url, events }) =>
+            addWebhookEndpoint(
+              signedIn.admin,
+              { rules, clientId, url, events, id },
+              id === undefined ? undefined : notAddedYet(clientId, id),
+            ),
           ({ endpoint, secret }) => secretPage(reply, signedIn, endpoint, secret, 'Endpoint added.', 201),
+          async () => {
+            const added = id === undefined ? undefined : await findWebhookEndpoint(context.db, id);
+            return sendAlreadyAdded(reply, frame(signedIn), {
+              what: 'endpoint',
+              it: added
+                ? `It added ${added.id}, which sends ${added.eventTypes.length === WEBHOOK_EVENT_TYPES.length ? 'every event' : added.eventTypes.join(', ')} to ${added.url}.`
+                : `It added ${id}, which has been removed since.`,
+              back: added
+                ? `${WEBHOOKS}/${encodeURIComponent(added.id)}`
+                : `${CLIENTS}/${encodeURIComponent(clientId)}/webhooks`,
+            });
+          },
         );
       },
     },
@@ -414,6 +442,19 @@ function secretPage(
     { title: `Webhook endpoint ${endpoint.id}`, ...frame(signedIn), endpoint, secret, notice },
     status,
   );
+}
+
+/**
+ * The add form's condition, judged in the add's transaction, the client locked so that of two posts of
+ * one form sent at once the second waits for the first: no endpoint of that name made before, kept or
+ * removed since (its `webhook.add` record says so).
+ */
+function notAddedYet(clientId: string, id: string): ChangeCondition {
+  return async (trx) => {
+    await findClientForUpdate(trx, clientId);
+    const made = (await findWebhookEndpoint(trx, id)) ?? (await hasAuditRecord(trx, 'webhook.add', id));
+    return made ? fail(ALREADY_ADDED) : undefined;
+  };
 }
 
 /** What an endpoint's form is filled from: its stored URL and events. */
