@@ -33,6 +33,29 @@ describe.each(DIALECTS)('the console players search on %s', (dialect) => {
     expect(clientsOn(known.body)).toEqual(['casino.001']);
   });
 
+  it("finds a player by the service's id, as poker-launch player find does, within its client only", async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    await addPlayer('casino.001');
+    await addPlayer('casino.002');
+    const { id } = await h()
+      .db.selectFrom('players')
+      .select('id')
+      .where('client_id', '=', 'casino.002')
+      .executeTakeFirstOrThrow();
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    const found = await browser.get(`/console/players?q=${id}`);
+    expect(found.statusCode).toBe(200);
+    expect(clientsOn(found.body)).toEqual(['casino.002']);
+    expect(found.body).toContain(`<code>${id}</code>`);
+    expect(clientsOn((await browser.get(`/console/players?q=${id}&client=casino.002`)).body)).toEqual([
+      'casino.002',
+    ]);
+    expect((await browser.get(`/console/players?q=${id}&client=casino.001`)).body).toContain(
+      'No player has that id or nick.',
+    );
+  });
+
   it('pages from the player beside the link: players added meanwhile shift nothing, back and forth', async () => {
     // Paged by OFFSET, a player of the searched id added at a client before the page moved every later
     // one by a page's place: the last of page 1 shown again on page 2 (docs/console.md, "Pages").
