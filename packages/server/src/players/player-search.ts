@@ -82,6 +82,15 @@ export async function findPlayerAnywhere(db: Db, id: string): Promise<Player | u
   return row ? playerFromRow(row) : undefined;
 }
 
+/**
+ * When the player's personal fields were erased on request (`poker-launch player erase`, the first
+ * time); null: never, or no such player.
+ */
+export async function playerErasedAt(db: Db, id: string): Promise<string | null> {
+  const row = await db.selectFrom('players').select('erased_at').where('id', '=', id).executeTakeFirst();
+  return row?.erased_at ?? null;
+}
+
 /** What the console shows of a player in a list of sessions: the integrator's id and the nick. */
 export interface PlayerLabel {
   externalId: string;
