@@ -2,6 +2,7 @@ import {
   AUDIT_SEARCH_SCAN,
   type AuditRecord,
   auditRecordTime,
+  detailsAsRead,
   listAuditRecords,
   searchAuditRecords,
 } from '@poker-launch/server/admin';
@@ -68,7 +69,7 @@ function printRecords(context: CommandContext, records: readonly AuditRecord[]):
       `${record.actor.via} ${record.actor.name}${record.actor.address === null ? '' : ` at ${record.actor.address}`}`,
       record.action,
       record.target ?? '-',
-      JSON.stringify(record.details),
+      JSON.stringify(detailsAsRead(record)),
     ]),
   );
 }

@@ -72,6 +72,9 @@ describe.each(DIALECTS)(
       ]) {
         expect(page).toContain(`<code class="name">${action}</code>`);
       }
+      // Added without --events, the endpoint takes every event: both say so, neither "none" nor null.
+      expect(page).toContain('<code class="dotted">events</code>: all</li>');
+      expect(await ok('audit', 'list', '--search', 'webhook.add')).toContain('"events":"all"');
       expect(page).toContain(`${userInfo().username} <span class="hint">(cli)</span>`);
       expect(page).not.toContain('whsec_');
     }, 300_000);

@@ -21,6 +21,7 @@ export {
   listAuditRecords,
   searchAuditRecords,
 } from '../audit/audit.repository.js';
+export { detailsAsRead } from '../audit/audit-details-read.js';
 export type { Client, PlayerIdMode } from '../clients/client.js';
 export { countClients, findClient, listClients } from '../clients/client.repository.js';
 export {

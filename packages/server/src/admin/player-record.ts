@@ -4,7 +4,7 @@ import type { Db } from '../db/schema.js';
 import type { PlayerRow } from '../db/session-store.js';
 import { integratorPlayerId, type Player } from '../players/player.js';
 import { playerFromRow } from '../players/player.repository.js';
-import { findPlayerAnywhere, looksLikePlayerId, searchPlayers } from '../players/player-search.js';
+import { searchPlayers } from '../players/player-search.js';
 import { sessionState } from '../sessions/session.js';
 import { targetFromColumns } from '../sessions/session.repository.js';
 import { type AdminResult, fail, succeed } from './admin-result.js';
@@ -56,8 +56,9 @@ export interface PlayerFoundJson {
 }
 
 /**
- * The players a support request may name, as the console's player search finds them: by the integrator's
- * id or the nick (exactly; a nick in any case), and by the service's own id; of every client or one.
+ * The players a support request may name, as the console's player search finds them (one search,
+ * players/player-search.ts): by the integrator's id or the nick (exactly; a nick in any case), and by the
+ * service's own id; of every client or one.
  * By client, then the integrator's id. Read only.
  */
 export async function findPlayers(
@@ -70,17 +71,9 @@ export async function findPlayers(
     if (!client.ok) return client;
   }
   const found = await searchPlayers(db, { text, clientId }, { limit });
-  const byId = looksLikePlayerId(text) ? await findPlayerAnywhere(db, text) : undefined;
-  if (
-    byId &&
-    (clientId === undefined || byId.clientId === clientId) &&
-    !found.some((p) => p.id === byId.id)
-  ) {
-    found.unshift(byId);
-  }
   const clients = new Map<string, Client | undefined>();
   const players: PlayerFoundJson[] = [];
-  for (const player of found.slice(0, limit)) {
+  for (const player of found) {
     if (!clients.has(player.clientId)) clients.set(player.clientId, await findClient(db, player.clientId));
     const client = clients.get(player.clientId);
     if (!client) return fail(`player "${player.id}" names client "${player.clientId}", which does not exist`);

@@ -4,8 +4,9 @@ import type { Player } from './player.js';
 import { findPlayerByExternalId, playerFromRow } from './player.repository.js';
 
 /**
- * The console's player search: the integrator's player id (players_external_id_idx) or the nick,
- * compared as nicks are (case-insensitively, by their unique key's index). Exact matches only: a
+ * The player search of the console and of `poker-launch player find`: the integrator's player id
+ * (players_external_id_idx), the nick, compared as nicks are (case-insensitively, by their unique key's
+ * index), or the service's own id (the primary key) when the text has its form. Exact matches only: a
  * "contains" would read every player.
  */
 export async function searchPlayers(
@@ -16,7 +17,13 @@ export async function searchPlayers(
   let query = db
     .selectFrom('players')
     .selectAll()
-    .where((eb) => eb.or([eb('external_id', '=', search.text), eb('nick_key', '=', nickKey(search.text))]));
+    .where((eb) =>
+      eb.or([
+        eb('external_id', '=', search.text),
+        eb('nick_key', '=', nickKey(search.text)),
+        ...(looksLikePlayerId(search.text) ? [eb('id', '=', search.text)] : []),
+      ]),
+    );
   if (search.clientId) query = query.where('client_id', '=', search.clientId);
   // From the player beside the console's link, by client and then the integrator's id (unique together):
   // a player added meanwhile shifts no page, where an OFFSET moved the others by one (docs/console.md).
@@ -63,7 +70,7 @@ export async function playerIdsMatching(
     if (player) return [player.id];
   }
   const found = await searchPlayers(db, { text, clientId }, { limit: 50 });
-  return [...found.map((player) => player.id), ...(looksLikePlayerId(text) ? [text] : [])];
+  return [...new Set([...found.map((player) => player.id), ...(looksLikePlayerId(text) ? [text] : [])])];
 }
 
 /** Whether a text has the form of the service's own player id (a UUID), so may be looked up as one. */
@@ -73,6 +80,15 @@ export const looksLikePlayerId = (text: string): boolean => /^[0-9a-f-]{36}$/.te
 export async function findPlayerAnywhere(db: Db, id: string): Promise<Player | undefined> {
   const row = await db.selectFrom('players').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? playerFromRow(row) : undefined;
+}
+
+/**
+ * When the player's personal fields were erased on request (`poker-launch player erase`, the first
+ * time); null: never, or no such player.
+ */
+export async function playerErasedAt(db: Db, id: string): Promise<string | null> {
+  const row = await db.selectFrom('players').select('erased_at').where('id', '=', id).executeTakeFirst();
+  return row?.erased_at ?? null;
 }
 
 /** What the console shows of a player in a list of sessions: the integrator's id and the nick. */

@@ -119,7 +119,7 @@ describeInChromium('the console controls webhooks, player blocks and every insta
         .toBe(2);
       receiver.answer = () => ({ status: 204 });
       const sendButtons = await page
-        .getByRole('button', { name: /^Send msg_/ })
+        .getByRole('button', { name: /^Send again: msg_/ })
         .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label') ?? ''));
       expect(sendButtons).toHaveLength(2);
       for (const name of sendButtons) {

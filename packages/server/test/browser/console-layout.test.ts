@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../src/test-support/test-database.js';
 import { describeInChromium } from './support/chromium.js';
 import { useConsoleInChromium } from './support/console-page.js';
-import { insertTestEndpoint } from './support/test-endpoint.js';
+import { insertTestDelivery, insertTestEndpoint } from './support/test-endpoint.js';
 
 /** A time as the console writes it. */
 const TIME = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/g;
@@ -46,31 +46,12 @@ describeInChromium('console layout in Chromium', () => {
       const endpoint = `ep_${'2'.repeat(24)}`;
       const now = new Date().toISOString();
       await insertTestEndpoint(db, { id: endpoint, clientId: client.id, createdAt: now });
-      await db
-        .insertInto('webhook_deliveries')
-        .values({
-          id: `msg_${'3'.repeat(26)}`,
-          endpoint_id: endpoint,
-          client_id: client.id,
-          event_type: 'session.revoked',
-          occurred_at: now,
-          player_id: 'player-with-a-long-id-1',
-          session_id: null,
-          game_session_id: null,
-          reason: 'operator',
-          block_until: null,
-          state: 'delivered',
-          attempts: 1,
-          next_attempt_at: now,
-          lease_until: null,
-          claimed_by: null,
-          last_status: 204,
-          last_error: null,
-          delivered_at: now,
-          created_at: now,
-          redelivered_at: null,
-        })
-        .execute();
+      await insertTestDelivery(db, {
+        id: `msg_${'3'.repeat(26)}`,
+        endpointId: endpoint,
+        clientId: client.id,
+        at: now,
+      });
       await ui.signIn('alice');
       // An audit record whose detail is a long dotted name.
       await page.goto(url('/console/settings'));

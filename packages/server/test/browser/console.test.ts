@@ -277,7 +277,7 @@ describeInChromium('the operator console in Chromium', () => {
       expect((await findClient(service.server.database.db, client.id))?.secretKey).toBe(client.secretKey);
 
       await page.getByRole('link', { name: 'Players', exact: true }).click();
-      await page.getByLabel("Integrator's player id or nick").fill(`nine${dialect}`);
+      await page.getByLabel('Player id or nick').fill(`nine${dialect}`);
       await page.keyboard.press('Enter');
       await page.getByRole('link', { name: `Nine${dialect}` }).click();
       await shot('player.png');

@@ -7,6 +7,7 @@ import {
   searchAuditRecords,
   searchAuditRecordsUp,
 } from '../../audit/audit.repository.js';
+import { detailsAsRead } from '../../audit/audit-details-read.js';
 import type { ConsoleRoute } from '../console-route.js';
 import { type FormValues, formOf, idPageOf, PAGE_SIZE, pageNumber, queryString, textField } from '../form.js';
 import { sendPage } from '../render.js';
@@ -34,7 +35,10 @@ export function auditRoutes(context: AppContext): ConsoleRoute[] {
           operator,
           csrf,
           search,
-          records: shown.rows.map((record) => ({ ...record, detailLines: detailLines(record.details) })),
+          records: shown.rows.map((record) => ({
+            ...record,
+            detailLines: detailLines(detailsAsRead(record)),
+          })),
           readTo: shown.readTo ? auditRecordTime(shown.readTo) : undefined,
           readScan: AUDIT_SEARCH_SCAN.toLocaleString('en'),
           retentionDays: Math.floor(context.live.settings.AuditLogRetention / 86_400),

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { adminAs } from '../../admin/audited.js';
+import { erasePlayer } from '../../admin/operations.js';
 import { addTestOperator, consoleClient } from '../../test-support/console-client.js';
 import { useHarness } from '../../test-support/harness.js';
 import { DIALECTS } from '../../test-support/test-database.js';
@@ -31,6 +33,55 @@ describe.each(DIALECTS)('the console players search on %s', (dialect) => {
     expect(unknown.body).not.toContain('No player has that id or nick.');
     const known = await browser.get('/console/players?q=u-1&client=casino.001');
     expect(clientsOn(known.body)).toEqual(['casino.001']);
+  });
+
+  it("finds a player by the service's id, as poker-launch player find does, within its client only", async () => {
+    await addTestOperator(h().db, 'sam', 'support');
+    await addPlayer('casino.001');
+    await addPlayer('casino.002');
+    const { id } = await h()
+      .db.selectFrom('players')
+      .select('id')
+      .where('client_id', '=', 'casino.002')
+      .executeTakeFirstOrThrow();
+    const browser = consoleClient(h().app);
+    await browser.signIn('sam');
+    const found = await browser.get(`/console/players?q=${id}`);
+    expect(found.statusCode).toBe(200);
+    expect(clientsOn(found.body)).toEqual(['casino.002']);
+    expect(found.body).toContain(`<code>${id}</code>`);
+    expect(clientsOn((await browser.get(`/console/players?q=${id}&client=casino.002`)).body)).toEqual([
+      'casino.002',
+    ]);
+    expect((await browser.get(`/console/players?q=${id}&client=casino.001`)).body).toContain(
+      'No player has that id or nick.',
+    );
+  });
+
+  it('says prominently that a player was erased, and when; its personal fields read as erased', async () => {
+    await addTestOperator(h().db, 'alice', 'admin');
+    const client = await h().addClient({ id: 'casino.001', secretKey: 'secret-of-casino.001' });
+    expect((await h().createSession('u-1', { nick: 'Ace' }, { client })).statusCode).toBe(200);
+    const { id } = await h().db.selectFrom('players').select('id').executeTakeFirstOrThrow();
+    const browser = consoleClient(h().app);
+    await browser.signIn('alice');
+    const before = await browser.get(`/console/players/${id}`);
+    expect(before.body).not.toContain('Erased');
+    expect(before.body).toContain('<dt>Nick</dt><dd>Ace</dd>');
+
+    const erased = await erasePlayer(adminAs(h().db, { via: 'cli', name: 'test', address: 'test-host' }), {
+      clientId: 'casino.001',
+      userId: 'u-1',
+    });
+    if (!erased.ok) throw new Error(erased.reason);
+    const after = await browser.get(`/console/players/${id}`);
+    expect(after.body).toContain(
+      `<p class="erased"><strong>Erased <time datetime="${erased.value.erasedAt}">`,
+    );
+    expect(after.body).toContain('<dt>Nick</dt><dd>(erased)</dd>');
+    expect(after.body).toContain('<dt>E-mail</dt><dd>(erased)</dd>');
+    // As the CLI, which refuses no change to an erased player: its account stays, and may be blocked.
+    expect(after.body).toContain('Block the player');
   });
 
   it('pages from the player beside the link: players added meanwhile shift nothing, back and forth', async () => {

@@ -4,12 +4,18 @@ import {
   revokePlayerSessions,
   unblockPlayerAsOperator,
 } from '../../admin/operations.js';
+import { ERASED } from '../../admin/player-erase.js';
 import { checkOperatorBlock } from '../../admin/session-control-admin.js';
 import type { AppContext } from '../../app-context.js';
 import { CLIENT_ID_PATTERN } from '../../client-id.js';
 import { findClient } from '../../clients/client.repository.js';
 import { integratorPlayerId, type Player } from '../../players/player.js';
-import { findPlayerAnywhere, type PlayerKey, searchPlayers } from '../../players/player-search.js';
+import {
+  findPlayerAnywhere,
+  type PlayerKey,
+  playerErasedAt,
+  searchPlayers,
+} from '../../players/player-search.js';
 import { findControlledPlayer, isBlocked } from '../../session-control/player-block.js';
 import { findLiveSessionsOfPlayer } from '../../sessions/session-search.js';
 import { type ConfirmPart, isConfirmed, sendConfirmation } from '../confirm.js';
@@ -111,6 +117,7 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
     const block = controlled?.block;
     const until = block?.until ?? null;
     const holds = isBlocked(block, now);
+    const erasedAt = await playerErasedAt(context.db, player.id);
     return sendPage(
       reply,
       'player',
@@ -118,6 +125,9 @@ export function playerRoutes(context: AppContext): ConsoleRoute[] {
         title: `Player ${player.nick ?? player.externalId}`,
         ...frame(signedIn),
         player,
+        erasedAt,
+        // An erased player's personal fields read as the audit log's erased values do, not as never given.
+        noPersonal: erasedAt === null ? '–' : ERASED,
         live: await findLiveSessionsOfPlayer(context.db, player.id, now),
         block: holds ? block : undefined,
         // A block whose `until` has passed is still stored, and says when it ended.
