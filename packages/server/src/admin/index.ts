@@ -94,7 +94,6 @@ export { findClientOrFail, generateClientSecret } from './client-admin.js';
 export {
   type ClientChanges,
   type ClientProtectionChanges,
-  isProtectionOnly,
   LAUNCH_TARGETS,
   type LaunchTarget,
   SECRET_MIN_LENGTH,
