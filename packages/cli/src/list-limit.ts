@@ -15,13 +15,25 @@ export function limitOf(value: unknown): number {
   return limit;
 }
 
-/** --before read as a record id: the list goes on below it, as the console's "Older" link does. */
-export function beforeOf(value: unknown): string | undefined {
+/** What a list pages by: the form of its ids, and how it names them (`an audit record`, `a delivery`). */
+export interface ListIds {
+  readonly isId: (text: string) => boolean;
+  readonly name: string;
+  readonly form: string;
+}
+
+/**
+ * --before read as the id of a row of the list: the list goes on below it, as the console's "Older" link
+ * does. An id of another form is a usage error (exit 2), never read as a bound: a mistyped or cut id sorted
+ * above every id would start the list again from the newest, and a SIEM's paging loop would never end.
+ */
+export function beforeOf(value: unknown, ids: ListIds): string | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(text)) {
+  if (!ids.isId(text)) {
+    const shown = JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);
     throw new UsageError(
-      `--before takes the id of a record listed (its "id" in --json), got "${text.slice(0, 64)}"`,
+      `--before takes the id of ${ids.name} listed (its "id" in --json: ${ids.form}), got ${shown}`,
     );
   }
   return text;

@@ -3,6 +3,7 @@ import {
   type AuditRecord,
   auditRecordTime,
   detailsAsRead,
+  isAuditRecordId,
   listAuditRecords,
   searchAuditRecords,
 } from '@poker-launch/server/admin';
@@ -12,6 +13,7 @@ import { beforeOf, DEFAULT_LIMIT, limitOf, MAX_LIMIT, olderRowsNotice } from '..
 import { JSON_OPTION, printJson, printTable } from '../output.js';
 
 const MAX_SEARCH_LENGTH = 100;
+const AUDIT_RECORD_IDS = { isId: isAuditRecordId, name: 'an audit record', form: '32 lowercase hex digits' };
 
 export const auditListCommand: Command = {
   usage: '[--search <text>] [--limit <n>] [--before <id>] [--json]',
@@ -36,7 +38,7 @@ export const auditListCommand: Command = {
   async run({ values }, context) {
     const limit = limitOf(values.limit);
     const search = searchOf(values.search);
-    const before = beforeOf(values.before);
+    const before = beforeOf(values.before, AUDIT_RECORD_IDS);
     // One more than printed: whether older records exist, said on stderr (a page of 50 is not the log).
     const { records: read, readTo } = await withDatabase(context, async (db) =>
       search === undefined

@@ -1,11 +1,4 @@
-import {
-  generateClientSecret,
-  isProtectionOnly,
-  protectClient,
-  rotateClientSecret,
-  toClientJson,
-  updateClient,
-} from '@poker-launch/server/admin';
+import { generateClientSecret, toClientJson, updateClient } from '@poker-launch/server/admin';
 import {
   CLIENT_NEGATABLE,
   CLIENT_OPTIONS_HELP,
@@ -63,16 +56,10 @@ export const clientUpdateCommand: Command = {
     if (typeof overlap === 'string') {
       changes.keepPreviousSecretUntil = new Date(now.getTime() + parseOverlap(overlap)).toISOString();
     }
-    // A new secret is recorded as a rotation, and a change of how requests are checked as one of
-    // protection, apart from other updates.
-    const operation =
-      typeof changes.secretKey === 'string'
-        ? rotateClientSecret
-        : isProtectionOnly(changes)
-          ? protectClient
-          : updateClient;
+    // Recorded by the kinds of change made, as the console records each (client.enable, client.rotate-secret,
+    // client.protection, client.update): one record of each kind, in one transaction (docs/cli.md, "Clients").
     const { client, changed } = await withAdmin(context, async (admin) =>
-      valueOrFail(await operation({ ...admin, clock: () => now }, { id, changes })),
+      valueOrFail(await updateClient({ ...admin, clock: () => now }, { id, changes })),
     );
     if (Object.keys(changed).length === 0) {
       // Nothing written and nothing recorded in the audit log (docs/design.md, "Administrative changes").

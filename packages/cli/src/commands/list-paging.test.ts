@@ -40,6 +40,34 @@ describe.each(DIALECTS)('audit list and webhook deliveries read on with --before
     expect((await cli('audit', 'list', '--before', 'not an id')).code).toBe(2);
   });
 
+  it('refuses a --before that is no id of the list (exit 2, one line), never starting again from the newest', async () => {
+    await ok('client', 'add', 'c1', '--no-secret');
+    const [record] = JSON.parse((await ok('audit', 'list', '--json')).stdout) as { id: string }[];
+    const id = record?.id ?? '';
+    // Sorted above every id, each of these would have listed the log again from its newest record.
+    for (const before of ['zzzz', id.toUpperCase(), `${id}x`, id.slice(0, 20), `msg_${id}`]) {
+      const refused = await cli('audit', 'list', '--json', '--before', before);
+      expect(refused.code, before).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toBe(
+        `poker-launch audit list: --before takes the id of an audit record listed (its "id" in --json: 32 lowercase hex digits), got "${before}"\n`,
+      );
+    }
+    const [endpoint = ''] = (await ok('webhook', 'add', 'c1', 'https://hooks.example.com/x')).stdout.split(
+      '\n',
+    );
+    for (const before of ['msg_zzzz', id, `msg_${id.slice(1)}`]) {
+      const refused = await cli('webhook', 'deliveries', endpoint, '--before', before);
+      expect(refused.code, before).toBe(2);
+      expect(refused.stderr).toBe(
+        `poker-launch webhook deliveries: --before takes the id of a delivery listed (its "id" in --json: msg_ and 32 lowercase hex digits), got "${before}"\n`,
+      );
+    }
+    expect((await ok('webhook', 'deliveries', endpoint, '--before', `msg_${id}`)).stdout).toBe(
+      'no deliveries\n',
+    );
+  });
+
   it('webhook deliveries says when older deliveries exist, and --before reads them', async () => {
     await ok('client', 'add', 'casino-1', '--no-secret');
     const [endpoint = ''] = (
@@ -52,7 +80,7 @@ describe.each(DIALECTS)('audit list and webhook deliveries read on with --before
         .insertInto('webhook_deliveries')
         .values(
           [0, 1, 2].map((index) => ({
-            id: `msg_000${index}`,
+            id: `msg_${'0'.repeat(31)}${index}`,
             endpoint_id: endpoint,
             client_id: 'casino-1',
             event_type: 'session.created',
@@ -69,14 +97,22 @@ describe.each(DIALECTS)('audit list and webhook deliveries read on with --before
     }
     const first = await ok('webhook', 'deliveries', endpoint, '--failed', '--limit', '2', '--json');
     expect((JSON.parse(first.stdout) as { id: string }[]).map((delivery) => delivery.id)).toEqual([
-      'msg_0002',
-      'msg_0001',
+      `msg_${'0'.repeat(31)}2`,
+      `msg_${'0'.repeat(31)}1`,
     ]);
     expect(first.stderr).toBe(
-      `showing the newest 2; older ones exist: read on with webhook deliveries ${endpoint} --failed --before msg_0001 (and --limit up to 1000)\n`,
+      `showing the newest 2; older ones exist: read on with webhook deliveries ${endpoint} --failed --before msg_${'0'.repeat(31)}1 (and --limit up to 1000)\n`,
     );
-    const next = await ok('webhook', 'deliveries', endpoint, '--limit', '2', '--before', 'msg_0001');
-    expect(next.stdout).toContain('msg_0000');
+    const next = await ok(
+      'webhook',
+      'deliveries',
+      endpoint,
+      '--limit',
+      '2',
+      '--before',
+      `msg_${'0'.repeat(31)}1`,
+    );
+    expect(next.stdout).toContain(`msg_${'0'.repeat(31)}0`);
     expect(next.stderr).toBe('');
   });
 });

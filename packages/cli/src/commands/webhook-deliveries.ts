@@ -1,8 +1,10 @@
-import { lastAnswer, listWebhookDeliveries } from '@poker-launch/server/admin';
+import { isWebhookId, lastAnswer, listWebhookDeliveries } from '@poker-launch/server/admin';
 import type { Command } from '../command.js';
 import { withDatabase } from '../database.js';
 import { beforeOf, DEFAULT_LIMIT, limitOf, MAX_LIMIT, olderRowsNotice } from '../list-limit.js';
 import { JSON_OPTION, printJson, printTable, valueOrFail } from '../output.js';
+
+const DELIVERY_IDS = { isId: isWebhookId, name: 'a delivery', form: 'msg_ and 32 lowercase hex digits' };
 
 export const webhookDeliveriesCommand: Command = {
   usage: '<endpointId> [--failed] [--limit <n>] [--before <id>] [--json]',
@@ -24,7 +26,7 @@ export const webhookDeliveriesCommand: Command = {
   positionals: [1, 1],
   async run({ values, positionals: [id = ''] }, context) {
     const limit = limitOf(values.limit);
-    const before = beforeOf(values.before);
+    const before = beforeOf(values.before, DELIVERY_IDS);
     // One more than printed: whether older deliveries exist, said on stderr.
     const read = await withDatabase(context, async (db) =>
       valueOrFail(await listWebhookDeliveries(db, id, values.failed === true, { limit: limit + 1, before })),

@@ -29,6 +29,12 @@ export type AdminChange<I, T> = (db: Db, input: I, now: Date) => Promise<AdminRe
 export interface AuditDescription {
   target: string | null;
   details: Record<string, unknown>;
+  /**
+   * The action recorded, when not the operation's own: a change of several kinds is recorded once per kind,
+   * each under the action that names it whichever tool made it (a `client update --enable --url-poker …`
+   * writes `client.enable` and `client.update`, as the console's Enable and its form would).
+   */
+  action?: string;
 }
 
 /**
@@ -66,7 +72,10 @@ export type AuditedOperation<I, T> = ((
 export function audited<I, T>(
   action: string,
   change: AdminChange<I, T>,
-  describe: (input: I, value: T) => AuditDescription | typeof NOTHING_CHANGED = describeInput,
+  describe: (
+    input: I,
+    value: T,
+  ) => AuditDescription | readonly AuditDescription[] | typeof NOTHING_CHANGED = describeInput,
 ): AuditedOperation<I, T> {
   const operation = async (admin: Admin, input: I, onlyIf?: ChangeCondition): Promise<AdminResult<T>> => {
     const now = admin.clock();
@@ -79,8 +88,10 @@ export function audited<I, T>(
         if (!result.ok) throw new Refused(result);
         const description = describe(input, result.value);
         // A change that found everything as asked already is no event: the log records what happened.
-        if (description !== NOTHING_CHANGED)
-          await insertAuditRecord(trx, { actor: admin.actor, action, ...description }, now);
+        if (description !== NOTHING_CHANGED) {
+          for (const { action: recorded = action, target, details } of [description].flat())
+            await insertAuditRecord(trx, { actor: admin.actor, action: recorded, target, details }, now);
+        }
         return result;
       });
     } catch (error) {
@@ -96,7 +107,8 @@ export function audited<I, T>(
  * it is done, so a failure midway leaves what was done unrecorded, never recorded as done.
  */
 export async function recordDone(admin: Admin, action: string, description: AuditDescription): Promise<void> {
-  await insertAuditRecord(admin.db, { actor: admin.actor, action, ...description }, admin.clock());
+  const { target, details } = description;
+  await insertAuditRecord(admin.db, { actor: admin.actor, action, target, details }, admin.clock());
 }
 
 /** Carries a refusal out of the transaction, which it rolls back. */

@@ -18,6 +18,7 @@ export {
   AUDIT_SEARCH_SCAN,
   type AuditRecord,
   auditRecordTime,
+  isAuditRecordId,
   listAuditRecords,
   searchAuditRecords,
 } from '../audit/audit.repository.js';
@@ -79,6 +80,7 @@ export {
 export { findApiUserByName, listApiUsers } from '../users/api-user.repository.js';
 export { MAX_CLIENTS_PER_API_USER, missingBindings } from '../users/api-user-clients.js';
 export type { NewApiUser } from '../users/create-api-user.js';
+export { isWebhookId } from '../webhooks/launch-events.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-event.js';
 export type { AdminResult } from './admin-result.js';
 export {
@@ -95,7 +97,6 @@ export { findClientOrFail, generateClientSecret } from './client-admin.js';
 export {
   type ClientChanges,
   type ClientProtectionChanges,
-  isProtectionOnly,
   LAUNCH_TARGETS,
   type LaunchTarget,
   SECRET_MIN_LENGTH,

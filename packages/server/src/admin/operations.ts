@@ -19,7 +19,12 @@ import {
   changeClient,
   disableClient as disableClientChange,
 } from './client-admin.js';
-import { type ClientChanges, type ClientProtectionChanges, pickProtection } from './client-changes.js';
+import {
+  type ClientChanges,
+  type ClientProtectionChanges,
+  isProtectionOnly,
+  pickProtection,
+} from './client-changes.js';
 import {
   disableCurrencies as disableCurrenciesChange,
   enableCurrencies as enableCurrenciesChange,
@@ -50,14 +55,37 @@ export interface ClientChangeInput {
 export const addClient = audited('client.add', (db, { id, changes }: ClientChangeInput, now) =>
   addClientChange(db, id, changes, now),
 );
-/** A client change's record: the fields that differed from the stored client, none when none did. */
+/**
+ * A client change's records: none when no field differed from the stored client; else one for each kind of
+ * change it made, under the action that names that kind whichever tool made it, so that a search or a SIEM
+ * rule for one action finds every change of its kind (docs/design.md, "Administrative changes"): an
+ * enabling is `client.enable` (the console's Enable, `client update --enable`); a new secret is
+ * `client.rotate-secret`, with whatever else changed with it; protection fields alone are
+ * `client.protection`; anything else `client.update`. `client update --enable --url-poker …` writes
+ * `client.enable` and `client.update`, in the one transaction of the change.
+ */
 function describeClientChange(
   { id }: { id: string },
   { changed }: { changed: ClientChanges },
-): AuditDescription | typeof NOTHING_CHANGED {
-  return Object.keys(changed).length === 0 ? NOTHING_CHANGED : describeInput({ id, changes: changed });
+): AuditDescription[] | typeof NOTHING_CHANGED {
+  const { active, ...others } = changed;
+  const records: AuditDescription[] = [];
+  if (active !== undefined)
+    records.push({ action: 'client.enable', ...describeInput({ id, changes: { active } }) });
+  if (Object.keys(others).length > 0)
+    records.push({ action: clientChangeAction(others), ...describeInput({ id, changes: others }) });
+  return records.length === 0 ? NOTHING_CHANGED : records;
 }
 
+function clientChangeAction(changes: ClientChanges): string {
+  if (typeof changes.secretKey === 'string') return 'client.rotate-secret';
+  return isProtectionOnly(changes) ? 'client.protection' : 'client.update';
+}
+
+/**
+ * Any change of a client but disabling, recorded by the kinds of change it made (describeClientChange):
+ * the CLI's `client update`, whatever flags it is given, and the console's client form.
+ */
 export const updateClient = audited(
   'client.update',
   (db, { id, changes }: ClientChangeInput, now) => changeClient(db, id, changes, now),
@@ -65,7 +93,7 @@ export const updateClient = audited(
 );
 /**
  * Replay protection, signature schemes and the address allow-list alone (docs/design.md §11): how a
- * client's requests are checked, recorded apart from other updates.
+ * client's requests are checked, recorded apart from other updates. The console's launch-security form.
  */
 export const protectClient = audited(
   'client.protection',
@@ -113,7 +141,13 @@ export const addPlayer = audited('player.add', registerPlayer, (registration, pl
   },
 }));
 
-export const addApiUser = audited('api-user.add', addApiUserChange);
+/**
+ * Recorded with the clients and permissions as stored, each once and sorted as checkedBindings keeps them
+ * (`--client demo --client demo` binds demo once), as `api-user.bind-clients` records them.
+ */
+export const addApiUser = audited('api-user.add', addApiUserChange, (input, { user }) =>
+  describeInput({ ...input, permissions: user.permissions, clients: user.clients }),
+);
 // Revoked already: the first revocation stands, and nothing is recorded again.
 export const revokeApiUser = audited('api-user.revoke', revokeApiUserChange, (input, { revokedBefore }) =>
   revokedBefore === null ? describeInput(input) : NOTHING_CHANGED,

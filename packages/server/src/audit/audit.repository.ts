@@ -3,7 +3,7 @@ import { containsText } from '../db/contains-text.js';
 import { type IdWindow, idBound, newestFirst } from '../db/id-window.js';
 import { forUpdateSkipLocked } from '../db/row-locks.js';
 import type { AuditLogTable, Db } from '../db/schema.js';
-import { generateSessionId } from '../sessions/token.js';
+import { generateSessionId, isSessionId } from '../sessions/token.js';
 import type { Actor } from './actor.js';
 
 /** One administrative change as the console shows it. */
@@ -51,6 +51,11 @@ export async function hasAuditRecord(db: Db, action: string, target: string): Pr
     .limit(1)
     .executeTakeFirst();
   return found !== undefined;
+}
+
+/** Whether `text` has the form of a record's id, as insertAuditRecord makes it (32 lowercase hex). */
+export function isAuditRecordId(text: string): boolean {
+  return isSessionId(text);
 }
 
 /** When a record was written, read from its id (which begins with the time, as insertAuditRecord makes it). */

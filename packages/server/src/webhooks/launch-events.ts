@@ -40,3 +40,8 @@ export function launchOutbox(
 export function webhookId(at: Date): string {
   return `msg_${generateSessionId(at)}`;
 }
+
+/** Whether `text` has the form of a delivery's id (webhookId, webhookIdSql): `msg_` and 32 lowercase hex. */
+export function isWebhookId(text: string): boolean {
+  return /^msg_[0-9a-f]{32}$/.test(text);
+}
