@@ -86,7 +86,7 @@ describe.each(DIALECTS)('the API reference on %s', (dialect) => {
   it("describes both forms of the sign header: the API's signature and the hmac one", async () => {
     // Code generated from the reference, or an integrator reading /docs, must find the hmac form too.
     const { components } = (await reference()) as {
-      components: { securitySchemes: Record<string, { description: string }> };
+      components: { securitySchemes: { signature: { description: string } } };
     };
     const { description } = components.securitySchemes.signature;
     expect(description).toContain('SHA-256 of the canonical string followed by the secret key');
