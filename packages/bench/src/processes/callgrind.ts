@@ -40,7 +40,14 @@ export class Callgrind {
       // V8 writes machine code into memory it then runs: valgrind must notice the rewrites.
       '--smc-check=all-non-file',
       `--callgrind-out-file=${join(this.folder, 'callgrind.out.%p')}`,
+      // The pipes callgrind_control talks through, in our folder: a server killed under load (SIGKILL, after
+      // its stop's deadline) leaves its pipes behind, which TMPDIR kept (a CI run found three there).
+      this.vgdbPrefix,
     ];
+  }
+
+  private get vgdbPrefix(): string {
+    return `--vgdb-prefix=${join(this.folder, 'vgdb-pipe')}`;
   }
 
   /**
@@ -55,10 +62,12 @@ export class Callgrind {
     work: () => Promise<T>,
   ): Promise<[T, InstructionCount]> {
     const env = host === undefined ? process.env : { ...process.env, HOST: host };
-    await run('callgrind_control', ['--instr=on', String(pid)], { env });
+    const control = (action: string) =>
+      run('callgrind_control', [this.vgdbPrefix, action, String(pid)], { env });
+    await control('--instr=on');
     const result = await work();
-    await run('callgrind_control', ['--instr=off', String(pid)], { env });
-    await run('callgrind_control', ['--dump', String(pid)], { env });
+    await control('--instr=off');
+    await control('--dump');
     const part = (this.dumps.get(pid) ?? 0) + 1;
     this.dumps.set(pid, part);
     return [result, await this.read(pid, part)];
