@@ -72,6 +72,18 @@ export interface TextOptions {
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
+/**
+ * The refusal of an id sent as a JSON number past the safe integers (|n| > 2^53 − 1): JSON.parse, like
+ * most JSON readers, rounds it (9007199254740993 reads as …992), so it cannot be read as sent, only as text.
+ */
+export const tooLargeIntegerDetail = (name: string): string =>
+  `${name} must be a string or an integer from -${MAX_SAFE} to ${MAX_SAFE}: a larger integer loses ` +
+  'digits when JSON is read, so send it as a string';
+
+/** A JSON number past the safe integers: every such number is an integer (or infinite), none exact. */
+export const isBeyondSafeIntegers = (raw: unknown): boolean =>
+  typeof raw === 'number' && Math.abs(raw) > MAX_SAFE;
+
 export function text(options: TextOptions): FieldRule<string> {
   return {
     schema: {
@@ -86,9 +98,10 @@ export function text(options: TextOptions): FieldRule<string> {
     parse(raw, name) {
       const value = options.acceptIntegers && Number.isSafeInteger(raw) ? String(raw) : raw;
       if (typeof value !== 'string') {
+        if (!options.acceptIntegers) return refuse('invalid_field', `${name} must be a string`);
         return refuse(
           'invalid_field',
-          `${name} must be ${options.acceptIntegers ? 'a string or an integer' : 'a string'}`,
+          isBeyondSafeIntegers(raw) ? tooLargeIntegerDetail(name) : `${name} must be a string or an integer`,
         );
       }
       if (hasCharactersNotInText(value)) {
@@ -112,8 +125,10 @@ export function integer(min: number, max: number): FieldRule<number> {
   return {
     schema: { type: 'integer', minimum: min, maximum: max },
     parse(raw, name) {
-      const value = typeof raw === 'string' && /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
-      if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+      const value = typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+      // One past the safe integers (9007199254740993, or a string of 20 digits) is an integer all the same,
+      // only out of range: the range is what to say of it.
+      if (typeof value !== 'number' || !(Number.isInteger(value) || isBeyondSafeIntegers(value))) {
         return refuse('invalid_field', `${name} must be an integer`);
       }
       if (value < min || value > max)
