@@ -8,8 +8,15 @@ import { explainCanonicalMismatch, explainHmacMismatch } from './canonical-diff.
  */
 export type LaunchErrorCode = ErrorCode | 'network_error' | 'unexpected_response' | 'timeout' | 'aborted';
 
-/** One item of the response's `errors`, as the service sends it. */
-export type LaunchErrorObject = Omit<ErrorObject, 'code'> & { code: LaunchErrorCode };
+/**
+ * A code as it arrives: one of LaunchErrorCode, or one this SDK does not know yet, which a newer service may
+ * send and the SDK passes on as it is. `(string & {})` keeps the known codes offered in an editor, and makes
+ * a `switch` over them need a `default`.
+ */
+type ReceivedErrorCode = LaunchErrorCode | (string & {});
+
+/** One item of the response's `errors`, as the service sends it (`code` may be one the SDK does not know). */
+export type LaunchErrorObject = Omit<ErrorObject, 'code'> & { code: ReceivedErrorCode };
 
 /**
  * The spec's documented business errors: v2 answers them with 500, but they are the caller's to fix
@@ -17,7 +24,7 @@ export type LaunchErrorObject = Omit<ErrorObject, 'code'> & { code: LaunchErrorC
  *
  * @example BUSINESS_ERROR_CODES.has(error.code) // true for username_exists and username_too_long
  */
-export const BUSINESS_ERROR_CODES: ReadonlySet<LaunchErrorCode> = new Set([
+export const BUSINESS_ERROR_CODES: ReadonlySet<ReceivedErrorCode> = new Set<ReceivedErrorCode>([
   'username_exists',
   'username_too_long',
 ]);
@@ -75,7 +82,11 @@ export class LaunchApiError extends Error {
   override readonly name = 'LaunchApiError';
   /** HTTP status; 0 when no response arrived. */
   readonly status: number;
-  readonly code: LaunchErrorCode;
+  /**
+   * One of LaunchErrorCode, or a code this SDK does not know (a newer service's), passed on as it came:
+   * give a `switch` over it a `default`.
+   */
+  readonly code: ReceivedErrorCode;
   readonly detail: string;
   /** JSON pointer of the field at fault, e.g. `/data/attributes/authType`. */
   readonly pointer: string | undefined;
@@ -121,7 +132,7 @@ export class LaunchApiError extends Error {
   }
 }
 
-function describe(init: LaunchApiErrorInit, code: LaunchErrorCode, detail: string): string {
+function describe(init: LaunchApiErrorInit, code: ReceivedErrorCode, detail: string): string {
   const where = (error: LaunchErrorObject) =>
     (error.source ? ` (${error.source.pointer})` : '') +
     (error.meta?.allowedValues ? `; one of: ${error.meta.allowedValues.join(', ')}` : '');

@@ -353,7 +353,10 @@ function whatToDo(
   explains: PreparedRequest['explains'] = {},
 ): string[] {
   const codes = new Set(errors.map((error) => error.code));
-  return [...codes].flatMap((code) => explains[code] ?? WHAT_TO_DO[code] ?? []);
+  // An unknown code (a newer service's) has no line here: the lookup answers undefined.
+  return [...codes].flatMap(
+    (code) => explains[code as LaunchErrorCode] ?? WHAT_TO_DO[code as LaunchErrorCode] ?? [],
+  );
 }
 
 /**
@@ -400,7 +403,7 @@ function toErrorObject(item: unknown, responseStatus: number): LaunchErrorObject
   return [
     {
       status: Number.isInteger(status) && status > 0 ? status : responseStatus,
-      code: (typeof item.code === 'string' ? item.code : 'unexpected_response') as LaunchErrorCode,
+      code: typeof item.code === 'string' ? item.code : 'unexpected_response',
       title: typeof item.title === 'string' ? item.title : '',
       detail: item.detail,
       ...(typeof pointer === 'string' ? { source: { pointer } } : {}),

@@ -1,6 +1,7 @@
 import { sign } from '@poker-launch/sdk';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { blockDocument, blockRequest } from '../test-support/control-requests.js';
 import { encodePhpForm, useHarness } from '../test-support/harness.js';
 import { DIALECTS } from '../test-support/test-database.js';
 import { getGameSession, openGame, openGameDocument } from '../test-support/v3-requests.js';
@@ -10,6 +11,21 @@ import { createApiUser } from '../users/create-api-user.js';
 
 const NUL = '\u0000';
 const ZERO_WIDTH_SPACE = '\u200B';
+const RIGHT_TO_LEFT_OVERRIDE = '\u202E';
+/** The explicit bidirectional formatting characters: embeddings and overrides, then isolates. */
+const BIDI_FORMATTING = [
+  '\u202A',
+  '\u202B',
+  '\u202C',
+  '\u202D',
+  '\u202E',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+];
+const noBidi = (field: string) =>
+  `${field} must not contain bidirectional formatting characters (U+202A–U+202E, U+2066–U+2069)`;
 
 /** [status, code, detail, pointer] of each error, to compare whole answers at a glance. */
 const errorsOf = (response: LightMyRequestResponse) =>
@@ -241,6 +257,93 @@ describe.each(DIALECTS)('control characters and invisible text on %s', (dialect)
       ]);
     }
     expect((await h().createSession('u-1', { nick: `Ann${ZERO_WIDTH_SPACE}` })).statusCode).toBe(200);
+  });
+
+  it("refuses a nick that a bidi override shows as another player's, in v2 and v3, and then launches that player", async () => {
+    // "Bob\u202Edcba" shows as "Bobabcd", but its nick key keeps "bobdcba": two players, one name on screen.
+    const spoof = `Bob${RIGHT_TO_LEFT_OVERRIDE}dcba`;
+    expect(errorsOf(await h().createSession('u-1', { nick: spoof }))).toEqual([
+      [422, 'invalid_field', noBidi('nick'), '/data/attributes/nick'],
+    ]);
+    expect(errorsOf(await openGame(h(), openGameDocument({ id: 'u-2', nick: spoof })))).toEqual([
+      [422, 'invalid_field', noBidi('player.nick'), '/data/attributes/player/nick'],
+    ]);
+    expect((await h().createSession('u-3', { nick: 'Bobabcd' })).statusCode).toBe(200);
+    for (const character of BIDI_FORMATTING) {
+      const v2Answer = await h().createSession('u-1', { nick: `Ann${character}x` });
+      expect(errorsOf(v2Answer), JSON.stringify(character)).toEqual([
+        [422, 'invalid_field', noBidi('nick'), '/data/attributes/nick'],
+      ]);
+      const v3Answer = await openGame(h(), openGameDocument({ id: 'u-2', nick: `${character}Ann` }));
+      expect(errorsOf(v3Answer), JSON.stringify(character)).toEqual([
+        [422, 'invalid_field', noBidi('player.nick'), '/data/attributes/player/nick'],
+      ]);
+    }
+  });
+
+  it('refuses bidi formatting characters in every v2 and v3 text field, ids, e-mail and launchOptions included', async () => {
+    const isolate = '\u2067';
+    const v2Answer = await h().createSession(`u${isolate}1`, {
+      nick: `Ann${isolate}`,
+      sessionId: `s${isolate}`,
+      gameCode: 'sport',
+      gameId: `g${isolate}`,
+      currency: `EUR${isolate}`,
+    });
+    expect(errorsOf(v2Answer)).toEqual(
+      ['userId', 'sessionId', 'nick', 'currency', 'gameId'].map((field) => [
+        422,
+        'invalid_field',
+        noBidi(field),
+        `/data/attributes/${field}`,
+      ]),
+    );
+    const fields = ['id', 'nick', 'name', 'email', 'referredBy', 'referralCode', 'bonusCode', 'tag'];
+    const player = Object.fromEntries(fields.map((field) => [field, `a${isolate}b@example.com`]));
+    const v3Answer = await openGame(h(), openGameDocument(player, { id: `s${isolate}` }));
+    expect(errorsOf(v3Answer)).toEqual([
+      [422, 'invalid_field', noBidi('session.id'), '/data/attributes/session/id'],
+      ...fields.map((field) => [
+        422,
+        'invalid_field',
+        noBidi(`player.${field}`),
+        `/data/attributes/player/${field}`,
+      ]),
+    ]);
+    for (const launchOptions of [{ note: `x${RIGHT_TO_LEFT_OVERRIDE}y` }, { [`k${isolate}`]: 'v' }]) {
+      const response = await h().createSession('u-1', { launchOptions }, { format: 'json' });
+      expect(errorsOf(response)).toEqual([
+        [422, 'invalid_field', noBidi('launchOptions'), '/data/attributes/launchOptions'],
+      ]);
+    }
+    // A control character is named first when a text has both.
+    expect(errorsOf(await h().createSession('u-1', { nick: `A${RIGHT_TO_LEFT_OVERRIDE}${NUL}` }))).toEqual([
+      [422, 'invalid_field', 'nick must not contain control characters', '/data/attributes/nick'],
+    ]);
+  });
+
+  it("refuses bidi formatting characters in a block's reason and in a session-control player id", async () => {
+    expect((await h().createSession('u-1', {})).statusCode).toBe(200);
+    const block = await blockRequest(h(), 'PUT', 'u-1', {
+      body: blockDocument({ reason: `self${RIGHT_TO_LEFT_OVERRIDE}exclusion` }),
+    });
+    expect(errorsOf(block)).toEqual([[422, 'invalid_field', noBidi('reason'), '/data/attributes/reason']]);
+    const byId = await blockRequest(h(), 'GET', `u${RIGHT_TO_LEFT_OVERRIDE}1`);
+    expect(byId.statusCode).toBe(422);
+    expect(byId.json().errors[0].detail).toBe(noBidi('playerId'));
+  });
+
+  it('takes the bidi marks of right-to-left names and the zero-width joiner of emoji', async () => {
+    for (const [userId, nick] of [
+      ['u-1', '\u05D3\u05E0\u05D4\u200F'], // Hebrew with a right-to-left mark
+      ['u-2', 'Dana\u200E'], // a left-to-right mark
+      ['u-3', 'Chef \u{1F469}\u200D\u{1F373}'], // woman cook: two emoji and a joiner
+    ]) {
+      const v2Answer = await h().createSession(userId ?? '', { nick });
+      expect(v2Answer.statusCode, v2Answer.body).toBe(200);
+      const v3Answer = await openGame(h(), openGameDocument({ id: `${userId}`, nick, name: nick }));
+      expect(v3Answer.statusCode, v3Answer.body).toBe(201);
+    }
   });
 
   it('launches with a nick and launchOptions free of control characters, signed as before', async () => {

@@ -1,7 +1,15 @@
 import type { AuthType, LaunchOptions } from '@poker-launch/sdk';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/body/json-depth.js';
 import { accept, type FieldRule, refuse } from '../validation/field-rule.js';
-import { hasControlCharacters, integer, oneOf, parseHttpUrl, text } from '../validation/field-rules.js';
+import {
+  charactersNotInTextDetail,
+  hasCharactersNotInText,
+  hasControlCharacters,
+  integer,
+  oneOf,
+  parseHttpUrl,
+  text,
+} from '../validation/field-rules.js';
 import { isPlainObject } from '../validation/parse-fields.js';
 
 /** Rules both operations share, so v2 and v3 cannot drift apart. */
@@ -72,8 +80,8 @@ export const LAUNCH_OPTIONS: FieldRule<LaunchOptions> = {
       return refuse('invalid_field', `${name} must not nest deeper than ${MAX_JSON_DEPTH} levels`);
     }
     // Like every text field: the options travel in the launch URL to the game page.
-    if (anyText(value, hasControlCharacters)) {
-      return refuse('invalid_field', `${name} must not contain control characters`);
+    if (anyText(value, hasCharactersNotInText)) {
+      return refuse('invalid_field', charactersNotInTextDetail(name, anyText(value, hasControlCharacters)));
     }
     if (new TextEncoder().encode(JSON.stringify(value)).length > LAUNCH_OPTIONS_MAX_BYTES) {
       return refuse('invalid_field', `${name} must be at most ${LAUNCH_OPTIONS_MAX_BYTES} bytes of JSON`);

@@ -40,7 +40,8 @@ const warningsMeta = {
         'What was not applied and why: an unusable optional currency ("Currency EUR is not active; it was ' +
         'not applied"), v2 body parameters it does not know ("Unknown parameters were ignored: "nickname""), v3 attributes it ' +
         'does not know at any level of data.attributes, session and player, named by JSON pointer ("Unknown ' +
-        'attributes were ignored: /data/attributes/player/nickname")',
+        'attributes were ignored: /data/attributes/player/nickname"), and v3 query parameters it does not read ' +
+        '("Unknown query parameters were ignored: "lang" (an attribute: send it in /data/attributes/session)")',
     },
   },
 };

@@ -18,6 +18,7 @@ import {
   parseOpenGameAttributes,
   readOpenGameDocument,
   unknownAttributeWarnings,
+  unknownQueryParameterWarnings,
 } from '../launch/v3/v3-document.js';
 import { V3_POINTERS } from '../launch/v3/v3-fields.js';
 import { checkSignature, invalidSignature } from '../signature/authenticate-client.js';
@@ -95,7 +96,12 @@ export async function checkPastedRequest(
     signed = collect(errors, () => v3SignedRequest({ ...base, params, body: read.body }), undefined);
     parse = () => {
       const attributes = collect(errors, () => readOpenGameDocument(read.body), undefined);
-      if (attributes) report.warnings.push(...unknownAttributeWarnings(attributes));
+      if (attributes) {
+        report.warnings.push(
+          ...unknownQueryParameterWarnings(read.query),
+          ...unknownAttributeWarnings(attributes),
+        );
+      }
       return attributes && parseOpenGameAttributes(attributes);
     };
   }

@@ -94,6 +94,26 @@ describe('the signature tester on staging', () => {
     ]);
   });
 
+  it('names the v3 query parameters the launch would ignore, as the launch does', async () => {
+    await h().addClient({ id: 'demo', secretKey: 's3cr3t' });
+    const body = '{"data":{"type":"OpenGame","attributes":{"player":{"id":"u-1"}}}}';
+    const response = await check({
+      method: 'POST',
+      url: '/apiweb/v3/open-game?client=demo&lang=de',
+      headers: {
+        'content-type': 'application/vnd.api+json',
+        sign: await sign({ lang: 'de', ...JSON.parse(body) }, 's3cr3t'),
+      },
+      body,
+    });
+    expect(response.json().data.attributes).toMatchObject({
+      signature: 'holds',
+      warnings: [
+        'Unknown query parameters were ignored: "lang" (an attribute: send it in /data/attributes/session)',
+      ],
+    });
+  });
+
   it('answers 400 naming the shape it takes for a body that is not a pasted request', async () => {
     const response = await check({ url: 1 });
     expect(response.statusCode).toBe(400);

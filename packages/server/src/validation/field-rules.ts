@@ -13,6 +13,24 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 export const hasControlCharacters = (text: string): boolean => CONTROL_CHARACTERS.test(text);
 
+// Nor are the explicit bidirectional formatting characters U+202A–U+202E and U+2066–U+2069 (embeddings,
+// overrides, isolates: the "Trojan Source" set). They reorder what a screen shows: "Bob\u202Edcba" shows as
+// "Bobabcd", whose nick key differs, since the key drops them as ignorable (docs/design.md §4). The marks
+// U+200E and U+200F stay allowed: right-to-left names need them, and they reorder nothing.
+// Both sets in one class, so a text with neither (nearly all) costs the one test it did.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const NOT_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/** Whether a text has a control character or a bidirectional formatting character: no text field takes one. */
+export const hasCharactersNotInText = (text: string): boolean => NOT_IN_TEXT.test(text);
+
+/** The refusal of a text that hasCharactersNotInText, naming a control character first when there is one. */
+export function charactersNotInTextDetail(name: string, hasControl: boolean): string {
+  return hasControl
+    ? `${name} must not contain control characters`
+    : `${name} must not contain bidirectional formatting characters (U+202A–U+202E, U+2066–U+2069)`;
+}
+
 // What shows nothing on a screen: white space and the default-ignorable code points (zero-width space
 // and joiners, word joiner, BOM, soft hyphen, Hangul fillers, bidi marks, variation selectors, …).
 const VISIBLE = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}]/u;
@@ -54,6 +72,18 @@ export interface TextOptions {
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
+/**
+ * The refusal of an id sent as a JSON number past the safe integers (|n| > 2^53 − 1): JSON.parse, like
+ * most JSON readers, rounds it (9007199254740993 reads as …992), so it cannot be read as sent, only as text.
+ */
+export const tooLargeIntegerDetail = (name: string): string =>
+  `${name} must be a string or an integer from -${MAX_SAFE} to ${MAX_SAFE}: a larger integer loses ` +
+  'digits when JSON is read, so send it as a string';
+
+/** A JSON number past the safe integers: every such number is an integer (or infinite), none exact. */
+export const isBeyondSafeIntegers = (raw: unknown): boolean =>
+  typeof raw === 'number' && Math.abs(raw) > MAX_SAFE;
+
 export function text(options: TextOptions): FieldRule<string> {
   return {
     schema: {
@@ -68,13 +98,15 @@ export function text(options: TextOptions): FieldRule<string> {
     parse(raw, name) {
       const value = options.acceptIntegers && Number.isSafeInteger(raw) ? String(raw) : raw;
       if (typeof value !== 'string') {
+        if (!options.acceptIntegers) return refuse('invalid_field', `${name} must be a string`);
         return refuse(
           'invalid_field',
-          `${name} must be ${options.acceptIntegers ? 'a string or an integer' : 'a string'}`,
+          isBeyondSafeIntegers(raw) ? tooLargeIntegerDetail(name) : `${name} must be a string or an integer`,
         );
       }
-      if (hasControlCharacters(value))
-        return refuse('invalid_field', `${name} must not contain control characters`);
+      if (hasCharactersNotInText(value)) {
+        return refuse('invalid_field', charactersNotInTextDetail(name, hasControlCharacters(value)));
+      }
       if (isBlank(value)) return refuse('invalid_field', `${name} must not be blank`);
       if (textLength(value) > options.max) {
         return refuse('invalid_field', `${name} must be at most ${options.max} characters long`);
@@ -93,8 +125,10 @@ export function integer(min: number, max: number): FieldRule<number> {
   return {
     schema: { type: 'integer', minimum: min, maximum: max },
     parse(raw, name) {
-      const value = typeof raw === 'string' && /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
-      if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+      const value = typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+      // One past the safe integers (9007199254740993, or a string of 20 digits) is an integer all the same,
+      // only out of range: the range is what to say of it.
+      if (typeof value !== 'number' || !(Number.isInteger(value) || isBeyondSafeIntegers(value))) {
         return refuse('invalid_field', `${name} must be an integer`);
       }
       if (value < min || value > max)
@@ -246,8 +280,9 @@ export function email(): FieldRule<string> {
   return {
     schema: { type: 'string', format: 'email', maxLength: 254 },
     parse(raw, name) {
-      if (typeof raw === 'string' && hasControlCharacters(raw))
-        return refuse('invalid_field', `${name} must not contain control characters`);
+      if (typeof raw === 'string' && hasCharactersNotInText(raw)) {
+        return refuse('invalid_field', charactersNotInTextDetail(name, hasControlCharacters(raw)));
+      }
       return typeof raw === 'string' && raw.length <= 254 && EMAIL.test(raw)
         ? accept(raw)
         : refuse('invalid_field', `${name} must be an e-mail address`);

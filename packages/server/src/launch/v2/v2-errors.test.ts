@@ -324,6 +324,39 @@ describe.each(DIALECTS)('v2 malformed fields on %s', (dialect) => {
     ]);
   });
 
+  it('refuses ids sent as JSON integers past 2^53 - 1, which JSON reads rounded, saying to send them as text', async () => {
+    const tooLarge = (name: string) =>
+      `${name} must be a string or an integer from -9007199254740991 to 9007199254740991: ` +
+      'a larger integer loses digits when JSON is read, so send it as a string';
+    const past = 2 ** 53; // 9007199254740993 reads as this
+    const twentyDigits = Number('12345678901234567890');
+    expect(await fieldErrors({ sessionId: past, gameCode: 'sport', gameId: -twentyDigits }, 'json')).toEqual([
+      ['sessionId', tooLarge('sessionId')],
+      ['gameId', tooLarge('gameId')],
+    ]);
+    // A body userId is compared with the path's before the signature: read rounded, it named another id.
+    const response = await h().createSession('9007199254740993', { userId: past }, { format: 'json' });
+    expect(errorsOf(response.body).map((error) => [error.source?.pointer, error.detail])).toEqual([
+      ['/data/attributes/userId', tooLarge('userId')],
+    ]);
+    // The largest safe integer is taken, as its decimal text.
+    const safe = await h().createSession(
+      '9007199254740991',
+      { userId: 9007199254740991 },
+      { format: 'json' },
+    );
+    expect(safe.statusCode, safe.body).toBe(200);
+  });
+
+  it('answers a tableId past the safe integers with its range, not "must be an integer"', async () => {
+    expect(await fieldErrors({ tableId: 2 ** 53 }, 'json')).toEqual([
+      ['tableId', 'tableId must be between 1 and 2147483647'],
+    ]);
+    expect(await fieldErrors({ tableId: '12345678901234567890' })).toEqual([
+      ['tableId', 'tableId must be between 1 and 2147483647'],
+    ]);
+  });
+
   it('limits the length of userId (64), sessionId (128) and gameId (64)', async () => {
     const response = await h().createSession('u'.repeat(65), { sessionId: 's'.repeat(129) });
     expect(errorsOf(response.body).map((error) => error.detail)).toEqual([

@@ -8,6 +8,7 @@ import { fieldsSchema, ref, SESSION_DOCUMENT, SIGNED } from '../../openapi/docum
 import { errorResponses } from '../../openapi/error-responses.js';
 import { authenticateClient } from '../../signature/authenticate-client.js';
 import { REPLAY_QUERY_PROPERTIES } from '../../signature/replay-fields-schema.js';
+import { isBeyondSafeIntegers, tooLargeIntegerDetail } from '../../validation/field-rules.js';
 import { isNotSent, isPlainObject } from '../../validation/parse-fields.js';
 import { checkAndLaunch } from '../check-and-launch.js';
 import { USER_ID } from '../launch-fields.js';
@@ -122,6 +123,10 @@ export function assertSameUserId(bodyUserId: unknown, pathUserId: string): void 
     throw ApiError.of('invalid_field', 'userId must be a string or an integer', {
       pointer: v2Pointer('userId'),
     });
+  }
+  // Read rounded, it would be reported as another id than the path's.
+  if (isBeyondSafeIntegers(bodyUserId)) {
+    throw ApiError.of('invalid_field', tooLargeIntegerDetail('userId'), { pointer: v2Pointer('userId') });
   }
   if (String(bodyUserId) !== pathUserId) {
     throw ApiError.of('user_id_mismatch', 'userId in the body does not match userId in the path', {

@@ -108,6 +108,39 @@ export function unknownAttributeWarnings(attributes: OpenGameAttributes): string
   ];
 }
 
+/** What open-game reads from its query: the client, and the replay fields the signature reads. */
+const OPEN_GAME_QUERY_NAMES: readonly string[] = ['client', 'ts', 'nonce'];
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
+
+/**
+ * Query parameters open-game does not read (a `lang=de` meant for `session.lang`): v3 takes its launch
+ * from the document alone, so they are not applied, and not dropped in silence either: named in
+ * `meta.warnings`, as the document's unknown attributes are, with where an attribute goes. A loop, no
+ * array of the names: a query without one (nearly every launch) costs no allocation.
+ */
+export function unknownQueryParameterWarnings(query: Readonly<Record<string, unknown>>): readonly string[] {
+  for (const name in query) {
+    if (!OPEN_GAME_QUERY_NAMES.includes(name)) return [unknownQueryParametersWarning(Object.keys(query))];
+  }
+  return NO_WARNINGS;
+}
+
+function unknownQueryParametersWarning(names: readonly string[]): string {
+  const unknown = names.filter((name) => !OPEN_GAME_QUERY_NAMES.includes(name));
+  const named = unknown.slice(0, MAX_NAMED).map((name) => {
+    const objects = [
+      ...(Object.hasOwn(V3_SESSION_FIELDS, name) ? ['/data/attributes/session'] : []),
+      ...(Object.hasOwn(V3_PLAYER_FIELDS, name) ? ['/data/attributes/player'] : []),
+    ];
+    const shown = JSON.stringify(name.slice(0, 64));
+    return objects.length > 0
+      ? `${shown} (an attribute: send it in ${objects.join(' or ')})`
+      : `${shown}${suggestion(name, OPEN_GAME_QUERY_NAMES, JSON.stringify)}`;
+  });
+  const more = unknown.length > MAX_NAMED ? ` and ${unknown.length - MAX_NAMED} more` : '';
+  return `Unknown query parameters were ignored: ${named.join(', ')}${more}`;
+}
+
 const TOP_LEVEL_NAMES = ['player', 'session'];
 const SESSION_NAMES = Object.keys(V3_SESSION_FIELDS);
 const PLAYER_NAMES = Object.keys(V3_PLAYER_FIELDS);

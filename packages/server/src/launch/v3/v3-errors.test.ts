@@ -361,7 +361,15 @@ describe.each(DIALECTS)('v3 field errors on %s', (dialect) => {
 describe.each(DIALECTS)('v3 malformed fields, one per request, on %s', (dialect) => {
   const h = useSharedHarness(dialect);
 
+  const tooLargeId =
+    'player.id must be a string or an integer from -9007199254740991 to 9007199254740991: ' +
+    'a larger integer loses digits when JSON is read, so send it as a string';
   const PLAYER_CASES: [string, unknown, string][] = [
+    // JSON reads 9007199254740993 as 2^53, and 12345678901234567890 rounded: neither is the id sent.
+    ['id', 2 ** 53, tooLargeId],
+    ['id', Number('12345678901234567890'), tooLargeId],
+    ['id', -(2 ** 53), tooLargeId],
+    ['id', 1.5, 'player.id must be a string or an integer'],
     ['id', 'x'.repeat(65), 'player.id must be at most 64 characters long'],
     ['id', true, 'player.id must be a string or an integer'],
     ['id', '.', 'player.id must not be "." or "..", which URLs read as path steps'],
@@ -410,6 +418,7 @@ describe.each(DIALECTS)('v3 malformed fields, one per request, on %s', (dialect)
     ['id', 's'.repeat(129), 'session.id must be at most 128 characters long'],
     ['tableId', 0, 'session.tableId must be between 1 and 2147483647'],
     ['tableId', 'seven', 'session.tableId must be an integer'],
+    ['tableId', 2 ** 53, 'session.tableId must be between 1 and 2147483647'],
     [
       'lang',
       'english',

@@ -56,7 +56,8 @@ export function v3OpenGameSchema() {
       'table with session.tableId. Signed over the JSON:API document (client is not signed), or authorized ' +
       'with the Bearer API key of a user with ROLE_ADMIN or CREATE:OpenGame. An attribute it does not know, at ' +
       'any level of data.attributes, session and player (a misspelled session.lnag, a v2 gameCode), is not ' +
-      'applied and is named by its JSON pointer in the top-level meta.warnings of the 201.',
+      'applied and is named by its JSON pointer in the top-level meta.warnings of the 201; so is a query ' +
+      'parameter other than client, ts and nonce (a lang=de meant for session.lang), by its name.',
     tags: ['v3'],
     operationId: 'openGame',
     security: SIGNED_OR_API_KEY,

@@ -19,7 +19,12 @@ import {
   toGameSessionStateDocument,
 } from './game-session.serializer.js';
 import { authenticateGameSessionReader, authenticateV3Caller } from './v3-access.js';
-import { parseOpenGameAttributes, readOpenGameDocument, unknownAttributeWarnings } from './v3-document.js';
+import {
+  parseOpenGameAttributes,
+  readOpenGameDocument,
+  unknownAttributeWarnings,
+  unknownQueryParameterWarnings,
+} from './v3-document.js';
 import { V3_POINTERS } from './v3-fields.js';
 import { v3GameSessionSchema, v3OpenGameSchema } from './v3-schema.js';
 
@@ -57,7 +62,11 @@ export function v3Routes(context: AppContext): RouteDefinition[] {
         return sendDocument(
           reply,
           201,
-          toGameSessionDocument(result, [...unknownAttributeWarnings(attributes), ...warnings]),
+          toGameSessionDocument(result, [
+            ...unknownQueryParameterWarnings(request.query),
+            ...unknownAttributeWarnings(attributes),
+            ...warnings,
+          ]),
         );
       },
     }),
