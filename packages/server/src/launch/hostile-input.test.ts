@@ -322,15 +322,31 @@ describe.each(DIALECTS)('control characters and invisible text on %s', (dialect)
     ]);
   });
 
-  it("refuses bidi formatting characters in a block's reason and in a session-control player id", async () => {
+  it("refuses bidi formatting characters in a block's reason, and still finds a player stored with them", async () => {
     expect((await h().createSession('u-1', {})).statusCode).toBe(200);
     const block = await blockRequest(h(), 'PUT', 'u-1', {
       body: blockDocument({ reason: `self${RIGHT_TO_LEFT_OVERRIDE}exclusion` }),
     });
     expect(errorsOf(block)).toEqual([[422, 'invalid_field', noBidi('reason'), '/data/attributes/reason']]);
-    const byId = await blockRequest(h(), 'GET', `u${RIGHT_TO_LEFT_OVERRIDE}1`);
-    expect(byId.statusCode).toBe(422);
-    expect(byId.json().errors[0].detail).toBe(noBidi('playerId'));
+    // A player id the launches refuse now, of a player stored before they did: session control still
+    // reaches it (a self-exclusion must not fail on it), and an id no player has is 404, not 422.
+    const storedBefore = `u${RIGHT_TO_LEFT_OVERRIDE}1`;
+    await h()
+      .db.updateTable('players')
+      .set({ external_id: storedBefore })
+      .where('external_id', '=', 'u-1')
+      .execute();
+    expect((await h().createSession(storedBefore, {})).statusCode).toBe(422);
+    const blocked = await blockRequest(h(), 'PUT', storedBefore, {
+      body: blockDocument({ reason: 'self-exclusion' }),
+    });
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    expect((await blockRequest(h(), 'GET', storedBefore)).json().data.attributes.blocked).toBe(true);
+    expect(errorsOf(await blockRequest(h(), 'GET', `x${RIGHT_TO_LEFT_OVERRIDE}2`))).toEqual([
+      [404, 'player_not_found', 'Player not found', undefined],
+    ]);
+    // A control character is never an id.
+    expect((await blockRequest(h(), 'GET', 'u\u00001')).statusCode).toBe(422);
   });
 
   it('takes the bidi marks of right-to-left names and the zero-width joiner of emoji', async () => {

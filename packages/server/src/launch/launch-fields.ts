@@ -18,12 +18,15 @@ import { isPlainObject } from '../validation/parse-fields.js';
  * "." and ".." as path steps and removes them: a player with such an id could be launched but never
  * blocked, so no player may have one (docs/design.md §4).
  */
-export const USER_ID = text({
+const USER_ID_RULE = {
   max: 64,
   acceptIntegers: true,
   pattern: /^(?!\.\.?$)/,
-  patternDetail: (name) => `${name} must not be "." or "..", which URLs read as path steps`,
-});
+  patternDetail: (name: string) => `${name} must not be "." or "..", which URLs read as path steps`,
+};
+export const USER_ID = text(USER_ID_RULE);
+/** A player id that names a stored player (session control): one stored before a rule tightened still answers. */
+export const USER_ID_LOOKUP = text({ ...USER_ID_RULE, lookupOnly: true });
 export const SESSION_ID = text({ max: 128, acceptIntegers: true });
 export const GAME_ID = text({ max: 64, acceptIntegers: true });
 export const TABLE_ID = integer(1, 2_147_483_647);

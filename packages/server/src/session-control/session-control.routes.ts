@@ -7,7 +7,7 @@ import { phpReading } from '../http/body/php-reading.js';
 import { sendDocument } from '../http/json-api.js';
 import type { RouteRequest } from '../http/route-request.js';
 import { type RouteDefinition, route } from '../http/routes.js';
-import { USER_ID } from '../launch/launch-fields.js';
+import { USER_ID_LOOKUP } from '../launch/launch-fields.js';
 import { GAME_SESSIONS_PATH, gameSessionIri } from '../launch/v3/game-session.serializer.js';
 import { authenticateV3Caller, useSignature, type V3Caller } from '../launch/v3/v3-access.js';
 import { findSessionById } from '../sessions/session.repository.js';
@@ -141,13 +141,13 @@ function assertOwnParameters(request: RouteRequest<'/:playerId'>): void {
   }
 }
 
-/** The client's player named by the path, checked like a launch's userId; else 422 or 404. */
+/** The client's player named by the path, checked like a launch's userId (as a lookup); else 422 or 404. */
 async function controlledPlayerOrThrow(
   context: AppContext,
   client: Client,
   playerId: string,
 ): Promise<ControlledPlayer> {
-  const checked = USER_ID.parse(playerId, 'playerId');
+  const checked = USER_ID_LOOKUP.parse(playerId, 'playerId');
   if (!checked.ok) throw ApiError.of(checked.issue.code, checked.issue.detail);
   const player = await findControlledPlayer(context.db, client, checked.value);
   if (!player) throw ApiError.of('player_not_found', 'Player not found');

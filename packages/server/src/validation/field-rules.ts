@@ -68,6 +68,12 @@ export interface TextOptions {
   patternDetail?: string | ((name: string) => string);
   /** Ids may arrive as JSON numbers; they are read as their decimal text. */
   acceptIntegers?: boolean;
+  /**
+   * For a value that names something stored, not one to store: the bidirectional formatting characters
+   * pass (control characters never do), since a player stored before they were refused must stay reachable,
+   * to be blocked above all (docs/design.md §4).
+   */
+  lookupOnly?: boolean;
 }
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -105,7 +111,9 @@ export function text(options: TextOptions): FieldRule<string> {
         );
       }
       if (hasCharactersNotInText(value)) {
-        return refuse('invalid_field', charactersNotInTextDetail(name, hasControlCharacters(value)));
+        const hasControl = hasControlCharacters(value);
+        if (hasControl || !options.lookupOnly)
+          return refuse('invalid_field', charactersNotInTextDetail(name, hasControl));
       }
       if (isBlank(value)) return refuse('invalid_field', `${name} must not be blank`);
       if (textLength(value) > options.max) {
