@@ -51,6 +51,7 @@ describe('a line as the terminal shows it', () => {
     expect(printable('\x1B]0;pwned\x07 p\u202E-100')).toBe('\\x1B]0;pwned\\x07 p\\u202E-100');
     // Invisible and joining nothing: p-100 and p-1\u200B00 are two players an operator must tell apart.
     expect(printable('p-1\u200B00 \u2060x\uFEFF')).toBe('p-1\\u200B00 \\u2060x\\uFEFF');
+    expect(printable('p-1\u00AD00 \u3164')).toBe('p-1\\xAD00 \\u3164');
     // Joiners that shape Persian words and emoji stay as they are.
     expect(printable('می\u200Cخواهم 👩\u200D💻')).toBe('می\u200Cخواهم 👩\u200D💻');
   });

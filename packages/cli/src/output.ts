@@ -62,13 +62,13 @@ export const yesNo = (value: boolean): string => (value ? 'yes' : 'no');
  * A line as a terminal shows it: a control character of an argument echoed back in an error, or of a value
  * stored before it was refused (an escape sequence that retitles the window or clears the screen, a
  * right-to-left override), is written as its escape instead, and so is a character that shows nothing
- * and joins nothing (a zero-width space, a word joiner, a BOM), so that ids an operator compares by eye,
+ * and joins nothing (a zero-width space, a word joiner, a BOM, a soft hyphen, a Hangul filler), so that ids an operator compares by eye,
  * `p-100` and `p-1\u200B00`, look different. --json escapes the control characters as JSON does.
  */
 export function printable(line: string): string {
   return line.replace(
     // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-    /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g,
+    /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0]/g,
     (char) => {
       const code = char.charCodeAt(0);
       return code <= 0xff

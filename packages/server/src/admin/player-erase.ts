@@ -120,8 +120,8 @@ export async function erasePlayer(
 /**
  * Replaces the personal values in the audit records of the player (those whose target names it) by
  * `(erased)`, keeping who did what and when (docs/design.md, "Administrative changes"). A player has few
- * records; the log has no index by target, so this reads it once, on either dialect alike (the details
- * are JSON text, rewritten here rather than by each dialect's JSON functions).
+ * records, found through the index on target (migration 034), on either dialect alike (the details are
+ * JSON text, rewritten here rather than by each dialect's JSON functions).
  */
 async function scrubAuditRecords(db: Db, target: string): Promise<number> {
   const records = await db

@@ -14,12 +14,12 @@ const NULL_MEANS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
  * (`audit list --json` prints it so).
  */
 export function detailsAsRead(record: Pick<AuditRecord, 'action' | 'details'>): Record<string, unknown> {
-  const meanings = NULL_MEANS[record.action];
+  const meanings = Object.hasOwn(NULL_MEANS, record.action) ? NULL_MEANS[record.action] : undefined;
   if (meanings === undefined) return record.details;
   return Object.fromEntries(
     Object.entries(record.details).map(([name, value]) => [
       name,
-      value === null ? (meanings[name] ?? null) : value,
+      value === null && Object.hasOwn(meanings, name) ? meanings[name] : value,
     ]),
   );
 }

@@ -23,7 +23,7 @@ export interface SignedIn {
    * The id a one-time form's `once` stands for in this session (console-session.ts): the same for the same
    * form sent again, so its second post finds what the first made.
    */
-  onceId(once: string): string;
+  onceId(scope: string, once: string): string;
 }
 
 /**

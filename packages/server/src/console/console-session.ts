@@ -126,10 +126,11 @@ export function secretVersion(sessionToken: string, secret: string | null): stri
  * What a second post of a one-time form is known by (the add-endpoint form's `once`, a random value minted
  * with the page): an HMAC of that value under the session's token, so the same form sent again (a reload of
  * the page its post answered) names the same thing, and no form made elsewhere can name one (docs/console.md,
- * "Two operators at once"). 24 hex digits, as random as the ids it stands for.
+ * "Two operators at once"); `scope` (the client) keeps one client's form from naming another's. 24 hex
+ * digits, as random as the ids it stands for.
  */
-export function onceId(sessionToken: string, once: string): string {
-  return createHmac('sha256', sessionToken).update(`once\n${once}`).digest('hex').slice(0, 24);
+export function onceId(sessionToken: string, scope: string, once: string): string {
+  return createHmac('sha256', sessionToken).update(`once\n${scope}\n${once}`).digest('hex').slice(0, 24);
 }
 
 /**

@@ -163,7 +163,7 @@ function registerRoute(
         ),
         withNotice: (url) => provenNoticeUrl(token, url),
         secretVersion: (secret) => secretVersion(token, secret),
-        onceId: (once) => onceId(token, once),
+        onceId: (scope, once) => onceId(token, scope, once),
       };
       if (!roleAllows(session.operator.role, route.role)) {
         noteErrorCodes(reply, ['role_not_allowed']);

@@ -71,7 +71,7 @@ export function sessionRoutes(context: AppContext): ConsoleRoute[] {
             ? { client: `No client "${filter.client}".` }
             : {}),
           ...(filter.state !== '' && sessionStateNamed(filter.state) === undefined
-            ? { state: `No state "${filter.state}": it is ${SESSION_STATES.join(', ')} or any.` }
+            ? { state: `No state "${filter.state}": it is ${SESSION_STATES.join(', ')}, or empty for any.` }
             : {}),
         };
         const data = {

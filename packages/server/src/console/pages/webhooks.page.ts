@@ -219,7 +219,7 @@ export function webhookRoutes(context: AppContext): ConsoleRoute[] {
         const clientId = pathParam(request.params, 'id');
         // The endpoint is named after the form's one-time value: the same form sent again finds it.
         const once = onceOf(formOf(request.body));
-        const id = once === undefined ? undefined : `ep_${signedIn.onceId(once)}`;
+        const id = once === undefined ? undefined : `ep_${signedIn.onceId(clientId, once)}`;
         return submitWebhookForm(
           request.body,
           (again) => clientWebhooksPage(reply, signedIn, clientId, again, 422),
