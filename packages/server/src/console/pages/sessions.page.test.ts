@@ -181,7 +181,11 @@ describe.each(DIALECTS)('the console sessions page on %s', (dialect) => {
     await browser.signIn('sam');
     for (const [query, field, error] of [
       ['client=nope', 'client', 'No client &quot;nope&quot;.'],
-      ['state=bogus', 'state', 'No state &quot;bogus&quot;: it is active, expired, revoked, or empty for any.'],
+      [
+        'state=bogus',
+        'state',
+        'No state &quot;bogus&quot;: it is active, expired, revoked, or empty for any.',
+      ],
     ] as const) {
       const page = await browser.get(`/console/sessions?${query}`);
       expect(page.statusCode, query).toBe(422);
