@@ -1,5 +1,13 @@
 import { createRequire } from 'node:module';
-import type { AdminResult } from '@poker-launch/server/admin';
+import {
+  type AdminResult,
+  BIDI_FORMATTING,
+  BIDI_MARKS,
+  CONTROL_CHARACTERS,
+  characterClass,
+  INVISIBLE_SEPARATORS,
+  LINE_SEPARATORS,
+} from '@poker-launch/server/admin';
 import { type CommandContext, CommandError } from './command.js';
 
 /** The value of an admin operation, or its refusal as a one-line failure (exit code 1). */
@@ -58,22 +66,23 @@ export const JSON_OPTION = { json: { type: 'boolean' } } as const;
 
 export const yesNo = (value: boolean): string => (value ? 'yes' : 'no');
 
+const NOT_PRINTED = new RegExp(
+  characterClass(CONTROL_CHARACTERS, BIDI_MARKS, BIDI_FORMATTING, LINE_SEPARATORS, INVISIBLE_SEPARATORS),
+  'g',
+);
+
 /**
  * A line as a terminal shows it: a control character of an argument echoed back in an error, or of a value
  * stored before it was refused (an escape sequence that retitles the window or clears the screen, a
  * right-to-left override), is written as its escape instead, and so is a character that shows nothing
- * and joins nothing (a zero-width space, a word joiner, a BOM, a soft hyphen, a Hangul filler), so that ids an operator compares by eye,
- * `p-100` and `p-1\u200B00`, look different. --json escapes the control characters as JSON does.
+ * and joins nothing (a zero-width space, a word joiner, a BOM, a soft hyphen, a Hangul filler), so that
+ * ids an operator compares by eye, `p-100` and `p-1\u200B00`, look different. --json escapes the control characters as JSON does.
  */
 export function printable(line: string): string {
-  return line.replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-    /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0]/g,
-    (char) => {
-      const code = char.charCodeAt(0);
-      return code <= 0xff
-        ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
-        : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
-    },
-  );
+  return line.replace(NOT_PRINTED, (char) => {
+    const code = char.charCodeAt(0);
+    return code <= 0xff
+      ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
+      : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  });
 }

@@ -80,6 +80,14 @@ export {
 export { findApiUserByName, listApiUsers } from '../users/api-user.repository.js';
 export { MAX_CLIENTS_PER_API_USER, missingBindings } from '../users/api-user-clients.js';
 export type { NewApiUser } from '../users/create-api-user.js';
+export {
+  BIDI_FORMATTING,
+  BIDI_MARKS,
+  CONTROL_CHARACTERS,
+  characterClass,
+  INVISIBLE_SEPARATORS,
+  LINE_SEPARATORS,
+} from '../validation/character-sets.js';
 export { isWebhookId } from '../webhooks/launch-events.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-event.js';
 export type { AdminResult } from './admin-result.js';

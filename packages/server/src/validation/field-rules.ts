@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import ISO6391 from 'iso-639-1';
+import { BIDI_FORMATTING, CONTROL_CHARACTERS, characterClass } from './character-sets.js';
 import { accept, type FieldRule, refuse } from './field-rule.js';
 
 // The package's codes in a Set: its validate() is hasOwnProperty on a 183-key dictionary, which first
@@ -8,18 +9,16 @@ const ISO_639_1_CODES: ReadonlySet<string> = new Set(ISO6391.getAllCodes());
 
 // C0 and C1 control characters: never valid in any text field (they break logs, URLs and screens, and
 // PostgreSQL refuses NUL in text outright).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = new RegExp(characterClass(CONTROL_CHARACTERS));
 
-export const hasControlCharacters = (text: string): boolean => CONTROL_CHARACTERS.test(text);
+export const hasControlCharacters = (text: string): boolean => CONTROL.test(text);
 
 // Nor are the explicit bidirectional formatting characters U+202A–U+202E and U+2066–U+2069 (embeddings,
 // overrides, isolates: the "Trojan Source" set). They reorder what a screen shows: "Bob\u202Edcba" shows as
 // "Bobabcd", whose nick key differs, since the key drops them as ignorable (docs/design.md §4). The marks
 // U+200E and U+200F stay allowed: right-to-left names need them, and they reorder nothing.
 // Both sets in one class, so a text with neither (nearly all) costs the one test it did.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const NOT_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const NOT_IN_TEXT = new RegExp(characterClass(CONTROL_CHARACTERS, BIDI_FORMATTING));
 
 /** Whether a text has a control character or a bidirectional formatting character: no text field takes one. */
 export const hasCharactersNotInText = (text: string): boolean => NOT_IN_TEXT.test(text);

@@ -5,6 +5,12 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/schema.js';
 import type { SessionStore, WriteStatement } from '../db/session-store.js';
 import {
+  BIDI_FORMATTING,
+  BIDI_MARKS,
+  CONTROL_CHARACTERS,
+  characterClass,
+} from '../validation/character-sets.js';
+import {
   type Attempted,
   claimedDeliveries,
   claimStatement,
@@ -536,8 +542,7 @@ interface BatchAnswers {
  * Control characters (C0, DEL, C1) and the bidirectional-text controls, which reorder what follows them on
  * screen (U+200E–U+200F, U+202A–U+202E, U+2066–U+2069).
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNPRINTABLE = new RegExp(characterClass(CONTROL_CHARACTERS, BIDI_MARKS, BIDI_FORMATTING), 'g');
 
 /**
  * A delivery's last error as it is kept and shown: an endpoint's answer is the integrator's to write, and
