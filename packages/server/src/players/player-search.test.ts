@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { sql } from '#kysely';
 import { DIALECTS } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
+import { insertNumberedPlayers, numberedPlayerId as playerId } from '../test-support/numbered-players.js';
 import { planOf, recordingStatements } from '../test-support/query-plans.js';
-import { nickKey } from './nick.js';
 import { searchPlayers } from './player-search.js';
 
 const PLAYERS = 5000;
-const playerId = (p: number) =>
-  `${p.toString(16).padStart(8, '0')}-0000-4000-8000-${p.toString(16).padStart(12, '0')}`;
 
 describe.each(DIALECTS)('the player search on %s', (dialect) => {
   const h = useHarness(dialect);
@@ -17,25 +15,7 @@ describe.each(DIALECTS)('the player search on %s', (dialect) => {
   // its index, never by reading every player (support staff search a store of millions).
   it('finds a player by each of its three ids through their indexes, not by reading all 5,000', async () => {
     const client = await h().addClient({ id: 'casino-1' });
-    const at = h().clock.now().toISOString();
-    for (let first = 0; first < PLAYERS; first += 500) {
-      await h()
-        .db.insertInto('players')
-        .values(
-          Array.from({ length: 500 }, (_, i) => ({
-            id: playerId(first + i),
-            client_id: client.id,
-            external_id: `user-${first + i}`,
-            nick: `Nick${first + i}`,
-            nick_key: nickKey(`Nick${first + i}`),
-            active: 1,
-            verified: 0,
-            created_at: at,
-            updated_at: at,
-          })),
-        )
-        .execute();
-    }
+    await insertNumberedPlayers(h().db, client.id, PLAYERS, h().clock.now());
     if (dialect === 'postgres') await sql`analyze players`.execute(h().db);
 
     const { db, statements } = recordingStatements(h().db);

@@ -4,14 +4,13 @@ import { showPlayer } from '../admin/player-record.js';
 import { endPlayerSessionsStatement } from '../session-control/session-end.js';
 import { DIALECTS } from '../test-support/dialects.js';
 import { useHarness } from '../test-support/harness.js';
+import { insertNumberedPlayers, numberedPlayerId as playerId } from '../test-support/numbered-players.js';
 import { planOf, recordingStatements } from '../test-support/query-plans.js';
 import { findLiveSessionsOfPlayer, searchSessions } from './session-search.js';
 import { generateSessionId } from './token.js';
 
 const PLAYERS = 200;
 const SESSIONS = 6000;
-const playerId = (p: number) =>
-  `${p.toString(16).padStart(8, '0')}-0000-4000-8000-${p.toString(16).padStart(12, '0')}`;
 
 describe.each(DIALECTS)("a player's sessions on %s", (dialect) => {
   const h = useHarness(dialect);
@@ -22,23 +21,7 @@ describe.each(DIALECTS)("a player's sessions on %s", (dialect) => {
   it('are found by sessions_player_id_idx on PostgreSQL, by the expiry index on SQLite', async () => {
     const client = await h().addClient({ id: 'casino-1' });
     const now = h().clock.now();
-    const at = now.toISOString();
-    for (let first = 0; first < PLAYERS; first += 100) {
-      await h()
-        .db.insertInto('players')
-        .values(
-          Array.from({ length: 100 }, (_, i) => ({
-            id: playerId(first + i),
-            client_id: client.id,
-            external_id: `user-${first + i}`,
-            active: 1,
-            verified: 0,
-            created_at: at,
-            updated_at: at,
-          })),
-        )
-        .execute();
-    }
+    await insertNumberedPlayers(h().db, client.id, PLAYERS, now);
     // A day of sessions, every one live.
     for (let first = 0; first < SESSIONS; first += 500) {
       await h()
